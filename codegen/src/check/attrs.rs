@@ -1,0 +1,281 @@
+//! The attribute catalogue: which attributes exist, what they apply to, and
+//! what arguments they take. Type-dependent rules (`@range` on a number) are
+//! checked with the field, in `fields.rs`.
+
+use std::collections::HashMap;
+
+use crate::diag::{Ctxt, messages};
+use crate::model::{Annotations, Deprecation, Number};
+use crate::source::Span;
+use crate::suggest;
+use crate::syntax::ast::{Attr, LitKind};
+
+/// What an attribute is written on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Target {
+    Tool,
+    Action,
+    Type,
+    Field,
+    Variant,
+    EnumValue,
+    Category,
+    Clause,
+}
+
+impl Target {
+    fn describe(self) -> &'static str {
+        match self {
+            Target::Tool => "a tool",
+            Target::Action => "an action",
+            Target::Type => "a type",
+            Target::Field => "a field",
+            Target::Variant => "a variant",
+            Target::EnumValue => "an enum value",
+            Target::Category => "`category`",
+            Target::Clause => "a clause",
+        }
+    }
+}
+
+/// The arguments an attribute takes.
+#[derive(Clone, Copy)]
+enum Args {
+    None,
+    OptionalString,
+    String,
+    TwoNumbers,
+    TwoCounts,
+}
+
+impl Args {
+    fn describe(self) -> &'static str {
+        match self {
+            Args::None => "no arguments",
+            Args::OptionalString => "an optional reason: `(\"why\")`",
+            Args::String => "one string",
+            Args::TwoNumbers => "two numbers: `(min, max)`",
+            Args::TwoCounts => "two non-negative integers: `(min, max)`",
+        }
+    }
+}
+
+struct Spec {
+    name: &'static str,
+    targets: &'static [Target],
+    targets_text: &'static str,
+    args: Args,
+}
+
+const TOOL: &[Target] = &[Target::Tool];
+const FIELD: &[Target] = &[Target::Field];
+const ANYTHING: &[Target] = &[
+    Target::Tool,
+    Target::Action,
+    Target::Type,
+    Target::Field,
+    Target::Variant,
+    Target::EnumValue,
+];
+
+const SPECS: &[Spec] = &[
+    Spec {
+        name: "read_only",
+        targets: TOOL,
+        targets_text: "tools",
+        args: Args::None,
+    },
+    Spec {
+        name: "destructive",
+        targets: TOOL,
+        targets_text: "tools",
+        args: Args::None,
+    },
+    Spec {
+        name: "idempotent",
+        targets: TOOL,
+        targets_text: "tools",
+        args: Args::None,
+    },
+    Spec {
+        name: "open_world",
+        targets: TOOL,
+        targets_text: "tools",
+        args: Args::None,
+    },
+    Spec {
+        name: "deprecated",
+        targets: ANYTHING,
+        targets_text: "tools, actions, types, fields, variants and enum values",
+        args: Args::OptionalString,
+    },
+    Spec {
+        name: "range",
+        targets: FIELD,
+        targets_text: "fields",
+        args: Args::TwoNumbers,
+    },
+    Spec {
+        name: "length",
+        targets: FIELD,
+        targets_text: "fields",
+        args: Args::TwoCounts,
+    },
+    Spec {
+        name: "pattern",
+        targets: FIELD,
+        targets_text: "fields",
+        args: Args::String,
+    },
+];
+
+/// The attributes found on one thing, checked against the catalogue.
+#[derive(Default)]
+pub(crate) struct Attrs {
+    pub(crate) annotations: Annotations,
+    pub(crate) deprecated: Option<Deprecation>,
+    pub(crate) range: Option<(Span, Number, Number)>,
+    pub(crate) length: Option<(Span, u64, u64)>,
+    pub(crate) pattern: Option<(Span, String)>,
+}
+
+/// Checks `attrs` written on `target` and collects their values.
+pub(crate) fn lower(cx: &mut Ctxt, attrs: &[Attr], target: Target) -> Attrs {
+    let mut out = Attrs::default();
+    let mut seen: HashMap<&str, Span> = HashMap::new();
+    for attr in attrs {
+        let name = attr.name.name.as_str();
+        let Some(spec) = SPECS.iter().find(|s| s.name == name) else {
+            let suggestion = suggest::closest(name, SPECS.iter().map(|s| s.name));
+            cx.push(messages::unknown_attribute(attr.span, name, suggestion));
+            continue;
+        };
+        if !spec.targets.contains(&target) {
+            cx.push(messages::attribute_target(
+                attr.span,
+                name,
+                target.describe(),
+                spec.targets_text,
+            ));
+            continue;
+        }
+        if let Some(&first) = seen.get(spec.name) {
+            cx.push(messages::duplicate_attribute(attr.span, name, first));
+            continue;
+        }
+        seen.insert(spec.name, attr.span);
+        if !args_fit(attr, spec.args) {
+            cx.push(messages::attribute_arguments(
+                attr.span,
+                name,
+                spec.args.describe(),
+            ));
+            continue;
+        }
+        apply(&mut out, cx, attr);
+    }
+    if let (Some(&ro), Some(&de)) = (seen.get("read_only"), seen.get("destructive")) {
+        cx.push(messages::conflicting_attributes(
+            de,
+            "destructive",
+            "read_only",
+            ro,
+            "a read-only tool does not modify its environment, so it cannot destroy anything",
+        ));
+    }
+    out
+}
+
+fn args_fit(attr: &Attr, args: Args) -> bool {
+    let kinds: Vec<&LitKind> = attr.args.iter().map(|a| &a.kind).collect();
+    match args {
+        Args::None => kinds.is_empty(),
+        Args::OptionalString => matches!(kinds[..], [] | [LitKind::Str(_)]),
+        Args::String => matches!(kinds[..], [LitKind::Str(_)]),
+        Args::TwoNumbers => matches!(
+            kinds[..],
+            [
+                LitKind::Int(_) | LitKind::Float(_),
+                LitKind::Int(_) | LitKind::Float(_)
+            ]
+        ),
+        Args::TwoCounts => {
+            matches!(kinds[..], [LitKind::Int(a), LitKind::Int(b)] if *a >= 0 && *b >= 0)
+        }
+    }
+}
+
+fn number(kind: &LitKind) -> Number {
+    match kind {
+        LitKind::Float(f) => Number::Float(*f),
+        LitKind::Int(i) => Number::Int(*i),
+        _ => Number::Int(0),
+    }
+}
+
+fn count(kind: &LitKind) -> u64 {
+    match kind {
+        LitKind::Int(i) => u64::try_from(*i).unwrap_or(u64::MAX),
+        _ => 0,
+    }
+}
+
+fn string(kind: &LitKind) -> Option<String> {
+    match kind {
+        LitKind::Str(s) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+/// Stores an attribute whose arguments `args_fit` has accepted.
+fn apply(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
+    let args = &attr.args;
+    match attr.name.name.as_str() {
+        "read_only" => out.annotations.read_only = true,
+        "destructive" => out.annotations.destructive = true,
+        "idempotent" => out.annotations.idempotent = true,
+        "open_world" => out.annotations.open_world = true,
+        "deprecated" => {
+            out.deprecated = Some(Deprecation {
+                reason: args.first().and_then(|a| string(&a.kind)),
+            });
+        }
+        "range" => {
+            let (min, max) = (number(&args[0].kind), number(&args[1].kind));
+            if min.as_f64() > max.as_f64() {
+                cx.push(messages::invalid_bounds(
+                    attr.span,
+                    &format!("the minimum {min} is greater than the maximum {max}"),
+                ));
+            } else {
+                out.range = Some((attr.span, min, max));
+            }
+        }
+        "length" => {
+            let (min, max) = (count(&args[0].kind), count(&args[1].kind));
+            if min > max {
+                cx.push(messages::invalid_bounds(
+                    attr.span,
+                    &format!("the minimum length {min} is greater than the maximum {max}"),
+                ));
+            } else {
+                out.length = Some((attr.span, min, max));
+            }
+        }
+        "pattern" => {
+            let pattern = args
+                .first()
+                .and_then(|a| string(&a.kind))
+                .unwrap_or_default();
+            match regex_lite::Regex::new(&pattern) {
+                Ok(_) => out.pattern = Some((attr.span, pattern)),
+                Err(e) => {
+                    let reason = e.to_string();
+                    let first_line = reason.lines().last().unwrap_or("invalid pattern").trim();
+                    cx.push(messages::invalid_pattern(args[0].span, first_line));
+                }
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,327 @@
+//! Collects every name of the catalogue before anything is resolved: types
+//! (declared, and generated for anonymous requests/responses), tools, files.
+
+use std::collections::{HashMap, HashSet};
+
+use super::attrs::{self, Target};
+use super::names::{self, Namespace};
+use crate::diag::{Ctxt, messages};
+use crate::model::{FileInfo, Origin, TypeId};
+use crate::source::{Sources, Span};
+use crate::syntax::ast::{self, ClauseKind, Ident, Item, TypeBody};
+use crate::syntax::keywords;
+
+/// The four kinds of named type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Struct,
+    Enum,
+    Union,
+    Error,
+}
+
+impl Kind {
+    pub(crate) fn article(self) -> &'static str {
+        match self {
+            Kind::Struct => "a struct",
+            Kind::Enum => "an enum",
+            Kind::Union => "a union",
+            Kind::Error => "an error type",
+        }
+    }
+}
+
+/// Where a type's definition comes from.
+pub(crate) enum Body<'a> {
+    /// A `struct`/`enum`/`union`/`error` item.
+    Decl(&'a ast::TypeDecl),
+    /// The fields of a `request { ... }` / `response { ... }`.
+    Shape(&'a [ast::Field]),
+}
+
+/// One named type, before lowering.
+pub(crate) struct Slot<'a> {
+    pub(crate) name: String,
+    pub(crate) span: Span,
+    pub(crate) kind: Kind,
+    pub(crate) body: Body<'a>,
+    pub(crate) origin: Origin,
+    /// True when the name was made up from the tool's name.
+    pub(crate) generated: bool,
+    pub(crate) tool_span: Option<Span>,
+}
+
+/// One tool, before lowering.
+pub(crate) struct ToolEntry<'a> {
+    pub(crate) tool: &'a ast::Tool,
+    pub(crate) category: String,
+}
+
+/// Every name in the catalogue.
+pub(crate) struct Symbols<'a> {
+    pub(crate) files: Vec<FileInfo>,
+    pub(crate) slots: Vec<Slot<'a>>,
+    pub(crate) by_name: HashMap<String, TypeId>,
+    pub(crate) tools: Vec<ToolEntry<'a>>,
+    /// Names of items that failed to parse: references to them are not
+    /// reported again.
+    pub(crate) broken: HashSet<String>,
+    /// The type generated for each `request { ... }` / `response { ... }`,
+    /// keyed by the shape's address in the syntax tree.
+    pub(crate) shape_ids: HashMap<usize, TypeId>,
+}
+
+impl<'a> Symbols<'a> {
+    pub(crate) fn collect(sources: &Sources, files: &'a [ast::File], cx: &mut Ctxt) -> Self {
+        let mut symbols = Symbols {
+            files: Vec::new(),
+            slots: Vec::new(),
+            by_name: HashMap::new(),
+            tools: Vec::new(),
+            broken: files
+                .iter()
+                .flat_map(|f| f.broken.iter().cloned())
+                .collect(),
+            shape_ids: HashMap::new(),
+        };
+        for file in files {
+            let category = category(sources, file, cx);
+            symbols.files.push(FileInfo {
+                path: sources.get(file.id).name().to_owned(),
+                category: category.clone(),
+                docs: file.docs.as_ref().map(|d| d.text.clone()),
+            });
+            for item in &file.items {
+                match item {
+                    Item::Type(decl) => symbols.slots.push(Slot {
+                        name: decl.name.name.clone(),
+                        span: decl.name.span,
+                        kind: match decl.body {
+                            TypeBody::Struct(_) => Kind::Struct,
+                            TypeBody::Enum(_) => Kind::Enum,
+                            TypeBody::Union(_) => Kind::Union,
+                            TypeBody::Error(_) => Kind::Error,
+                        },
+                        body: Body::Decl(decl),
+                        origin: Origin::Declared,
+                        generated: false,
+                        tool_span: None,
+                    }),
+                    Item::Tool(tool) => {
+                        symbols.shapes(tool);
+                        symbols.tools.push(ToolEntry {
+                            tool,
+                            category: category.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        symbols.register_names(cx);
+        symbols
+    }
+
+    /// Adds a slot for every `request`/`response` that has a body.
+    fn shapes(&mut self, tool: &'a ast::Tool) {
+        let tool_pascal = names::pascal(&tool.name.name);
+        for clause in &tool.clauses {
+            match &clause.kind {
+                ClauseKind::Request(shape) | ClauseKind::Response(shape) => {
+                    self.shape(tool, None, &tool_pascal, clause, shape);
+                }
+                ClauseKind::Action(action) => {
+                    let prefix = format!("{tool_pascal}{}", names::pascal(&action.name.name));
+                    for inner in &action.clauses {
+                        if let ClauseKind::Request(shape) | ClauseKind::Response(shape) =
+                            &inner.kind
+                        {
+                            self.shape(tool, Some(&action.name), &prefix, inner, shape);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn shape(
+        &mut self,
+        tool: &ast::Tool,
+        action: Option<&Ident>,
+        prefix: &str,
+        clause: &ast::Clause,
+        shape: &'a ast::Shape,
+    ) {
+        let Some(fields) = &shape.fields else { return };
+        let is_request = matches!(clause.kind, ClauseKind::Request(_));
+        let (tool_name, action_name) = (tool.name.name.clone(), action.map(|a| a.name.clone()));
+        let origin = if is_request {
+            Origin::Request {
+                tool: tool_name,
+                action: action_name,
+            }
+        } else {
+            Origin::Response {
+                tool: tool_name,
+                action: action_name,
+            }
+        };
+        let (name, span, generated) = match &shape.name {
+            Some(name) => (name.name.clone(), name.span, false),
+            None => {
+                let suffix = if is_request { "Request" } else { "Response" };
+                (format!("{prefix}{suffix}"), clause.keyword.span, true)
+            }
+        };
+        let id = TypeId(u32::try_from(self.slots.len()).unwrap_or(u32::MAX));
+        self.shape_ids.insert(shape_key(shape), id);
+        self.slots.push(Slot {
+            name,
+            span,
+            kind: Kind::Struct,
+            body: Body::Shape(fields),
+            origin,
+            generated,
+            tool_span: Some(tool.name.span),
+        });
+    }
+
+    /// Checks naming rules and uniqueness of tools and types, and fills
+    /// `by_name`. Generated names go first, so a clash is reported on the
+    /// user's declaration, where the fix is.
+    fn register_names(&mut self, cx: &mut Ctxt) {
+        let mut tools = Namespace::new("tool");
+        // `<Tool>Tool` marker types are generated for every tool.
+        let mut markers: HashMap<String, (String, Span)> = HashMap::new();
+        for entry in &self.tools {
+            let name = &entry.tool.name;
+            names::check_snake(cx, name, "tool name");
+            let pascal = names::pascal(&name.name);
+            tools.insert_converted(
+                cx,
+                name,
+                pascal.clone(),
+                "tool names become enum variants and type names in the generated code",
+            );
+            markers.insert(format!("{pascal}Tool"), (name.name.clone(), name.span));
+        }
+
+        let mut lowercase: HashMap<String, (String, Span)> = HashMap::new();
+        let order: Vec<usize> = (0..self.slots.len())
+            .filter(|&i| self.slots[i].generated)
+            .chain((0..self.slots.len()).filter(|&i| !self.slots[i].generated))
+            .collect();
+        for i in order {
+            let slot = &self.slots[i];
+            let ident = Ident {
+                name: slot.name.clone(),
+                span: slot.span,
+            };
+            if !slot.generated {
+                names::check_pascal(cx, &ident, "type name");
+            }
+            if keywords::RESERVED_TYPES.contains(&slot.name.as_str()) {
+                cx.push(messages::reserved_type(slot.span, &slot.name));
+                continue;
+            }
+            if let Some((tool, tool_span)) = markers.get(&slot.name) {
+                cx.push(messages::duplicate_generated(
+                    slot.span,
+                    &slot.name,
+                    "marker type",
+                    tool,
+                    *tool_span,
+                ));
+                continue;
+            }
+            if let Some(&first) = self.by_name.get(&slot.name) {
+                let other = &self.slots[first.index()];
+                cx.push(clash(slot, other));
+                continue;
+            }
+            let lower = slot.name.to_ascii_lowercase();
+            if let Some((other, other_span)) = lowercase.get(&lower) {
+                cx.push(messages::case_collision(
+                    slot.span,
+                    "type",
+                    &slot.name,
+                    other,
+                    *other_span,
+                    &lower,
+                    "each type gets a generated file named after it, and some file systems ignore case",
+                ));
+                continue;
+            }
+            lowercase.insert(lower, (slot.name.clone(), slot.span));
+            self.by_name.insert(
+                slot.name.clone(),
+                TypeId(u32::try_from(i).unwrap_or(u32::MAX)),
+            );
+        }
+    }
+}
+
+/// Identifies a shape by its address: the syntax tree outlives the symbols.
+pub(crate) fn shape_key(shape: &ast::Shape) -> usize {
+    std::ptr::from_ref(shape) as usize
+}
+
+/// The diagnostic for two slots with one name.
+fn clash(slot: &Slot<'_>, other: &Slot<'_>) -> crate::diag::Diagnostic {
+    let generated_by = |s: &Slot<'_>| match &s.origin {
+        Origin::Request { tool, action } | Origin::Response { tool, action } if s.generated => {
+            Some(match action {
+                Some(a) => format!("{tool}.{a}"),
+                None => tool.clone(),
+            })
+        }
+        _ => None,
+    };
+    match (generated_by(slot), generated_by(other)) {
+        (Some(mine), Some(theirs)) => messages::case_collision(
+            slot.span,
+            "tool",
+            &mine,
+            &theirs,
+            other.span,
+            &slot.name,
+            "both generate a type of this name for their anonymous request or response",
+        ),
+        (None, Some(theirs)) => messages::duplicate_generated(
+            slot.span,
+            &slot.name,
+            "request or response type",
+            &theirs,
+            other.tool_span.unwrap_or(other.span),
+        ),
+        _ => messages::duplicate(slot.span, "type", &slot.name, other.span),
+    }
+}
+
+/// The file's category: declared, or the file stem.
+fn category(sources: &Sources, file: &ast::File, cx: &mut Ctxt) -> String {
+    attrs::lower(cx, &file.category_attrs, Target::Category);
+    match &file.category {
+        Some(name) => {
+            names::check_snake(cx, name, "category");
+            name.name.clone()
+        }
+        None => {
+            let stem = sources.get(file.id).stem().to_owned();
+            if !names::is_snake(&stem) {
+                let fixed = heck::ToSnakeCase::to_snake_case(stem.as_str());
+                cx.push(
+                    messages::naming_convention(
+                        Span::new(file.id, 0, 0),
+                        "category (taken from the file name)",
+                        &stem,
+                        "snake_case",
+                        &fixed,
+                    )
+                    .note("a file without `category name;` is named after its file"),
+                );
+            }
+            stem
+        }
+    }
+}

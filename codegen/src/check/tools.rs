@@ -1,0 +1,305 @@
+//! Tools and actions: clauses, timing, request/response/errors/stream
+//! references, annotations.
+
+use std::collections::HashMap;
+
+use super::attrs::{self, Target};
+use super::names::{self, Namespace};
+use super::symbols::{Kind, Symbols, ToolEntry, shape_key};
+use crate::diag::{Ctxt, messages};
+use crate::model::{Action, Endpoint, Timing, Tool, ToolKind, TypeId};
+use crate::source::{Sources, Span};
+use crate::suggest;
+use crate::syntax::ast::{self, ClauseKind, Ident, Shape};
+use crate::syntax::keywords;
+
+pub(crate) fn lower(symbols: &Symbols<'_>, sources: &Sources, cx: &mut Ctxt) -> Vec<Tool> {
+    symbols
+        .tools
+        .iter()
+        .filter_map(|entry| lower_tool(symbols, sources, cx, entry))
+        .collect()
+}
+
+/// The clauses of one body, each kept once.
+#[derive(Default)]
+struct Clauses<'a> {
+    timing: Option<&'a Ident>,
+    title: Option<&'a str>,
+    request: Option<(Span, &'a Shape)>,
+    response: Option<(Span, &'a Shape)>,
+    errors: Option<&'a Ident>,
+    stream: Option<&'a Ident>,
+    actions: Vec<(&'a ast::Meta, &'a ast::Action)>,
+}
+
+impl<'a> Clauses<'a> {
+    fn gather(cx: &mut Ctxt, clauses: &'a [ast::Clause], in_action: bool) -> Self {
+        let mut out = Clauses::default();
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for clause in clauses {
+            let keyword = clause.keyword.name.as_str();
+            let is_action = matches!(clause.kind, ClauseKind::Action(_));
+            if !is_action {
+                if let Some(docs) = &clause.meta.docs {
+                    cx.push(messages::dangling_doc(docs.span));
+                }
+                attrs::lower(cx, &clause.meta.attrs, Target::Clause);
+            }
+            if in_action
+                && matches!(
+                    clause.kind,
+                    ClauseKind::Errors(_) | ClauseKind::Stream(_) | ClauseKind::Action(_)
+                )
+            {
+                cx.push(messages::clause_in_action(clause.keyword.span, keyword));
+                continue;
+            }
+            if !is_action {
+                if let Some(&first) = seen.get(keyword) {
+                    cx.push(messages::duplicate_clause(
+                        clause.keyword.span,
+                        keyword,
+                        first,
+                    ));
+                    continue;
+                }
+                seen.insert(keyword, clause.keyword.span);
+            }
+            match &clause.kind {
+                ClauseKind::Timing(t) => out.timing = Some(t),
+                ClauseKind::Title(t) => out.title = Some(t),
+                ClauseKind::Request(s) => out.request = Some((clause.keyword.span, s)),
+                ClauseKind::Response(s) => out.response = Some((clause.keyword.span, s)),
+                ClauseKind::Errors(e) => out.errors = Some(e),
+                ClauseKind::Stream(s) => out.stream = Some(s),
+                ClauseKind::Action(a) => out.actions.push((&clause.meta, a)),
+            }
+        }
+        out
+    }
+}
+
+fn lower_tool(
+    symbols: &Symbols<'_>,
+    sources: &Sources,
+    cx: &mut Ctxt,
+    entry: &ToolEntry<'_>,
+) -> Option<Tool> {
+    let tool = entry.tool;
+    let name = &tool.name.name;
+    let attrs = attrs::lower(cx, &tool.meta.attrs, Target::Tool);
+    let clauses = Clauses::gather(cx, &tool.clauses, false);
+    let tool_timing = clauses.timing.and_then(|t| timing(cx, t));
+    let errors = clauses.errors.and_then(|e| {
+        reference(
+            symbols,
+            cx,
+            e,
+            &[Kind::Error],
+            "an error type",
+            "`errors` names the `error` type whose variants the tool fails with",
+        )
+    });
+    let stream = clauses.stream.and_then(|s| {
+        reference(
+            symbols,
+            cx,
+            s,
+            &[Kind::Union, Kind::Struct],
+            "a union or struct",
+            "`stream` names the type of the chunks a running tool sends",
+        )
+    });
+
+    let kind = if clauses.actions.is_empty() {
+        let Some(timing) = tool_timing else {
+            if clauses.timing.is_none() {
+                cx.push(messages::missing_timing(tool.name.span, "tool", name));
+            }
+            return None;
+        };
+        ToolKind::Single(endpoint(symbols, cx, name, timing, &clauses)?)
+    } else {
+        for (span, clause) in [(clauses.request, "request"), (clauses.response, "response")]
+            .into_iter()
+            .filter_map(|(shape, clause)| shape.map(|(span, _)| (span, clause)))
+        {
+            cx.push(messages::actions_with_shape(span, clause, name));
+        }
+        ToolKind::Actions(actions(symbols, sources, cx, tool, tool_timing, &clauses)?)
+    };
+
+    Some(Tool {
+        name: name.clone(),
+        category: entry.category.clone(),
+        docs: tool.meta.docs.as_ref().map(|d| d.text.clone()),
+        title: clauses.title.map(str::to_owned),
+        annotations: attrs.annotations,
+        deprecated: attrs.deprecated,
+        kind,
+        errors,
+        stream,
+        location: sources.location(tool.name.span),
+    })
+}
+
+fn actions(
+    symbols: &Symbols<'_>,
+    sources: &Sources,
+    cx: &mut Ctxt,
+    tool: &ast::Tool,
+    tool_timing: Option<Timing>,
+    clauses: &Clauses<'_>,
+) -> Option<Vec<Action>> {
+    let mut namespace = Namespace::new("action");
+    let mut out = Vec::new();
+    let mut ok = true;
+    for (meta, action) in &clauses.actions {
+        let name = &action.name;
+        names::check_snake(cx, name, "action name");
+        if keywords::BUILTIN_ACTIONS.contains(&name.name.as_str()) {
+            cx.push(messages::reserved_action(name.span, &name.name));
+        }
+        namespace.insert_converted(
+            cx,
+            name,
+            names::pascal(&name.name),
+            "action names become enum variants and type names in the generated code",
+        );
+        let attrs = attrs::lower(cx, &meta.attrs, Target::Action);
+        let inner = Clauses::gather(cx, &action.clauses, true);
+        let own = inner.timing.and_then(|t| timing(cx, t));
+        let timing = match (inner.timing, own, tool_timing) {
+            (Some(_), Some(t), _) | (None, _, Some(t)) => t,
+            (Some(_), None, _) => {
+                ok = false;
+                continue;
+            }
+            (None, _, None) => {
+                cx.push(
+                    messages::missing_timing(name.span, "action", &name.name)
+                        .note(format!("a `timing` in the body of tool `{}` applies to every action without its own", tool.name.name)),
+                );
+                ok = false;
+                continue;
+            }
+        };
+        let qualified = format!("{}.{}", tool.name.name, name.name);
+        let Some(endpoint) = endpoint(symbols, cx, &qualified, timing, &inner) else {
+            ok = false;
+            continue;
+        };
+        out.push(Action {
+            name: name.name.clone(),
+            docs: meta.docs.as_ref().map(|d| d.text.clone()),
+            title: inner.title.map(str::to_owned),
+            deprecated: attrs.deprecated,
+            endpoint,
+            location: sources.location(name.span),
+        });
+    }
+    ok.then_some(out)
+}
+
+fn endpoint(
+    symbols: &Symbols<'_>,
+    cx: &mut Ctxt,
+    name: &str,
+    timing: Timing,
+    clauses: &Clauses<'_>,
+) -> Option<Endpoint> {
+    if timing == Timing::FireAndForget {
+        if let Some((span, _)) = clauses.response {
+            cx.push(messages::response_never_sent(span, name));
+        }
+    }
+    let request = match clauses.request {
+        Some((_, shape)) => Some(shape_type(symbols, cx, shape)?),
+        None => None,
+    };
+    let response = match clauses.response {
+        Some((_, shape)) => Some(shape_type(symbols, cx, shape)?),
+        None => None,
+    };
+    Some(Endpoint {
+        timing,
+        request,
+        response,
+    })
+}
+
+/// The struct a `request`/`response` clause stands for.
+fn shape_type(symbols: &Symbols<'_>, cx: &mut Ctxt, shape: &Shape) -> Option<TypeId> {
+    if shape.fields.is_some() {
+        return symbols.shape_ids.get(&shape_key(shape)).copied();
+    }
+    let name = shape.name.as_ref()?;
+    reference(
+        symbols,
+        cx,
+        name,
+        &[Kind::Struct],
+        "a struct",
+        "MCP describes a tool's arguments and result as JSON objects, so requests and responses are structs",
+    )
+}
+
+fn timing(cx: &mut Ctxt, ident: &Ident) -> Option<Timing> {
+    let t = Timing::from_name(&ident.name);
+    if t.is_none() {
+        let suggestion = suggest::closest(&ident.name, Timing::NAMES.iter().copied());
+        cx.push(messages::unknown_timing(
+            ident.span,
+            &ident.name,
+            suggestion,
+        ));
+    }
+    t
+}
+
+/// Resolves a clause's type name and checks its kind.
+fn reference(
+    symbols: &Symbols<'_>,
+    cx: &mut Ctxt,
+    ident: &Ident,
+    kinds: &[Kind],
+    wanted: &str,
+    why: &str,
+) -> Option<TypeId> {
+    match symbols.by_name.get(&ident.name) {
+        Some(&id) => {
+            let slot = &symbols.slots[id.index()];
+            if kinds.contains(&slot.kind) {
+                Some(id)
+            } else {
+                cx.push(messages::wrong_kind(
+                    ident.span,
+                    &ident.name,
+                    slot.kind.article(),
+                    wanted,
+                    why,
+                ));
+                None
+            }
+        }
+        None => {
+            if !symbols.broken.contains(&ident.name) {
+                let candidates = symbols
+                    .by_name
+                    .iter()
+                    .filter(|(_, id)| kinds.contains(&symbols.slots[id.index()].kind))
+                    .map(|(name, _)| name.as_str());
+                let suggestion = suggest::closest(&ident.name, candidates);
+                let what = wanted.trim_start_matches("an ").trim_start_matches("a ");
+                cx.push(messages::unknown_type_of_kind(
+                    ident.span,
+                    what,
+                    &ident.name,
+                    suggestion,
+                ));
+            }
+            None
+        }
+    }
+}

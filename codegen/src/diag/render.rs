@@ -1,0 +1,62 @@
+//! Renders diagnostics with source snippets (codespan-reporting).
+
+use std::io::Write;
+
+use codespan_reporting::diagnostic as cs;
+use codespan_reporting::term::{self, Config, Styles, StylesWriter, termcolor};
+
+use super::Diagnostics;
+use crate::source::Sources;
+
+/// Whether rendered diagnostics carry ANSI colour codes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorChoice {
+    /// Plain text: files, logs, snapshots, `cargo` build-script output.
+    Never,
+    /// ANSI colours, for a terminal.
+    Always,
+}
+
+pub(super) fn render(diagnostics: &Diagnostics, sources: &Sources, color: ColorChoice) -> String {
+    let config = Config::default();
+    let styles = Styles::default();
+    let mut buffer = match color {
+        ColorChoice::Never => termcolor::Buffer::no_color(),
+        ColorChoice::Always => termcolor::Buffer::ansi(),
+    };
+    for d in diagnostics {
+        let mut labels = vec![
+            cs::Label::primary(d.primary.span.file, d.primary.span.range())
+                .with_message(d.primary.message.clone()),
+        ];
+        labels.extend(d.secondary.iter().map(|l| {
+            cs::Label::secondary(l.span.file, l.span.range()).with_message(l.message.clone())
+        }));
+        let mut notes: Vec<String> = d.notes.iter().map(|n| format!("note: {n}")).collect();
+        notes.extend(d.help.iter().map(|h| format!("help: {h}")));
+        let diagnostic = cs::Diagnostic::error()
+            .with_code(d.code.as_str())
+            .with_message(d.message.clone())
+            .with_labels(labels)
+            .with_notes(notes);
+        let mut writer = StylesWriter::new(&mut buffer, &styles);
+        // Rendering only fails when a span points outside its file, which the
+        // lexer rules out; fall back to the headline rather than lose it.
+        if term::emit_to_write_style(&mut writer, &config, sources, &diagnostic).is_err() {
+            let location = sources.location(d.primary.span);
+            let line = format!(
+                "error[{}]: {} ({}:{}:{})\n",
+                d.code.as_str(),
+                d.message,
+                sources.get(d.primary.span.file).name(),
+                location.line,
+                location.column
+            );
+            let _ = buffer.write_all(line.as_bytes());
+        }
+    }
+    let count = diagnostics.len();
+    let summary = format!("{count} error{} found\n", if count == 1 { "" } else { "s" });
+    let _ = buffer.write_all(summary.as_bytes());
+    String::from_utf8_lossy(buffer.as_slice()).into_owned()
+}

@@ -1,0 +1,42 @@
+//! Toolwright's IDL frontend and code generators.
+//!
+//! A catalogue of tools is declared in `.tool` files. This crate reads them
+//! ([`Sources`]), checks them — reporting every problem at once, with
+//! file:line:col, a snippet and a hint ([`Diagnostics`]) — and produces the
+//! [`Model`] that every backend reads.
+//!
+//! ```
+//! use toolwright_codegen::{Sources, check};
+//!
+//! let mut sources = Sources::new();
+//! sources.add("math.tool", "tool add { timing sync request { a: f64, b: f64 } response { sum: f64 } }");
+//! let model = check(&sources).expect("valid catalogue");
+//! assert_eq!(model.tools[0].name, "add");
+//! ```
+
+#![deny(missing_docs)]
+
+mod check;
+pub mod cli;
+pub mod diag;
+pub mod model;
+mod source;
+mod suggest;
+pub mod syntax;
+
+pub use diag::{ColorChoice, Diagnostic, Diagnostics};
+pub use model::Model;
+pub use source::{
+    FileId, LoadError, LoadErrorKind, Location, MAX_FILE_BYTES, SourceFile, Sources, Span,
+};
+
+/// Parses and checks every file in `sources`: the one pipeline behind the
+/// CLI, build scripts and macros. Returns the model, or every diagnostic
+/// found (syntax and semantic errors together, sorted by position).
+pub fn check(sources: &Sources) -> Result<Model, Diagnostics> {
+    let mut cx = diag::Ctxt::new();
+    let files = syntax::parse_all(sources, &mut cx);
+    let model = check::check(sources, &files, &mut cx);
+    cx.gate()?;
+    Ok(model)
+}

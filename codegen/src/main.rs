@@ -1,0 +1,5 @@
+//! The `toolwright` command.
+
+fn main() -> std::process::ExitCode {
+    toolwright_codegen::cli::main()
+}

@@ -1,0 +1,287 @@
+//! The checked model: what every backend reads. Names are resolved to ids,
+//! types are in dependency order, cycles are known. It is language-neutral
+//! (IDL names, no target casing) and serializable, so `toolwright check
+//! --emit model.json` shows exactly what the backends see.
+
+mod timing;
+mod types;
+
+pub use timing::Timing;
+pub use types::{Constraints, Number, Primitive, Type, TypeRef, Value};
+
+use serde::Serialize;
+
+use crate::source::Location;
+
+/// A whole catalogue: every file, tool and type.
+#[derive(Clone, Debug, Serialize)]
+pub struct Model {
+    /// The files read, in path order.
+    pub files: Vec<FileInfo>,
+    /// Every tool, in file order then source order.
+    pub tools: Vec<Tool>,
+    /// Every type, declared or generated for a request/response, indexed by
+    /// [`TypeId`]: in file order then source order.
+    pub types: Vec<TypeDef>,
+    /// Every type id, dependencies before dependents (members of a cycle in
+    /// declaration order). Languages that need definition before use emit in
+    /// this order.
+    pub type_order: Vec<TypeId>,
+}
+
+impl Model {
+    /// The type with this id.
+    pub fn type_def(&self, id: TypeId) -> &TypeDef {
+        &self.types[id.index()]
+    }
+
+    /// The type with this name, if any.
+    pub fn type_named(&self, name: &str) -> Option<&TypeDef> {
+        self.types.iter().find(|t| t.name == name)
+    }
+
+    /// The tool with this name, if any.
+    pub fn tool(&self, name: &str) -> Option<&Tool> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+
+    /// Number of actions across all tools.
+    pub fn action_count(&self) -> usize {
+        self.tools
+            .iter()
+            .map(|t| match &t.kind {
+                ToolKind::Single(_) => 0,
+                ToolKind::Actions(actions) => actions.len(),
+            })
+            .sum()
+    }
+}
+
+/// One source file of the catalogue.
+#[derive(Clone, Debug, Serialize)]
+pub struct FileInfo {
+    /// The path as given to the loader.
+    pub path: String,
+    /// The file's category (declared, or the file stem).
+    pub category: String,
+    /// The file's doc comment (above `category`).
+    pub docs: Option<String>,
+}
+
+/// Index of a type in [`Model::types`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(transparent)]
+pub struct TypeId(pub(crate) u32);
+
+impl TypeId {
+    /// The index into [`Model::types`].
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// `@deprecated` on anything.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Deprecation {
+    /// Why, and what to use instead.
+    pub reason: Option<String>,
+}
+
+/// MCP tool annotations, from `@read_only @destructive @idempotent @open_world`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Annotations {
+    /// The tool does not modify its environment.
+    pub read_only: bool,
+    /// The tool may perform destructive updates.
+    pub destructive: bool,
+    /// Calling again with the same arguments has no further effect.
+    pub idempotent: bool,
+    /// The tool interacts with an open world of external entities.
+    pub open_world: bool,
+}
+
+/// A tool: something called by name with arguments.
+#[derive(Clone, Debug, Serialize)]
+pub struct Tool {
+    /// Wire name, snake_case.
+    pub name: String,
+    /// Category of the file that declares it.
+    pub category: String,
+    /// Doc comment.
+    pub docs: Option<String>,
+    /// Human-readable title (`title "..."`).
+    pub title: Option<String>,
+    /// MCP annotations.
+    pub annotations: Annotations,
+    /// Set when `@deprecated`.
+    pub deprecated: Option<Deprecation>,
+    /// One endpoint, or several actions.
+    pub kind: ToolKind,
+    /// The `error` type its handler may fail with.
+    pub errors: Option<TypeId>,
+    /// The chunk type it streams while running.
+    pub stream: Option<TypeId>,
+    /// Where it is declared.
+    pub location: Location,
+}
+
+/// A plain tool or an action tool (HIP-0300).
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolKind {
+    /// One request, one response.
+    Single(Endpoint),
+    /// Several actions, each with its own request and response.
+    Actions(Vec<Action>),
+}
+
+/// Timing, request and response of a tool or action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Endpoint {
+    /// How the dispatcher answers.
+    pub timing: Timing,
+    /// Request struct; `None` when it takes no arguments.
+    pub request: Option<TypeId>,
+    /// Response struct; `None` when it answers with an acknowledgement.
+    pub response: Option<TypeId>,
+}
+
+/// One action of an action tool.
+#[derive(Clone, Debug, Serialize)]
+pub struct Action {
+    /// Wire name, snake_case.
+    pub name: String,
+    /// Doc comment.
+    pub docs: Option<String>,
+    /// Human-readable title.
+    pub title: Option<String>,
+    /// Set when `@deprecated`.
+    pub deprecated: Option<Deprecation>,
+    /// Timing, request, response.
+    #[serde(flatten)]
+    pub endpoint: Endpoint,
+    /// Where it is declared.
+    pub location: Location,
+}
+
+/// Why a type exists.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Origin {
+    /// Declared with `struct`/`enum`/`union`/`error`.
+    Declared,
+    /// The request of a tool (or one of its actions).
+    Request {
+        /// The tool.
+        tool: String,
+        /// The action, for action tools.
+        action: Option<String>,
+    },
+    /// The response of a tool (or one of its actions).
+    Response {
+        /// The tool.
+        tool: String,
+        /// The action, for action tools.
+        action: Option<String>,
+    },
+}
+
+/// A named type.
+#[derive(Clone, Debug, Serialize)]
+pub struct TypeDef {
+    /// Its id.
+    pub id: TypeId,
+    /// Its name, PascalCase.
+    pub name: String,
+    /// Doc comment.
+    pub docs: Option<String>,
+    /// Set when `@deprecated`.
+    pub deprecated: Option<Deprecation>,
+    /// Declared, or generated for a tool.
+    pub origin: Origin,
+    /// What it is.
+    pub kind: TypeKind,
+    /// Where it is declared.
+    pub location: Location,
+}
+
+/// The four kinds of named type.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TypeKind {
+    /// Named fields.
+    Struct(Vec<Field>),
+    /// String values.
+    Enum(Vec<EnumValue>),
+    /// Tagged variants with fields.
+    Union(Vec<Variant>),
+    /// Error variants with fields and wire codes.
+    Error(Vec<Variant>),
+}
+
+impl TypeKind {
+    /// "a struct", "an enum", … for messages.
+    pub fn article(&self) -> &'static str {
+        match self {
+            TypeKind::Struct(_) => "a struct",
+            TypeKind::Enum(_) => "an enum",
+            TypeKind::Union(_) => "a union",
+            TypeKind::Error(_) => "an error type",
+        }
+    }
+}
+
+/// A field of a struct or variant.
+#[derive(Clone, Debug, Serialize)]
+pub struct Field {
+    /// Wire name, snake_case (backends escape target keywords).
+    pub name: String,
+    /// Doc comment.
+    pub docs: Option<String>,
+    /// Set when `@deprecated`.
+    pub deprecated: Option<Deprecation>,
+    /// Its type.
+    pub ty: Type,
+    /// Default value; a field with one may be left out on the wire.
+    pub default: Option<Value>,
+    /// True when a caller must send it: not optional, no default.
+    pub required: bool,
+    /// `@range`, `@length`, `@pattern`.
+    pub constraints: Constraints,
+    /// True when the field's type contains the field's owner again without
+    /// a list or map in between: languages with inline layout (Rust) box it.
+    pub indirect: bool,
+    /// Where it is declared.
+    pub location: Location,
+}
+
+/// One value of an enum.
+#[derive(Clone, Debug, Serialize)]
+pub struct EnumValue {
+    /// Wire string, snake_case.
+    pub name: String,
+    /// Doc comment.
+    pub docs: Option<String>,
+    /// Set when `@deprecated`.
+    pub deprecated: Option<Deprecation>,
+    /// Where it is declared.
+    pub location: Location,
+}
+
+/// A variant of a union or error.
+#[derive(Clone, Debug, Serialize)]
+pub struct Variant {
+    /// Wire tag, snake_case.
+    pub name: String,
+    /// Stable error code (`PARSE_FAILED`); errors only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// Doc comment.
+    pub docs: Option<String>,
+    /// Set when `@deprecated`.
+    pub deprecated: Option<Deprecation>,
+    /// Its fields.
+    pub fields: Vec<Field>,
+    /// Where it is declared.
+    pub location: Location,
+}

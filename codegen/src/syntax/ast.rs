@@ -1,0 +1,253 @@
+//! The syntax tree: what a file says, with spans, before any name is resolved.
+//! Only the checker reads it; backends read the model.
+
+use crate::source::{FileId, Span};
+
+/// A name as written, with its span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    /// The text.
+    pub name: String,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// `///` lines above something, joined with newlines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Docs {
+    /// The text, one line per `///` line.
+    pub text: String,
+    /// From the first `///` to the end of the last.
+    pub span: Span,
+}
+
+/// `@name` or `@name(args)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attr {
+    /// The name after `@`.
+    pub name: Ident,
+    /// Arguments; empty when there were no parentheses.
+    pub args: Vec<Literal>,
+    /// From `@` to the closing parenthesis.
+    pub span: Span,
+}
+
+/// Docs and attributes written before an item, field, variant or action.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Meta {
+    /// Doc comment, if any.
+    pub docs: Option<Docs>,
+    /// Attributes in source order.
+    pub attrs: Vec<Attr>,
+}
+
+impl Meta {
+    /// True when neither docs nor attributes were written.
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_none() && self.attrs.is_empty()
+    }
+}
+
+/// A literal value: a default or an attribute argument.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Literal {
+    /// The value.
+    pub kind: LitKind,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// The kinds of literal.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LitKind {
+    /// `42`, `-3`
+    Int(i128),
+    /// `1.5`, `1e-3`
+    Float(f64),
+    /// `"text"`
+    Str(String),
+    /// `true` / `false`
+    Bool(bool),
+    /// `[]`
+    EmptyList,
+    /// A bare name: an enum value such as `wav`.
+    Ident(String),
+}
+
+/// One parsed `.tool` file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct File {
+    /// Which file.
+    pub id: FileId,
+    /// Docs above `category`: the file's documentation.
+    pub docs: Option<Docs>,
+    /// `category name;`, if written.
+    pub category: Option<Ident>,
+    /// Attributes written before `category` (none are allowed).
+    pub category_attrs: Vec<Attr>,
+    /// Items in source order.
+    pub items: Vec<Item>,
+    /// Names of items that failed to parse: the checker does not report
+    /// references to them as unknown, which would only repeat the syntax error.
+    pub broken: Vec<String>,
+}
+
+/// A top-level declaration.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    /// `tool name { ... }`
+    Tool(Tool),
+    /// `struct`, `enum`, `union` or `error`.
+    Type(TypeDecl),
+}
+
+/// `struct`, `enum`, `union` or `error` declaration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeDecl {
+    /// Docs and attributes.
+    pub meta: Meta,
+    /// The keyword's span.
+    pub keyword: Span,
+    /// The declared name.
+    pub name: Ident,
+    /// The body.
+    pub body: TypeBody,
+}
+
+/// What a type declaration contains.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeBody {
+    /// `struct Name { fields }`
+    Struct(Vec<Field>),
+    /// `enum Name { a, b }`
+    Enum(Vec<EnumValue>),
+    /// `union Name { a { fields }, b }`
+    Union(Vec<Variant>),
+    /// `error Name { a { fields }, b }`
+    Error(Vec<Variant>),
+}
+
+/// One value of an `enum`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnumValue {
+    /// Docs and attributes.
+    pub meta: Meta,
+    /// The value's name (its wire string).
+    pub name: Ident,
+}
+
+/// A variant of a `union` or `error`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    /// Docs and attributes.
+    pub meta: Meta,
+    /// The variant's name.
+    pub name: Ident,
+    /// Its fields; empty for `name` without braces.
+    pub fields: Vec<Field>,
+}
+
+/// `name: type = default`
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    /// Docs and attributes.
+    pub meta: Meta,
+    /// The field name (its wire name).
+    pub name: Ident,
+    /// Its type.
+    pub ty: TypeExpr,
+    /// The default, if written.
+    pub default: Option<Literal>,
+}
+
+/// A type as written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeExpr {
+    /// `name` or `name<args>`: a primitive, `list`/`map`, or a declared type.
+    Path {
+        /// The name.
+        name: Ident,
+        /// Type arguments inside `<...>`.
+        args: Vec<TypeExpr>,
+        /// The whole expression.
+        span: Span,
+    },
+    /// `inner?`
+    Optional {
+        /// The type made optional.
+        inner: Box<TypeExpr>,
+        /// The `?` token.
+        question: Span,
+    },
+}
+
+impl TypeExpr {
+    /// The whole expression's span.
+    pub fn span(&self) -> Span {
+        match self {
+            TypeExpr::Path { span, .. } => *span,
+            TypeExpr::Optional { inner, question } => inner.span().to(*question),
+        }
+    }
+}
+
+/// `tool name { clauses }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tool {
+    /// Docs and attributes.
+    pub meta: Meta,
+    /// The `tool` keyword.
+    pub keyword: Span,
+    /// The tool's name.
+    pub name: Ident,
+    /// Clauses in source order.
+    pub clauses: Vec<Clause>,
+}
+
+/// `action name { clauses }` inside a tool.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Action {
+    /// The action's name.
+    pub name: Ident,
+    /// Clauses in source order.
+    pub clauses: Vec<Clause>,
+}
+
+/// One clause of a tool or action body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clause {
+    /// Docs and attributes written before the clause (only `action` takes them).
+    pub meta: Meta,
+    /// The clause keyword.
+    pub keyword: Ident,
+    /// What follows the keyword.
+    pub kind: ClauseKind,
+}
+
+/// The clause kinds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ClauseKind {
+    /// `timing sync`
+    Timing(Ident),
+    /// `title "Text"`
+    Title(String),
+    /// `request ...`
+    Request(Shape),
+    /// `response ...`
+    Response(Shape),
+    /// `errors Name`
+    Errors(Ident),
+    /// `stream Name`
+    Stream(Ident),
+    /// `action name { ... }`
+    Action(Action),
+}
+
+/// The part after `request`/`response`: a name, a body, or both.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shape {
+    /// `request Name ...`
+    pub name: Option<Ident>,
+    /// `request ... { fields }`
+    pub fields: Option<Vec<Field>>,
+}

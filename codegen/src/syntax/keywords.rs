@@ -1,0 +1,60 @@
+//! The words of the IDL. Keywords are contextual: `title`, `request` or
+//! `error` are keywords only where an item or clause may start, so they stay
+//! legal field names (`title: string?` is common).
+
+/// `category name;`
+pub const CATEGORY: &str = "category";
+/// `tool name { ... }`
+pub const TOOL: &str = "tool";
+/// `struct Name { ... }`
+pub const STRUCT: &str = "struct";
+/// `enum Name { ... }`
+pub const ENUM: &str = "enum";
+/// `union Name { ... }`
+pub const UNION: &str = "union";
+/// `error Name { ... }`
+pub const ERROR: &str = "error";
+
+/// Keywords that start a top-level item.
+pub const ITEMS: &[&str] = &[CATEGORY, TOOL, STRUCT, ENUM, UNION, ERROR];
+
+/// `timing sync`
+pub const TIMING: &str = "timing";
+/// `title "..."`
+pub const TITLE: &str = "title";
+/// `request { ... }`
+pub const REQUEST: &str = "request";
+/// `response { ... }`
+pub const RESPONSE: &str = "response";
+/// `errors SomeError`
+pub const ERRORS: &str = "errors";
+/// `stream SomeChunk`
+pub const STREAM: &str = "stream";
+/// `action name { ... }`
+pub const ACTION: &str = "action";
+
+/// Clauses of a tool body.
+pub const TOOL_CLAUSES: &[&str] = &[TIMING, TITLE, REQUEST, RESPONSE, ERRORS, STREAM, ACTION];
+
+/// `true` literal.
+pub const TRUE: &str = "true";
+/// `false` literal.
+pub const FALSE: &str = "false";
+
+/// `list<T>`
+pub const LIST: &str = "list";
+/// `map<T>`
+pub const MAP: &str = "map";
+
+/// Action names generated for every action tool (HIP-0300 built-ins).
+pub const BUILTIN_ACTIONS: &[&str] = &["help", "schema"];
+
+/// Type names the generated code itself defines; declaring one would clash.
+pub const RESERVED_TYPES: &[&str] = &[
+    "ToolRequest",
+    "ToolResponse",
+    "ToolTiming",
+    "ResponseEnvelope",
+    "ToolError",
+    "Tool",
+];

@@ -1,0 +1,334 @@
+//! Turns a file's text into tokens. Never fails: bad input becomes a
+//! diagnostic and the lexer moves on, so the parser sees as much as it can.
+
+use super::token::{Token, TokenKind};
+use crate::diag::{Ctxt, messages};
+use crate::source::{FileId, Span};
+
+/// Lexes `text`, reporting problems into `cx`. The returned vector always
+/// ends with an `Eof` token.
+pub(crate) fn lex(file: FileId, text: &str, cx: &mut Ctxt) -> Vec<Token> {
+    let mut lexer = Lexer {
+        file,
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        tokens: Vec::new(),
+        cx,
+    };
+    lexer.run();
+    lexer.tokens
+}
+
+struct Lexer<'a, 'c> {
+    file: FileId,
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    tokens: Vec<Token>,
+    cx: &'c mut Ctxt,
+}
+
+impl Lexer<'_, '_> {
+    fn span(&self, start: usize, end: usize) -> Span {
+        Span::new(self.file, start, end)
+    }
+
+    fn peek(&self, offset: usize) -> Option<u8> {
+        self.bytes.get(self.pos + offset).copied()
+    }
+
+    fn push(&mut self, kind: TokenKind, start: usize) {
+        self.tokens.push(Token {
+            kind,
+            start,
+            end: self.pos,
+        });
+    }
+
+    fn run(&mut self) {
+        while let Some(b) = self.peek(0) {
+            let start = self.pos;
+            match b {
+                b' ' | b'\t' | b'\r' | b'\n' => self.pos += 1,
+                b'/' if self.peek(1) == Some(b'/') => self.comment(),
+                b'/' if self.peek(1) == Some(b'*') => self.block_comment(),
+                b'"' => self.string(),
+                b'0'..=b'9' => self.number(start),
+                b'-' if self.peek(1).is_some_and(|c| c.is_ascii_digit()) => self.number(start),
+                b'a'..=b'z' | b'A'..=b'Z' | b'_' => self.ident(),
+                _ => {
+                    let punct = match b {
+                        b'{' => Some(TokenKind::LBrace),
+                        b'}' => Some(TokenKind::RBrace),
+                        b'(' => Some(TokenKind::LParen),
+                        b')' => Some(TokenKind::RParen),
+                        b'<' => Some(TokenKind::Lt),
+                        b'>' => Some(TokenKind::Gt),
+                        b'[' => Some(TokenKind::LBracket),
+                        b']' => Some(TokenKind::RBracket),
+                        b',' => Some(TokenKind::Comma),
+                        b':' => Some(TokenKind::Colon),
+                        b';' => Some(TokenKind::Semi),
+                        b'=' => Some(TokenKind::Eq),
+                        b'?' => Some(TokenKind::Question),
+                        b'@' => Some(TokenKind::At),
+                        _ => None,
+                    };
+                    if let Some(kind) = punct {
+                        self.pos += 1;
+                        self.push(kind, start);
+                    } else {
+                        // Step over one whole character, not one byte, so spans
+                        // never split a UTF-8 sequence.
+                        let c = self.text[start..].chars().next().unwrap_or('\u{FFFD}');
+                        self.pos += c.len_utf8();
+                        let span = self.span(start, self.pos);
+                        self.cx.push(messages::unexpected_char(span, c));
+                    }
+                }
+            }
+        }
+        let end = self.text.len();
+        self.tokens.push(Token {
+            kind: TokenKind::Eof,
+            start: end,
+            end,
+        });
+    }
+
+    fn line_end(&self) -> usize {
+        self.text[self.pos..]
+            .find('\n')
+            .map_or(self.text.len(), |i| self.pos + i)
+    }
+
+    fn comment(&mut self) {
+        let start = self.pos;
+        let end = self.line_end();
+        let line = &self.text[start..end];
+        self.pos = end;
+        // `///` documents; `////…` is a plain comment, as in Rust.
+        if let Some(doc) = line
+            .strip_prefix("///")
+            .filter(|rest| !rest.starts_with('/'))
+        {
+            let doc = doc.strip_prefix(' ').unwrap_or(doc).trim_end();
+            self.push(TokenKind::Doc(doc.to_owned()), start);
+        }
+    }
+
+    fn block_comment(&mut self) {
+        let start = self.pos;
+        let end = self.text[start + 2..]
+            .find("*/")
+            .map_or(self.text.len(), |i| start + 2 + i + 2);
+        self.pos = end;
+        let span = self.span(start, start + 2);
+        self.cx.push(messages::block_comment(span));
+    }
+
+    fn ident(&mut self) {
+        let start = self.pos;
+        while self
+            .peek(0)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+        {
+            self.pos += 1;
+        }
+        let word = self.text[start..self.pos].to_owned();
+        self.push(TokenKind::Ident(word), start);
+    }
+
+    fn digits(&mut self) {
+        while self
+            .peek(0)
+            .is_some_and(|b| b.is_ascii_digit() || b == b'_')
+        {
+            self.pos += 1;
+        }
+    }
+
+    fn number(&mut self, start: usize) {
+        if self.peek(0) == Some(b'-') {
+            self.pos += 1;
+        }
+        self.digits();
+        let mut float = false;
+        if self.peek(0) == Some(b'.') && self.peek(1).is_some_and(|b| b.is_ascii_digit()) {
+            float = true;
+            self.pos += 1;
+            self.digits();
+        }
+        if matches!(self.peek(0), Some(b'e' | b'E')) {
+            let sign = usize::from(matches!(self.peek(1), Some(b'+' | b'-')));
+            if self.peek(1 + sign).is_some_and(|b| b.is_ascii_digit()) {
+                float = true;
+                self.pos += 1 + sign;
+                self.digits();
+            }
+        }
+        // A number running straight into letters (`12abc`, `0x1F`) is one
+        // malformed token, not a number followed by a name.
+        let mut junk = false;
+        while self
+            .peek(0)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+        {
+            junk = true;
+            self.pos += 1;
+        }
+        let raw = &self.text[start..self.pos];
+        let span = self.span(start, self.pos);
+        if junk {
+            let reason = if raw.trim_start_matches('-').starts_with("0x") {
+                "hexadecimal literals are not supported; write the number in decimal"
+            } else {
+                "a number cannot run into letters"
+            };
+            self.cx.push(messages::invalid_number(span, reason));
+            self.push(TokenKind::Int(0), start);
+            return;
+        }
+        let clean: String = raw.chars().filter(|&c| c != '_').collect();
+        if float {
+            match clean.parse::<f64>() {
+                Ok(v) if v.is_finite() => self.push(TokenKind::Float(v), start),
+                _ => {
+                    self.cx.push(messages::invalid_number(
+                        span,
+                        "too large for a 64-bit float",
+                    ));
+                    self.push(TokenKind::Float(0.0), start);
+                }
+            }
+        } else {
+            // i128 holds every i64 and u64 value; anything beyond fits no IDL type.
+            match clean.parse::<i128>() {
+                Ok(v) if v >= i128::from(i64::MIN) && v <= i128::from(u64::MAX) => {
+                    self.push(TokenKind::Int(v), start);
+                }
+                _ => {
+                    self.cx.push(messages::invalid_number(
+                        span,
+                        "outside the range of every integer type (i64::MIN to u64::MAX)",
+                    ));
+                    self.push(TokenKind::Int(0), start);
+                }
+            }
+        }
+    }
+
+    fn string(&mut self) {
+        let start = self.pos;
+        self.pos += 1;
+        let mut value = String::new();
+        loop {
+            let Some(c) = self.text[self.pos..].chars().next() else {
+                let span = self.span(start, start + 1);
+                self.cx.push(messages::unterminated_string(span));
+                break;
+            };
+            match c {
+                '"' => {
+                    self.pos += 1;
+                    break;
+                }
+                '\n' => {
+                    let span = self.span(start, start + 1);
+                    self.cx.push(messages::unterminated_string(span));
+                    break;
+                }
+                '\\' => self.escape(&mut value),
+                c => {
+                    value.push(c);
+                    self.pos += c.len_utf8();
+                }
+            }
+        }
+        self.push(TokenKind::Str(value), start);
+    }
+
+    fn escape(&mut self, value: &mut String) {
+        let start = self.pos;
+        self.pos += 1;
+        let Some(c) = self.text[self.pos..].chars().next() else {
+            return;
+        };
+        self.pos += c.len_utf8();
+        let decoded = match c {
+            '\\' => Some('\\'),
+            '"' => Some('"'),
+            'n' => Some('\n'),
+            'r' => Some('\r'),
+            't' => Some('\t'),
+            '0' => Some('\0'),
+            'u' => self.unicode_escape(),
+            _ => None,
+        };
+        match decoded {
+            Some(c) => value.push(c),
+            None => {
+                let span = self.span(start, self.pos);
+                let seq = self.text[start..self.pos].to_owned();
+                self.cx.push(messages::invalid_escape(span, &seq));
+            }
+        }
+    }
+
+    /// `\u{1F600}`: called with `pos` just past the `u`.
+    fn unicode_escape(&mut self) -> Option<char> {
+        if self.peek(0) != Some(b'{') {
+            return None;
+        }
+        let rest = &self.text[self.pos + 1..];
+        let close = rest.find('}').filter(|&i| i <= 6)?;
+        let hex = &rest[..close];
+        self.pos += close + 2;
+        u32::from_str_radix(hex, 16).ok().and_then(char::from_u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str) -> (Vec<TokenKind>, usize) {
+        let mut cx = Ctxt::new();
+        let tokens = lex(FileId(0), text, &mut cx);
+        let errors = cx.gate().err().map_or(0, |d| d.len());
+        (tokens.into_iter().map(|t| t.kind).collect(), errors)
+    }
+
+    #[test]
+    fn lexes_punctuation_numbers_strings_and_docs() {
+        let (k, errors) =
+            kinds("/// Doc.\ntool a { x: i8 = -24, y: f32 = 1.5e3, s: string = \"a\\n\\u{e9}\" }");
+        assert_eq!(errors, 0);
+        assert_eq!(k[0], TokenKind::Doc("Doc.".into()));
+        assert!(k.contains(&TokenKind::Int(-24)));
+        assert!(k.contains(&TokenKind::Float(1500.0)));
+        assert!(k.contains(&TokenKind::Str("a\né".into())));
+        assert_eq!(k.last(), Some(&TokenKind::Eof));
+    }
+
+    #[test]
+    fn four_slashes_are_a_plain_comment() {
+        let (k, _) = kinds("//// not a doc\n// nor this\n");
+        assert_eq!(k, vec![TokenKind::Eof]);
+    }
+
+    #[test]
+    fn bad_input_is_reported_and_skipped() {
+        let (k, errors) = kinds("# é \"open\n0x1F 99999999999999999999999 /* c */");
+        assert_eq!(errors, 6);
+        assert_eq!(k.last(), Some(&TokenKind::Eof));
+    }
+
+    #[test]
+    fn a_lone_minus_is_not_a_number() {
+        let (k, errors) = kinds("- 1");
+        assert_eq!(errors, 1);
+        assert_eq!(k, vec![TokenKind::Int(1), TokenKind::Eof]);
+    }
+}

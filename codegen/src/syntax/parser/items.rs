@@ -1,0 +1,246 @@
+//! Files and type declarations: `category`, `struct`, `enum`, `union`, `error`,
+//! and the field and variant lists they share.
+
+use super::{Fail, PResult, Parser};
+use crate::diag::messages;
+use crate::suggest;
+use crate::syntax::ast::{EnumValue, Field, File, Item, Meta, TypeBody, TypeDecl, Variant};
+use crate::syntax::keywords;
+use crate::syntax::token::TokenKind;
+
+impl Parser<'_, '_> {
+    pub(super) fn file(mut self) -> File {
+        let mut file = File {
+            id: self.file,
+            docs: None,
+            category: None,
+            category_attrs: Vec::new(),
+            items: Vec::new(),
+            broken: Vec::new(),
+        };
+        let mut category_span = None;
+        loop {
+            let meta = self.meta();
+            let TokenKind::Ident(word) = self.peek().clone() else {
+                if self.at(&TokenKind::Eof) {
+                    self.dangling(&meta);
+                    return file;
+                }
+                let found = self.peek().describe();
+                let span = self.span();
+                self.cx.push(messages::expected_item(span, &found, None));
+                self.bump();
+                self.recover_to_item();
+                continue;
+            };
+            let keyword = self.span();
+            let result = match word.as_str() {
+                keywords::CATEGORY => {
+                    if category_span.is_some() || !file.items.is_empty() {
+                        self.cx
+                            .push(messages::misplaced_category(keyword, category_span));
+                    }
+                    self.bump();
+                    self.category().map(|name| {
+                        if category_span.is_none() && file.items.is_empty() {
+                            category_span = Some(keyword.to(name.span));
+                            file.docs = meta.docs;
+                            file.category_attrs = meta.attrs;
+                            file.category = Some(name);
+                        }
+                    })
+                }
+                keywords::TOOL => self.tool(meta).map(|t| file.items.push(Item::Tool(t))),
+                keywords::STRUCT | keywords::ENUM | keywords::UNION | keywords::ERROR => self
+                    .type_decl(meta, &word)
+                    .map(|t| file.items.push(Item::Type(t))),
+                _ => {
+                    let suggestion = suggest::closest(&word, keywords::ITEMS.iter().copied());
+                    self.cx.push(messages::expected_item(
+                        keyword,
+                        &format!("`{word}`"),
+                        suggestion,
+                    ));
+                    Err(Fail)
+                }
+            };
+            if result.is_err() {
+                // Remember the item's name, if it got that far, so later
+                // references to it are not reported as unknown too.
+                if let TokenKind::Ident(name) = self.peek_at_offset_from(keyword, 1) {
+                    file.broken.push(name);
+                }
+                self.recover_to_item();
+            }
+        }
+    }
+
+    /// The identifier `n` tokens after the token that starts at `span`.
+    fn peek_at_offset_from(&self, span: crate::source::Span, n: usize) -> TokenKind {
+        let start = span.start as usize;
+        self.tokens
+            .iter()
+            .position(|t| t.start == start)
+            .and_then(|i| self.tokens.get(i + n))
+            .map_or(TokenKind::Eof, |t| t.kind.clone())
+    }
+
+    pub(super) fn dangling(&mut self, meta: &Meta) {
+        if let Some(docs) = &meta.docs {
+            self.cx.push(messages::dangling_doc(docs.span));
+        }
+        for attr in &meta.attrs {
+            self.cx.push(messages::expected(
+                attr.span,
+                "an item after this attribute",
+                "nothing",
+            ));
+        }
+    }
+
+    fn category(&mut self) -> PResult<crate::syntax::ast::Ident> {
+        let name = self.ident("a category name")?;
+        if !self.eat(&TokenKind::Semi) {
+            let found = self.peek().describe();
+            let span = self.prev_span();
+            self.cx.push(messages::expected_with_help(
+                span,
+                "`;` after the category name",
+                &found,
+                "write `category name;`",
+            ));
+        }
+        Ok(name)
+    }
+
+    fn type_decl(&mut self, meta: Meta, word: &str) -> PResult<TypeDecl> {
+        let keyword = self.span();
+        self.bump();
+        let name = self.ident(&format!("a name for the {word}"))?;
+        let body = match word {
+            keywords::STRUCT => TypeBody::Struct(self.fields()?),
+            keywords::ENUM => TypeBody::Enum(self.enum_values()?),
+            keywords::UNION => TypeBody::Union(self.variants()?),
+            _ => TypeBody::Error(self.variants()?),
+        };
+        Ok(TypeDecl {
+            meta,
+            keyword,
+            name,
+            body,
+        })
+    }
+
+    /// Parses `{ elem, elem, }` with per-element recovery. `elem` is called
+    /// with the element's docs and attributes already read.
+    fn list<T>(
+        &mut self,
+        what: &str,
+        mut elem: impl FnMut(&mut Self, Meta) -> PResult<T>,
+    ) -> PResult<Vec<T>> {
+        self.expect(&TokenKind::LBrace, "`{`")?;
+        let mut out = Vec::new();
+        loop {
+            let meta = self.meta();
+            if self.eat(&TokenKind::RBrace) {
+                self.dangling(&meta);
+                return Ok(out);
+            }
+            if self.at(&TokenKind::Eof) || self.at_item_start() {
+                self.dangling(&meta);
+                // A missing `}`: report it and let the next item parse.
+                let found = self.peek().describe();
+                let span = self.span();
+                self.cx.push(messages::expected_with_help(
+                    span,
+                    "`}`",
+                    &found,
+                    "the body above is not closed",
+                ));
+                return Ok(out);
+            }
+            match elem(self, meta) {
+                Ok(item) => out.push(item),
+                Err(Fail) => self.recover_in_list(),
+            }
+            match self.peek() {
+                TokenKind::Comma => self.bump(),
+                TokenKind::RBrace => {}
+                // `a: u8 b: u8`: a missing comma; report and keep parsing.
+                TokenKind::Ident(_) | TokenKind::Doc(_) | TokenKind::At
+                    if !self.at_item_start() =>
+                {
+                    let span = self.prev_span();
+                    let found = self.peek().describe();
+                    self.cx.push(messages::expected_with_help(
+                        span,
+                        &format!("`,` or `}}` after the {what}"),
+                        &found,
+                        &format!("separate {what}s with commas"),
+                    ));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    pub(super) fn fields(&mut self) -> PResult<Vec<Field>> {
+        self.list("field", |p, meta| p.field(meta))
+    }
+
+    fn field(&mut self, meta: Meta) -> PResult<Field> {
+        let name = self.ident("a field name")?;
+        if !self.eat(&TokenKind::Colon) {
+            let found = self.peek().describe();
+            let span = self.span();
+            self.cx.push(messages::expected_with_help(
+                span,
+                "`:` after the field name",
+                &found,
+                "write fields as `name: type`",
+            ));
+            return Err(Fail);
+        }
+        let ty = self.type_expr(0)?;
+        let default = if self.eat(&TokenKind::Eq) {
+            Some(self.literal()?)
+        } else {
+            None
+        };
+        Ok(Field {
+            meta,
+            name,
+            ty,
+            default,
+        })
+    }
+
+    fn enum_values(&mut self) -> PResult<Vec<EnumValue>> {
+        self.list("value", |p, meta| {
+            let name = p.ident("an enum value")?;
+            if p.at(&TokenKind::LBrace) {
+                let span = p.span();
+                p.cx.push(messages::expected_with_help(
+                    span,
+                    "`,` or `}`",
+                    "`{`",
+                    "enum values carry no fields; declare a `union` for variants with data",
+                ));
+                return Err(Fail);
+            }
+            Ok(EnumValue { meta, name })
+        })
+    }
+
+    fn variants(&mut self) -> PResult<Vec<Variant>> {
+        self.list("variant", |p, meta| {
+            let name = p.ident("a variant name")?;
+            let fields = if p.at(&TokenKind::LBrace) {
+                p.fields()?
+            } else {
+                Vec::new()
+            };
+            Ok(Variant { meta, name, fields })
+        })
+    }
+}

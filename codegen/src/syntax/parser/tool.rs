@@ -1,0 +1,150 @@
+//! Tool and action bodies: `tool name { clause* }`.
+
+use super::{Fail, PResult, Parser};
+use crate::diag::messages;
+use crate::suggest;
+use crate::syntax::ast::{Action, Clause, ClauseKind, Meta, Shape, Tool};
+use crate::syntax::keywords;
+use crate::syntax::token::TokenKind;
+
+impl Parser<'_, '_> {
+    pub(super) fn tool(&mut self, meta: Meta) -> PResult<Tool> {
+        let keyword = self.span();
+        self.bump();
+        let name = self.ident("a tool name")?;
+        let clauses = self.clauses()?;
+        Ok(Tool {
+            meta,
+            keyword,
+            name,
+            clauses,
+        })
+    }
+
+    /// `{ clause* }`, recovering at the next clause keyword after a bad one.
+    fn clauses(&mut self) -> PResult<Vec<Clause>> {
+        self.expect(&TokenKind::LBrace, "`{`")?;
+        let mut clauses = Vec::new();
+        loop {
+            let meta = self.meta();
+            if self.eat(&TokenKind::RBrace) {
+                self.dangling(&meta);
+                return Ok(clauses);
+            }
+            if self.at(&TokenKind::Eof) || self.at_item_start() {
+                self.dangling(&meta);
+                let found = self.peek().describe();
+                let span = self.span();
+                self.cx.push(messages::expected_with_help(
+                    span,
+                    "`}`",
+                    &found,
+                    "the tool body above is not closed",
+                ));
+                return Ok(clauses);
+            }
+            match self.clause(meta) {
+                Ok(clause) => clauses.push(clause),
+                Err(Fail) => self.recover_to_clause(),
+            }
+        }
+    }
+
+    fn clause(&mut self, meta: Meta) -> PResult<Clause> {
+        let TokenKind::Ident(word) = self.peek().clone() else {
+            let found = self.peek().describe();
+            let span = self.span();
+            let help = match self.peek() {
+                TokenKind::Comma | TokenKind::Semi => {
+                    "clauses are separated by whitespace only, without `,` or `;`"
+                }
+                _ => "a tool body holds clauses such as `timing sync` or `request { ... }`",
+            };
+            self.cx
+                .push(messages::expected_with_help(span, "a clause", &found, help));
+            self.bump();
+            return Err(Fail);
+        };
+        let keyword = self.ident("a clause")?;
+        let kind = match word.as_str() {
+            keywords::TIMING => ClauseKind::Timing(self.ident("a timing class")?),
+            keywords::TITLE => match self.peek().clone() {
+                TokenKind::Str(s) => {
+                    self.bump();
+                    ClauseKind::Title(s)
+                }
+                _ => return Err(self.error_expected("a string after `title`")),
+            },
+            keywords::REQUEST => ClauseKind::Request(self.shape(keywords::REQUEST)?),
+            keywords::RESPONSE => ClauseKind::Response(self.shape(keywords::RESPONSE)?),
+            keywords::ERRORS => ClauseKind::Errors(self.ident("the name of an `error` type")?),
+            keywords::STREAM => ClauseKind::Stream(self.ident("the name of a stream chunk type")?),
+            keywords::ACTION => {
+                let name = self.ident("an action name")?;
+                let clauses = self.clauses()?;
+                ClauseKind::Action(Action { name, clauses })
+            }
+            _ => {
+                let suggestion = suggest::closest(&word, keywords::TOOL_CLAUSES.iter().copied());
+                self.cx.push(messages::unknown_clause(
+                    keyword.span,
+                    &format!("`{word}`"),
+                    keywords::TOOL_CLAUSES,
+                    suggestion,
+                ));
+                return Err(Fail);
+            }
+        };
+        Ok(Clause {
+            meta,
+            keyword,
+            kind,
+        })
+    }
+
+    /// `Name`, `{ fields }` or `Name { fields }`.
+    fn shape(&mut self, clause: &str) -> PResult<Shape> {
+        let name = match self.peek() {
+            TokenKind::Ident(_) => Some(self.ident("a type name")?),
+            _ => None,
+        };
+        let fields = if self.at(&TokenKind::LBrace) {
+            Some(self.fields()?)
+        } else {
+            None
+        };
+        if name.is_none() && fields.is_none() {
+            let found = self.peek().describe();
+            let span = self.span();
+            self.cx.push(messages::expected_with_help(
+                span,
+                &format!("a type name or `{{` after `{clause}`"),
+                &found,
+                &format!("write `{clause} {{ field: type }}` or `{clause} SomeStruct`"),
+            ));
+            return Err(Fail);
+        }
+        Ok(Shape { name, fields })
+    }
+
+    /// Skips to the next clause keyword or the `}` closing the body.
+    fn recover_to_clause(&mut self) {
+        let mut depth = 0usize;
+        loop {
+            match self.peek() {
+                TokenKind::Eof => return,
+                TokenKind::LBrace => depth += 1,
+                TokenKind::RBrace if depth == 0 => return,
+                TokenKind::RBrace => depth -= 1,
+                TokenKind::Ident(w)
+                    if depth == 0 && keywords::TOOL_CLAUSES.contains(&w.as_str()) =>
+                {
+                    return;
+                }
+                _ if depth == 0 && self.at_item_start() => return,
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+}
