@@ -10,7 +10,11 @@ use crate::{ColorChoice, Sources};
 
 /// Toolwright: declare tools once in `.tool` files, generate every binding.
 #[derive(Debug, Parser)]
-#[command(name = "toolwright", version, about, long_about = None)]
+#[command(
+    name = "toolwright",
+    version,
+    about = "Declare LLM tools once in `.tool` files; check them and generate every binding"
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -21,6 +25,10 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Check `.tool` files and report every problem at once.
+    ///
+    /// Exits 0 and prints a one-line summary when the catalogue is valid;
+    /// exits 1 and prints every diagnostic (file:line:col, snippet, hint)
+    /// to stderr when it is not.
     Check {
         /// `.tool` files, or directories searched recursively for them.
         #[arg(required = true, value_name = "PATH")]

@@ -15,12 +15,8 @@ pub(crate) fn check(
     constraints: &Constraints,
 ) -> Option<Value> {
     let mismatch = |cx: &mut Ctxt, help: Option<&str>| {
-        cx.push(messages::default_type(
-            lit.span,
-            &ty.idl(),
-            &describe(&lit.kind),
-            help.map(str::to_owned),
-        ));
+        let help = help.map(str::to_owned).or_else(|| example(ty));
+        cx.push(messages::default_type(lit.span, &ty.idl(), &describe(&lit.kind), help));
         None
     };
     match (ty, &lit.kind) {
@@ -163,6 +159,18 @@ fn json(kind: &LitKind) -> Option<serde_json::Value> {
         LitKind::Str(s) => s.clone().into(),
         LitKind::EmptyList => serde_json::Value::Array(Vec::new()),
         LitKind::Ident(_) => return None,
+    })
+}
+
+/// A hint showing what a default of this type looks like.
+fn example(ty: &Type) -> Option<String> {
+    let Type::Primitive(p) = ty else { return None };
+    Some(match p {
+        Primitive::Bool => "write `true` or `false`".to_owned(),
+        Primitive::String => "write a quoted string, such as \"text\"".to_owned(),
+        p if p.is_float() => "write a number, such as `0.0`".to_owned(),
+        p if p.int_bounds().is_some() => "write an integer, such as `0`".to_owned(),
+        _ => return None,
     })
 }
 

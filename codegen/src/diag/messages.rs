@@ -233,6 +233,12 @@ pub(crate) fn too_deep(span: Span, limit: usize) -> Diagnostic {
     .help("name an inner part with a `struct`")
 }
 
+pub(crate) fn actions_too_deep(span: Span) -> Diagnostic {
+    Diagnostic::error(Code::TooDeep, span, "actions are nested inside actions")
+        .label("too deep")
+        .note("an action tool has one level of actions")
+}
+
 pub(crate) fn non_empty_list(span: Span) -> Diagnostic {
     Diagnostic::error(
         Code::NonEmptyList,
@@ -567,7 +573,7 @@ pub(crate) fn default_type(span: Span, ty: &str, found: &str, help: Option<Strin
         span,
         format!("default {found} does not fit type `{ty}`"),
     )
-    .label(format!("expected a `{ty}` value"))
+    .label(format!("expected a value of type `{ty}`"))
     .help_opt(help)
 }
 

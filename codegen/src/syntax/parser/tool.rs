@@ -12,7 +12,7 @@ impl Parser<'_, '_> {
         let keyword = self.span();
         self.bump();
         let name = self.ident("a tool name")?;
-        let clauses = self.clauses()?;
+        let clauses = self.clauses(0)?;
         Ok(Tool {
             meta,
             keyword,
@@ -22,7 +22,14 @@ impl Parser<'_, '_> {
     }
 
     /// `{ clause* }`, recovering at the next clause keyword after a bad one.
-    fn clauses(&mut self) -> PResult<Vec<Clause>> {
+    fn clauses(&mut self, depth: usize) -> PResult<Vec<Clause>> {
+        // Actions cannot nest (the checker says so); the cap only keeps a
+        // hostile file from recursing without bound.
+        if depth > 2 {
+            let span = self.span();
+            self.cx.push(messages::actions_too_deep(span));
+            return Err(Fail);
+        }
         self.expect(&TokenKind::LBrace, "`{`")?;
         let mut clauses = Vec::new();
         loop {
@@ -43,14 +50,14 @@ impl Parser<'_, '_> {
                 ));
                 return Ok(clauses);
             }
-            match self.clause(meta) {
+            match self.clause(meta, depth) {
                 Ok(clause) => clauses.push(clause),
                 Err(Fail) => self.recover_to_clause(),
             }
         }
     }
 
-    fn clause(&mut self, meta: Meta) -> PResult<Clause> {
+    fn clause(&mut self, meta: Meta, depth: usize) -> PResult<Clause> {
         let TokenKind::Ident(word) = self.peek().clone() else {
             let found = self.peek().describe();
             let span = self.span();
@@ -81,7 +88,7 @@ impl Parser<'_, '_> {
             keywords::STREAM => ClauseKind::Stream(self.ident("the name of a stream chunk type")?),
             keywords::ACTION => {
                 let name = self.ident("an action name")?;
-                let clauses = self.clauses()?;
+                let clauses = self.clauses(depth + 1)?;
                 ClauseKind::Action(Action { name, clauses })
             }
             _ => {

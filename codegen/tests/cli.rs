@@ -1,0 +1,121 @@
+//! The `toolwright` binary: exit codes, output streams, `--emit`, `--help`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn toolwright(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_toolwright"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .current_dir(workspace())
+        .output()
+        .expect("the binary runs")
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_owned()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("toolwright-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn help_is_pinned() {
+    let out = toolwright(&["--help"]);
+    assert!(out.status.success());
+    insta::assert_snapshot!("help", text(&out.stdout));
+    let out = toolwright(&["check", "--help"]);
+    assert!(out.status.success());
+    insta::assert_snapshot!("check_help", text(&out.stdout));
+}
+
+#[test]
+fn reference_catalogue_checks_clean_with_a_summary() {
+    let out = toolwright(&["check", "idl"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("checked "), "{stdout}");
+    assert!(stdout.contains(" files: ") && stdout.contains(" tools, ") && stdout.ends_with(" types\n"));
+    assert!(out.stderr.is_empty());
+}
+
+#[test]
+fn errors_exit_1_with_every_diagnostic_on_stderr() {
+    let dir = scratch("errors");
+    let file = dir.join("bad.tool");
+    std::fs::write(
+        &file,
+        "tool a { timing sync response R }\nstruct R { x: Strin, y: u8 = 300 }\ntool b { }\n",
+    )
+    .unwrap();
+    let out = toolwright(&["check", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let stderr = text(&out.stderr);
+    for code in ["error[TW101]", "error[TW310]", "error[TW201]", "3 errors found"] {
+        assert!(stderr.contains(code), "{code} missing from:\n{stderr}");
+    }
+    assert!(stderr.contains("bad.tool:2:15"), "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "NO_COLOR output has no escapes");
+}
+
+#[test]
+fn emit_writes_the_model() {
+    let dir = scratch("emit");
+    let model = dir.join("model.json");
+    let out = toolwright(&["check", "idl", "--emit", model.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&model).unwrap()).unwrap();
+    assert!(json["tools"].as_array().is_some_and(|t| !t.is_empty()));
+    assert!(json["types"].as_array().is_some_and(|t| !t.is_empty()));
+
+    let out = toolwright(&["check", "idl", "--emit", "-"]);
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is only JSON");
+    assert!(json["files"].is_array());
+    assert!(text(&out.stderr).starts_with("checked "));
+}
+
+#[test]
+fn emit_is_not_written_when_the_check_fails() {
+    let dir = scratch("emit-fail");
+    std::fs::write(dir.join("bad.tool"), "tool a { }").unwrap();
+    let model = dir.join("model.json");
+    let out = toolwright(&["check", dir.to_str().unwrap(), "--emit", model.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!model.exists());
+}
+
+#[test]
+fn unreadable_paths_and_usage_errors() {
+    let out = toolwright(&["check", "no/such/dir"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("cannot read `no/such/dir`"));
+
+    let empty = scratch("empty");
+    let out = toolwright(&["check", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("contains no `.tool` files"));
+
+    let out = toolwright(&["check"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = toolwright(&["frobnicate"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn color_always_uses_ansi_escapes() {
+    let dir = scratch("color");
+    std::fs::write(dir.join("bad.tool"), "tool a { }").unwrap();
+    let out = toolwright(&["check", dir.to_str().unwrap(), "--color", "always"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains('\u{1b}'));
+}
