@@ -16,7 +16,12 @@ pub(crate) fn check(
 ) -> Option<Value> {
     let mismatch = |cx: &mut Ctxt, help: Option<&str>| {
         let help = help.map(str::to_owned).or_else(|| example(ty));
-        cx.push(messages::default_type(lit.span, &ty.idl(), &describe(&lit.kind), help));
+        cx.push(messages::default_type(
+            lit.span,
+            &ty.idl(),
+            &describe(&lit.kind),
+            help,
+        ));
         None
     };
     match (ty, &lit.kind) {

@@ -34,3 +34,184 @@ pub(crate) fn check(sources: &Sources, files: &[ast::File], cx: &mut Ctxt) -> Mo
         type_order,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diag::Code;
+    use crate::model::{Model, Origin, Timing, ToolKind, Type, TypeKind, Value};
+    use crate::{Sources, check};
+
+    fn model(text: &str) -> Model {
+        let mut sources = Sources::new();
+        sources.add("t.tool", text);
+        check(&sources)
+            .unwrap_or_else(|d| panic!("{}", d.render(&sources, crate::ColorChoice::Never)))
+    }
+
+    fn codes(text: &str) -> Vec<Code> {
+        let mut sources = Sources::new();
+        sources.add("t.tool", text);
+        check(&sources)
+            .err()
+            .map_or_else(Vec::new, |d| d.iter().map(|d| d.code).collect())
+    }
+
+    fn fields(model: &Model, name: &str) -> Vec<crate::model::Field> {
+        match &model.type_named(name).unwrap().kind {
+            TypeKind::Struct(f) => f.clone(),
+            _ => panic!("{name} is not a struct"),
+        }
+    }
+
+    #[test]
+    fn anonymous_shapes_are_named_after_the_tool_and_action() {
+        let m = model(
+            "tool abc_parse { timing sync request { a: string } response { b: bool } }\n\
+             tool fs { timing sync action read { request { uri: string } } }",
+        );
+        for name in ["AbcParseRequest", "AbcParseResponse", "FsReadRequest"] {
+            assert!(m.type_named(name).is_some(), "{name}");
+        }
+        assert_eq!(
+            m.type_named("FsReadRequest").unwrap().origin,
+            Origin::Request {
+                tool: "fs".into(),
+                action: Some("read".into())
+            }
+        );
+        let ToolKind::Actions(actions) = &m.tool("fs").unwrap().kind else {
+            panic!("actions")
+        };
+        assert_eq!(
+            actions[0].endpoint.timing,
+            Timing::Sync,
+            "tool timing is the default"
+        );
+    }
+
+    #[test]
+    fn category_defaults_to_the_file_stem() {
+        let m = model("tool a { timing sync }");
+        assert_eq!(m.tools[0].category, "t");
+    }
+
+    #[test]
+    fn required_means_no_question_mark_and_no_default() {
+        let m = model("struct S { a: u8, b: u8?, c: u8 = 3 }");
+        let f = fields(&m, "S");
+        assert_eq!(
+            f.iter().map(|f| f.required).collect::<Vec<_>>(),
+            [true, false, false]
+        );
+        assert_eq!(f[2].default, Some(Value::Int(3)));
+    }
+
+    #[test]
+    fn self_references_through_optionals_are_indirect_and_lists_are_not() {
+        let m = model(
+            "struct Tree { child: Tree?, children: list<Tree>, leaf: Leaf }\n\
+             struct Leaf { v: u8 }\nstruct A { b: B? }\nstruct B { a: A? }",
+        );
+        let tree = fields(&m, "Tree");
+        assert_eq!(
+            tree.iter().map(|f| f.indirect).collect::<Vec<_>>(),
+            [true, false, false]
+        );
+        assert!(fields(&m, "A")[0].indirect && fields(&m, "B")[0].indirect);
+    }
+
+    #[test]
+    fn types_are_ordered_dependencies_first() {
+        let m = model("struct A { b: B, c: list<C> }\nstruct B { c: C }\nstruct C { x: u8 }");
+        let names: Vec<_> = m
+            .type_order
+            .iter()
+            .map(|id| m.type_def(*id).name.as_str())
+            .collect();
+        assert_eq!(names, ["C", "B", "A"]);
+    }
+
+    #[test]
+    fn error_variants_carry_screaming_codes() {
+        let m = model("error E { parse_failed { line: u32 }, timeout_2 }");
+        let TypeKind::Error(v) = &m.type_named("E").unwrap().kind else {
+            panic!("error")
+        };
+        assert_eq!(v[0].code.as_deref(), Some("PARSE_FAILED"));
+        assert_eq!(v[1].code.as_deref(), Some("TIMEOUT_2"));
+    }
+
+    #[test]
+    fn unions_with_a_way_out_are_inhabited() {
+        // Every Expr contains Exprs, but `lit` ends the recursion.
+        let m = model("union Expr { lit { v: i64 }, add { a: Expr, b: Expr } }");
+        assert!(m.type_named("Expr").is_some());
+        assert_eq!(codes("union Expr { neg { a: Expr } }"), [Code::Uninhabited]);
+    }
+
+    #[test]
+    fn cycles_are_reported_once() {
+        assert_eq!(
+            codes("struct A { b: B }\nstruct B { a: A }\nstruct C { a: A }"),
+            [Code::Uninhabited]
+        );
+    }
+
+    #[test]
+    fn keywords_of_target_languages_are_legal_names() {
+        let m = model(
+            "struct S { type: string, from: u8, class: bool, async: u8, default: u8, self: u8 }",
+        );
+        assert_eq!(fields(&m, "S").len(), 6);
+    }
+
+    #[test]
+    fn every_error_of_a_newcomers_file_is_reported() {
+        let found = codes(
+            "tool a { response R }\nstruct R { x: Strng, y: u8 = 300 }\ntool b { timing snyc }\n\
+             struct r { }\ntool c { timing sync errors R }",
+        );
+        assert_eq!(
+            found,
+            [
+                Code::MissingTiming,
+                Code::UnknownType,
+                Code::DefaultOutOfRange,
+                Code::UnknownTiming,
+                Code::NamingConvention,
+                Code::WrongKind,
+            ]
+        );
+    }
+
+    #[test]
+    fn generated_names_clash_with_declared_ones() {
+        assert_eq!(
+            codes("tool abc_parse { timing sync request { a: u8 } }\nstruct AbcParseRequest { }"),
+            [Code::Duplicate]
+        );
+        assert_eq!(
+            codes("tool tool { timing sync request { a: u8 } }"),
+            [Code::ReservedName]
+        );
+        assert_eq!(
+            codes("tool a { timing sync }\nstruct ATool { }"),
+            [Code::Duplicate]
+        );
+        assert_eq!(
+            codes(
+                "tool fs_read { timing sync request { } }\ntool fs { timing sync action read { request { } } }"
+            ),
+            [Code::CaseCollision]
+        );
+    }
+
+    #[test]
+    fn json_defaults_keep_their_value() {
+        let m = model("struct S { j: json = \"x\", k: json = 2, l: json = [] }");
+        let f = fields(&m, "S");
+        assert_eq!(f[0].default, Some(Value::Json(serde_json::json!("x"))));
+        assert_eq!(f[2].default, Some(Value::Json(serde_json::json!([]))));
+        assert!(matches!(f[1].ty, Type::Primitive(_)));
+    }
+}

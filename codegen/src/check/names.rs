@@ -106,6 +106,24 @@ impl<'a> Namespace<'a> {
         true
     }
 
+    /// Checks that `ident` is snake_case, then records it with its PascalCase
+    /// spelling (see [`Namespace::insert_converted`]). A badly spelt name is
+    /// recorded as written only: it gets one diagnostic, not a second one for
+    /// colliding with the spelling it should have had.
+    pub(crate) fn insert_snake(
+        &mut self,
+        cx: &mut Ctxt,
+        ident: &Ident,
+        what: &str,
+        purpose: &str,
+    ) -> bool {
+        if check_snake(cx, ident, what) {
+            self.insert_converted(cx, ident, pascal(&ident.name), purpose)
+        } else {
+            self.insert(cx, ident)
+        }
+    }
+
     /// Records `ident` and its converted spelling; reports a name that is new
     /// but converts like an earlier one. `purpose` says where the converted
     /// spelling is used.

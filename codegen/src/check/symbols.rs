@@ -195,12 +195,11 @@ impl<'a> Symbols<'a> {
         let mut markers: HashMap<String, (String, Span)> = HashMap::new();
         for entry in &self.tools {
             let name = &entry.tool.name;
-            names::check_snake(cx, name, "tool name");
             let pascal = names::pascal(&name.name);
-            tools.insert_converted(
+            tools.insert_snake(
                 cx,
                 name,
-                pascal.clone(),
+                "tool name",
                 "tool names become enum variants and type names in the generated code",
             );
             markers.insert(format!("{pascal}Tool"), (name.name.clone(), name.span));
@@ -217,9 +216,9 @@ impl<'a> Symbols<'a> {
                 name: slot.name.clone(),
                 span: slot.span,
             };
-            if !slot.generated {
-                names::check_pascal(cx, &ident, "type name");
-            }
+            // A badly spelt name gets one diagnostic, not a second one for
+            // colliding with the spelling it should have had.
+            let well_named = slot.generated || names::check_pascal(cx, &ident, "type name");
             if keywords::RESERVED_TYPES.contains(&slot.name.as_str()) {
                 cx.push(messages::reserved_type(slot.span, &slot.name));
                 continue;
@@ -240,7 +239,7 @@ impl<'a> Symbols<'a> {
                 continue;
             }
             let lower = slot.name.to_ascii_lowercase();
-            if let Some((other, other_span)) = lowercase.get(&lower) {
+            if let Some((other, other_span)) = lowercase.get(&lower).filter(|_| well_named) {
                 cx.push(messages::case_collision(
                     slot.span,
                     "type",

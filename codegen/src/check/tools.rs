@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::attrs::{self, Target};
-use super::names::{self, Namespace};
+use super::names::Namespace;
 use super::symbols::{Kind, Symbols, ToolEntry, shape_key};
 use crate::diag::{Ctxt, messages};
 use crate::model::{Action, Endpoint, Timing, Tool, ToolKind, TypeId};
@@ -157,14 +157,13 @@ fn actions(
     let mut ok = true;
     for (meta, action) in &clauses.actions {
         let name = &action.name;
-        names::check_snake(cx, name, "action name");
         if keywords::BUILTIN_ACTIONS.contains(&name.name.as_str()) {
             cx.push(messages::reserved_action(name.span, &name.name));
         }
-        namespace.insert_converted(
+        namespace.insert_snake(
             cx,
             name,
-            names::pascal(&name.name),
+            "action name",
             "action names become enum variants and type names in the generated code",
         );
         let attrs = attrs::lower(cx, &meta.attrs, Target::Action);

@@ -72,12 +72,11 @@ fn lower_body(
             let mut namespace = Namespace::new("enum value");
             let mut out = Vec::new();
             for value in values {
-                names::check_snake(cx, &value.name, "enum value");
                 let attrs = attrs::lower(cx, &value.meta.attrs, Target::EnumValue);
-                if namespace.insert_converted(
+                if namespace.insert_snake(
                     cx,
                     &value.name,
-                    names::pascal(&value.name.name),
+                    "enum value",
                     "enum values become variant names in the generated code",
                 ) {
                     out.push(EnumValue {
@@ -119,13 +118,12 @@ fn lower_variants(
     let mut namespace = Namespace::new("variant");
     let mut out = Vec::new();
     for variant in variants {
-        names::check_snake(cx, &variant.name, "variant name");
         let attrs = attrs::lower(cx, &variant.meta.attrs, Target::Variant);
         let fields = fields::lower(symbols, sources, cx, &variant.fields);
-        let unique = namespace.insert_converted(
+        let unique = namespace.insert_snake(
             cx,
             &variant.name,
-            names::pascal(&variant.name.name),
+            "variant name",
             "variants become enum variant names in the generated code",
         );
         if unique {

@@ -34,6 +34,7 @@ impl Parser<'_, '_> {
                 continue;
             };
             let keyword = self.span();
+            let keyword_pos = self.pos;
             let result = match word.as_str() {
                 keywords::CATEGORY => {
                     if category_span.is_some() || !file.items.is_empty() {
@@ -67,22 +68,14 @@ impl Parser<'_, '_> {
             if result.is_err() {
                 // Remember the item's name, if it got that far, so later
                 // references to it are not reported as unknown too.
-                if let TokenKind::Ident(name) = self.peek_at_offset_from(keyword, 1) {
-                    file.broken.push(name);
+                if let Some(TokenKind::Ident(name)) =
+                    self.tokens.get(keyword_pos + 1).map(|t| &t.kind)
+                {
+                    file.broken.push(name.clone());
                 }
                 self.recover_to_item();
             }
         }
-    }
-
-    /// The identifier `n` tokens after the token that starts at `span`.
-    fn peek_at_offset_from(&self, span: crate::source::Span, n: usize) -> TokenKind {
-        let start = span.start as usize;
-        self.tokens
-            .iter()
-            .position(|t| t.start == start)
-            .and_then(|i| self.tokens.get(i + n))
-            .map_or(TokenKind::Eof, |t| t.kind.clone())
     }
 
     pub(super) fn dangling(&mut self, meta: &Meta) {

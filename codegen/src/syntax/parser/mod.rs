@@ -328,3 +328,121 @@ impl Parser<'_, '_> {
         Ok(ty)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::ast::{ClauseKind, File, Item, LitKind, TypeBody, TypeExpr};
+    use super::super::lexer;
+    use crate::diag::{Code, Ctxt};
+    use crate::source::FileId;
+
+    fn parse(text: &str) -> (File, Vec<Code>) {
+        let mut cx = Ctxt::new();
+        let tokens = lexer::lex(FileId(0), text, &mut cx);
+        let file = super::parse(FileId(0), &tokens, &mut cx);
+        let codes = cx
+            .gate()
+            .err()
+            .map_or_else(Vec::new, |d| d.iter().map(|d| d.code).collect());
+        (file, codes)
+    }
+
+    #[test]
+    fn parses_a_tool_with_every_clause() {
+        let (file, errors) = parse(
+            "/// Doc.\ncategory c;\n/// T.\n@read_only\ntool t { timing sync title \"T\" request { a: u8 = 1 } \
+             response R { b: list<string>? } errors E stream S }",
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(file.docs.as_ref().map(|d| d.text.as_str()), Some("Doc."));
+        assert_eq!(file.category.as_ref().map(|c| c.name.as_str()), Some("c"));
+        let Item::Tool(tool) = &file.items[0] else {
+            panic!("a tool")
+        };
+        assert_eq!(tool.meta.attrs[0].name.name, "read_only");
+        let kinds: Vec<_> = tool
+            .clauses
+            .iter()
+            .map(|c| c.keyword.name.as_str())
+            .collect();
+        assert_eq!(
+            kinds,
+            ["timing", "title", "request", "response", "errors", "stream"]
+        );
+        let ClauseKind::Response(shape) = &tool.clauses[3].kind else {
+            panic!("response")
+        };
+        assert_eq!(shape.name.as_ref().map(|n| n.name.as_str()), Some("R"));
+        let field = &shape.fields.as_ref().unwrap()[0];
+        assert!(
+            matches!(&field.ty, TypeExpr::Optional { inner, .. } if matches!(&**inner, TypeExpr::Path { args, .. } if args.len() == 1))
+        );
+    }
+
+    #[test]
+    fn parses_types_variants_and_literals() {
+        let (file, errors) = parse(
+            "enum E { a, b, } union U { x { n: i8 = -3 }, y } error Err { e { m: string = \"q\" }, f }\n\
+             struct S { l: list<u8> = [], k: E = a, f: f64 = 1.5, t: bool = true }",
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(file.items.len(), 4);
+        let Item::Type(s) = &file.items[3] else {
+            panic!("a struct")
+        };
+        let TypeBody::Struct(fields) = &s.body else {
+            panic!("fields")
+        };
+        let defaults: Vec<_> = fields
+            .iter()
+            .map(|f| f.default.as_ref().unwrap().kind.clone())
+            .collect();
+        assert_eq!(
+            defaults,
+            [
+                LitKind::EmptyList,
+                LitKind::Ident("a".into()),
+                LitKind::Float(1.5),
+                LitKind::Bool(true)
+            ]
+        );
+    }
+
+    #[test]
+    fn recovers_after_a_bad_field_and_a_bad_item() {
+        let (file, errors) = parse(
+            "struct A { x: , y: u8 }\nstrcut B { }\nstruct C { z: u8 w: u8 }\ntool t { timing sync }",
+        );
+        assert_eq!(errors, [Code::Expected, Code::ExpectedItem, Code::Expected]);
+        // A keeps its good field, B is skipped and remembered, C keeps both
+        // fields despite the missing comma, and the tool still parses.
+        assert_eq!(file.items.len(), 3);
+        assert_eq!(file.broken, ["B"]);
+        let Item::Type(c) = &file.items[1] else {
+            panic!("C")
+        };
+        assert!(matches!(&c.body, TypeBody::Struct(f) if f.len() == 2));
+        assert!(matches!(file.items[2], Item::Tool(_)));
+    }
+
+    #[test]
+    fn a_missing_closing_brace_does_not_swallow_the_next_item() {
+        let (file, errors) = parse("struct A { x: u8,\nstruct B { y: u8 }");
+        assert_eq!(errors, [Code::Expected]);
+        assert_eq!(file.items.len(), 2);
+    }
+
+    #[test]
+    fn category_must_come_first() {
+        let (_, errors) = parse("struct A {}\ncategory c;");
+        assert_eq!(errors, [Code::MisplacedCategory]);
+        let (_, errors) = parse("category c;\ncategory d;");
+        assert_eq!(errors, [Code::MisplacedCategory]);
+    }
+
+    #[test]
+    fn non_empty_list_literals_are_rejected() {
+        let (_, errors) = parse("struct A { x: list<u8> = [1, 2] }");
+        assert_eq!(errors, [Code::NonEmptyList]);
+    }
+}
