@@ -77,16 +77,27 @@ fn every_feature_is_shown() {
             ToolKind::Actions(a) => a.iter().map(|a| a.endpoint.timing).collect(),
         })
         .collect();
-    assert_eq!(timings.len(), Timing::NAMES.len(), "every timing class: {timings:?}");
+    assert_eq!(
+        timings.len(),
+        Timing::NAMES.len(),
+        "every timing class: {timings:?}"
+    );
 
-    assert!(model.tools.iter().any(|t| matches!(t.kind, ToolKind::Actions(_))));
+    assert!(
+        model
+            .tools
+            .iter()
+            .any(|t| matches!(t.kind, ToolKind::Actions(_)))
+    );
     assert!(model.tools.iter().any(|t| t.stream.is_some()));
     assert!(model.tools.iter().any(|t| t.errors.is_some()));
     assert!(model.tools.iter().any(|t| t.deprecated.is_some()));
     let a = |f: fn(&toolwright_codegen::model::Annotations) -> bool| {
         model.tools.iter().any(|t| f(&t.annotations))
     };
-    assert!(a(|x| x.read_only) && a(|x| x.destructive) && a(|x| x.idempotent) && a(|x| x.open_world));
+    assert!(
+        a(|x| x.read_only) && a(|x| x.destructive) && a(|x| x.idempotent) && a(|x| x.open_world)
+    );
 
     let kinds = |f: fn(&TypeKind) -> bool| model.types.iter().any(|t| f(&t.kind));
     assert!(kinds(|k| matches!(k, TypeKind::Enum(_))));
@@ -129,16 +140,61 @@ fn every_feature_is_shown() {
 fn seed_tools_are_declared() {
     let model = catalogue();
     let seed = [
-        "cas_store", "cas_inspect", "cas_get", "artifact_upload", "artifact_get", "artifact_list",
-        "orpheus_generate", "orpheus_continue", "orpheus_bridge", "orpheus_loops",
-        "orpheus_classify", "midi_to_wav", "musicgen_generate", "yue_generate", "clap_analyze",
-        "beatthis_analyze", "abc_parse", "abc_validate", "abc_transpose", "abc_to_midi",
-        "garden_status", "garden_play", "garden_pause", "garden_stop", "garden_seek",
-        "garden_set_tempo", "garden_get_regions", "garden_create_region", "garden_delete_region",
-        "job_status", "job_list", "job_poll", "job_cancel", "graph_bind", "graph_tag",
-        "graph_connect", "graph_find", "graph_query", "graph_context", "config_get",
-        "add_annotation", "ping", "list_tools", "ws", "fs", "code", "proc", "test", "vcs", "net",
-        "ui", "add", "multiply", "web_search", "rag_search",
+        "cas_store",
+        "cas_inspect",
+        "cas_get",
+        "artifact_upload",
+        "artifact_get",
+        "artifact_list",
+        "orpheus_generate",
+        "orpheus_continue",
+        "orpheus_bridge",
+        "orpheus_loops",
+        "orpheus_classify",
+        "midi_to_wav",
+        "musicgen_generate",
+        "yue_generate",
+        "clap_analyze",
+        "beatthis_analyze",
+        "abc_parse",
+        "abc_validate",
+        "abc_transpose",
+        "abc_to_midi",
+        "garden_status",
+        "garden_play",
+        "garden_pause",
+        "garden_stop",
+        "garden_seek",
+        "garden_set_tempo",
+        "garden_get_regions",
+        "garden_create_region",
+        "garden_delete_region",
+        "job_status",
+        "job_list",
+        "job_poll",
+        "job_cancel",
+        "graph_bind",
+        "graph_tag",
+        "graph_connect",
+        "graph_find",
+        "graph_query",
+        "graph_context",
+        "config_get",
+        "add_annotation",
+        "ping",
+        "list_tools",
+        "ws",
+        "fs",
+        "code",
+        "proc",
+        "test",
+        "vcs",
+        "net",
+        "ui",
+        "add",
+        "multiply",
+        "web_search",
+        "rag_search",
     ];
     let missing: Vec<_> = seed.iter().filter(|n| model.tool(n).is_none()).collect();
     assert!(missing.is_empty(), "missing seed tools: {missing:?}");

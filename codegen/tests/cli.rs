@@ -13,7 +13,10 @@ fn toolwright(args: &[&str]) -> Output {
 }
 
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_owned()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_owned()
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -43,7 +46,9 @@ fn reference_catalogue_checks_clean_with_a_summary() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.starts_with("checked "), "{stdout}");
-    assert!(stdout.contains(" files: ") && stdout.contains(" tools, ") && stdout.ends_with(" types\n"));
+    assert!(
+        stdout.contains(" files: ") && stdout.contains(" tools, ") && stdout.ends_with(" types\n")
+    );
     assert!(out.stderr.is_empty());
 }
 
@@ -60,7 +65,12 @@ fn errors_exit_1_with_every_diagnostic_on_stderr() {
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
     let stderr = text(&out.stderr);
-    for code in ["error[TW101]", "error[TW310]", "error[TW201]", "3 errors found"] {
+    for code in [
+        "error[TW101]",
+        "error[TW310]",
+        "error[TW201]",
+        "3 errors found",
+    ] {
         assert!(stderr.contains(code), "{code} missing from:\n{stderr}");
     }
     assert!(stderr.contains("bad.tool:2:15"), "{stderr}");
@@ -89,7 +99,12 @@ fn emit_is_not_written_when_the_check_fails() {
     let dir = scratch("emit-fail");
     std::fs::write(dir.join("bad.tool"), "tool a { }").unwrap();
     let model = dir.join("model.json");
-    let out = toolwright(&["check", dir.to_str().unwrap(), "--emit", model.to_str().unwrap()]);
+    let out = toolwright(&[
+        "check",
+        dir.to_str().unwrap(),
+        "--emit",
+        model.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(!model.exists());
 }
