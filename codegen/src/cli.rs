@@ -40,6 +40,26 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
     },
+    /// Print `.tool` files in canonical layout (comments kept).
+    ///
+    /// With one file and no flag, prints the formatted file to stdout. With
+    /// `--write`, rewrites files whose layout differs; with `--check`, lists
+    /// them and exits 1 if there are any. Files that do not parse are not
+    /// touched: their syntax errors are printed and the exit code is 1.
+    Fmt {
+        /// `.tool` files, or directories searched recursively for them.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+        /// Rewrite the files in place.
+        #[arg(long, conflicts_with = "check")]
+        write: bool,
+        /// Exit 1 if any file is not formatted; change nothing.
+        #[arg(long)]
+        check: bool,
+        /// When to colour diagnostics.
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
+    },
 }
 
 /// `--color` values.
@@ -69,6 +89,79 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check { paths, emit, color } => check(&paths, emit.as_deref(), color.resolve()),
+        Command::Fmt {
+            paths,
+            write,
+            check,
+            color,
+        } => {
+            let mode = match (write, check) {
+                (true, _) => FmtMode::Write,
+                (_, true) => FmtMode::Check,
+                _ => FmtMode::Print,
+            };
+            fmt(&paths, mode, color.resolve())
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum FmtMode {
+    Print,
+    Write,
+    Check,
+}
+
+fn fmt(paths: &[PathBuf], mode: FmtMode, color: ColorChoice) -> ExitCode {
+    let sources = match Sources::load(paths) {
+        Ok(sources) => sources,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if mode == FmtMode::Print && sources.len() != 1 {
+        eprintln!(
+            "error: {} files given; `toolwright fmt` prints one file, or use `--write` or `--check`",
+            sources.len()
+        );
+        return ExitCode::from(2);
+    }
+    let mut failed = false;
+    for (id, file) in sources.iter() {
+        let formatted = match crate::format::format_file(&sources, id) {
+            Ok(text) => text,
+            Err(diagnostics) => {
+                eprint!("{}", diagnostics.render(&sources, color));
+                failed = true;
+                continue;
+            }
+        };
+        let changed = formatted != file.text();
+        match mode {
+            FmtMode::Print => print!("{formatted}"),
+            FmtMode::Check if changed => {
+                println!("{}", file.name());
+                failed = true;
+            }
+            FmtMode::Write if changed => {
+                let path = file
+                    .path()
+                    .map_or_else(|| PathBuf::from(file.name()), ToOwned::to_owned);
+                if let Err(e) = std::fs::write(&path, formatted) {
+                    eprintln!("error: cannot write `{}`: {e}", path.display());
+                    failed = true;
+                } else {
+                    println!("formatted {}", file.name());
+                }
+            }
+            FmtMode::Check | FmtMode::Write => {}
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
     }
 }
 

@@ -19,6 +19,7 @@
 mod check;
 pub mod cli;
 pub mod diag;
+pub mod format;
 pub mod model;
 mod source;
 mod suggest;

@@ -86,7 +86,8 @@ pub(crate) fn check(
         ),
         (Type::List(_), LitKind::EmptyList) => {
             if let Some((min, _)) = constraints.length.filter(|(min, _)| *min > 0) {
-                let reason = format!("`@length` requires at least {min} entries");
+                let entries = if min == 1 { "entry" } else { "entries" };
+                let reason = format!("`@length` requires at least {min} {entries}");
                 cx.push(messages::default_out_of_range(lit.span, &reason));
                 return None;
             }
@@ -133,6 +134,11 @@ pub(crate) fn check(
                 ));
                 None
             }
+        }
+        (Type::Primitive(p), LitKind::Str(s))
+            if p.is_number() && s.trim().parse::<f64>().is_ok() =>
+        {
+            mismatch(cx, Some("numbers are written without quotes"))
         }
         (Type::Primitive(Primitive::String), LitKind::Ident(_)) => {
             mismatch(cx, Some("string defaults are quoted: \"text\""))

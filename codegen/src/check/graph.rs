@@ -223,10 +223,12 @@ fn report_uninhabited(symbols: &Symbols<'_>, types: &[TypeDef], cx: &mut Ctxt) {
             path.push(label.clone());
         }
         path.push(def.name.clone());
+        let is_union = matches!(def.kind, TypeKind::Union(_) | TypeKind::Error(_));
         cx.push(messages::uninhabited(
             symbols.slots[start].span,
             &def.name,
             &path.join(" → "),
+            is_union,
         ));
     }
 }

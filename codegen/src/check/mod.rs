@@ -215,3 +215,67 @@ mod tests {
         assert!(matches!(f[1].ty, Type::Primitive(_)));
     }
 }
+
+/// One mistake, one diagnostic: follow-on errors are suppressed.
+#[cfg(test)]
+mod follow_on {
+    use crate::diag::Code;
+    use crate::{Sources, check};
+
+    fn codes(bytes: &[u8]) -> Vec<Code> {
+        let mut sources = Sources::new();
+        sources.add("t.tool", bytes.to_vec());
+        check(&sources)
+            .err()
+            .map_or_else(Vec::new, |d| d.iter().map(|d| d.code).collect())
+    }
+
+    #[test]
+    fn clashing_tools_do_not_also_clash_through_their_generated_types() {
+        let tool = "tool math_add { timing sync request { a: f64 } response { sum: f64 } }\n";
+        assert_eq!(codes(format!("{tool}{tool}").as_bytes()), [Code::Duplicate]);
+        assert_eq!(
+            codes(b"tool cas_store_2 { timing sync request { a: u8 } }\ntool cas_store2 { timing sync request { a: u8 } }"),
+            [Code::CaseCollision]
+        );
+        assert_eq!(
+            codes(b"tool fs { timing sync action read { request { a: u8 } } action read { request { a: u8 } } }"),
+            [Code::Duplicate]
+        );
+    }
+
+    #[test]
+    fn a_bad_timing_is_not_also_missing() {
+        assert_eq!(
+            codes(b"tool fs { timing snyc action read { request { uri: string } } }"),
+            [Code::UnknownTiming]
+        );
+        assert_eq!(codes(b"tool t { timing 5 }"), [Code::Expected]);
+    }
+
+    #[test]
+    fn an_enum_value_with_fields_keeps_the_enum_non_empty() {
+        assert_eq!(codes(b"enum E { a { x: u8 } }"), [Code::Expected]);
+    }
+
+    #[test]
+    fn uses_of_a_rejected_declaration_are_not_unknown() {
+        assert_eq!(
+            codes(b"struct Tool { }\nstruct S { t: Tool }"),
+            [Code::ReservedName]
+        );
+        assert_eq!(
+            codes(b"struct Region { }\nstruct region { }\nstruct S { r: region }"),
+            [Code::NamingConvention]
+        );
+        assert_eq!(
+            codes(b"struct HttpStatus { }\nstruct HTTPStatus { }\nstruct S { r: HTTPStatus }"),
+            [Code::CaseCollision]
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_is_reported_once() {
+        assert_eq!(codes(b"struct S { a\xff: u8 }"), [Code::InvalidUtf8]);
+    }
+}

@@ -48,6 +48,8 @@ pub(crate) struct Slot<'a> {
     pub(crate) origin: Origin,
     /// True when the name was made up from the tool's name.
     pub(crate) generated: bool,
+    /// Docs written above a `request`/`response` clause with a body.
+    pub(crate) shape_docs: Option<String>,
     pub(crate) tool_span: Option<Span>,
 }
 
@@ -84,6 +86,7 @@ impl<'a> Symbols<'a> {
                 .collect(),
             shape_ids: HashMap::new(),
         };
+        let mut seen_tools = HashSet::new();
         for file in files {
             let category = category(sources, file, cx);
             symbols.files.push(FileInfo {
@@ -106,9 +109,10 @@ impl<'a> Symbols<'a> {
                         origin: Origin::Declared,
                         generated: false,
                         tool_span: None,
+                        shape_docs: None,
                     }),
                     Item::Tool(tool) => {
-                        symbols.shapes(tool);
+                        symbols.shapes(tool, &mut seen_tools);
                         symbols.tools.push(ToolEntry {
                             tool,
                             category: category.clone(),
@@ -121,16 +125,26 @@ impl<'a> Symbols<'a> {
         symbols
     }
 
-    /// Adds a slot for every `request`/`response` that has a body.
-    fn shapes(&mut self, tool: &'a ast::Tool) {
+    /// Adds a slot for every `request`/`response` that has a body. A tool or
+    /// action whose name clashes with an earlier one gets none: its clash is
+    /// reported once, on its name, not again for every generated type.
+    fn shapes(&mut self, tool: &'a ast::Tool, seen_tools: &mut HashSet<String>) {
         let tool_pascal = names::pascal(&tool.name.name);
+        if !seen_tools.insert(tool_pascal.clone()) {
+            return;
+        }
+        let mut seen_actions = HashSet::new();
         for clause in &tool.clauses {
             match &clause.kind {
                 ClauseKind::Request(shape) | ClauseKind::Response(shape) => {
                     self.shape(tool, None, &tool_pascal, clause, shape);
                 }
                 ClauseKind::Action(action) => {
-                    let prefix = format!("{tool_pascal}{}", names::pascal(&action.name.name));
+                    let action_pascal = names::pascal(&action.name.name);
+                    if !seen_actions.insert(action_pascal.clone()) {
+                        continue;
+                    }
+                    let prefix = format!("{tool_pascal}{action_pascal}");
                     for inner in &action.clauses {
                         if let ClauseKind::Request(shape) | ClauseKind::Response(shape) =
                             &inner.kind
@@ -183,6 +197,7 @@ impl<'a> Symbols<'a> {
             origin,
             generated,
             tool_span: Some(tool.name.span),
+            shape_docs: clause.meta.docs.as_ref().map(|d| d.text.clone()),
         });
     }
 
@@ -206,6 +221,9 @@ impl<'a> Symbols<'a> {
         }
 
         let mut lowercase: HashMap<String, (String, Span)> = HashMap::new();
+        // Declared names left out of `by_name` after an error: uses of them
+        // are not reported as unknown on top of it.
+        let mut suppressed = Vec::new();
         let order: Vec<usize> = (0..self.slots.len())
             .filter(|&i| self.slots[i].generated)
             .chain((0..self.slots.len()).filter(|&i| !self.slots[i].generated))
@@ -220,7 +238,13 @@ impl<'a> Symbols<'a> {
             // colliding with the spelling it should have had.
             let well_named = slot.generated || names::check_pascal(cx, &ident, "type name");
             if keywords::RESERVED_TYPES.contains(&slot.name.as_str()) {
-                cx.push(messages::reserved_type(slot.span, &slot.name));
+                cx.push(match (&slot.origin, slot.generated) {
+                    (Origin::Request { tool, .. } | Origin::Response { tool, .. }, true) => {
+                        messages::reserved_generated(slot.span, &slot.name, tool)
+                    }
+                    _ => messages::reserved_type(slot.span, &slot.name),
+                });
+                suppressed.push(slot.name.clone());
                 continue;
             }
             if let Some((tool, tool_span)) = markers.get(&slot.name) {
@@ -231,6 +255,7 @@ impl<'a> Symbols<'a> {
                     tool,
                     *tool_span,
                 ));
+                suppressed.push(slot.name.clone());
                 continue;
             }
             if let Some(&first) = self.by_name.get(&slot.name) {
@@ -240,15 +265,13 @@ impl<'a> Symbols<'a> {
             }
             let lower = slot.name.to_ascii_lowercase();
             if let Some((other, other_span)) = lowercase.get(&lower).filter(|_| well_named) {
-                cx.push(messages::case_collision(
+                cx.push(messages::differ_in_case(
                     slot.span,
-                    "type",
                     &slot.name,
                     other,
                     *other_span,
-                    &lower,
-                    "each type gets a generated file named after it, and some file systems ignore case",
                 ));
+                suppressed.push(slot.name.clone());
                 continue;
             }
             lowercase.insert(lower, (slot.name.clone(), slot.span));
@@ -257,6 +280,7 @@ impl<'a> Symbols<'a> {
                 TypeId(u32::try_from(i).unwrap_or(u32::MAX)),
             );
         }
+        self.broken.extend(suppressed);
     }
 }
 
@@ -309,16 +333,11 @@ fn category(sources: &Sources, file: &ast::File, cx: &mut Ctxt) -> String {
             let stem = sources.get(file.id).stem().to_owned();
             if !names::is_snake(&stem) {
                 let fixed = heck::ToSnakeCase::to_snake_case(stem.as_str());
-                cx.push(
-                    messages::naming_convention(
-                        Span::new(file.id, 0, 0),
-                        "category (taken from the file name)",
-                        &stem,
-                        "snake_case",
-                        &fixed,
-                    )
-                    .note("a file without `category name;` is named after its file"),
-                );
+                cx.push(messages::category_from_file_name(
+                    Span::new(file.id, 0, 0),
+                    sources.get(file.id).name(),
+                    &fixed,
+                ));
             }
             stem
         }

@@ -31,17 +31,35 @@ struct Clauses<'a> {
     errors: Option<&'a Ident>,
     stream: Option<&'a Ident>,
     actions: Vec<(&'a ast::Meta, &'a ast::Action)>,
+    /// Keywords of clauses that failed to parse.
+    invalid: Vec<&'a str>,
 }
 
 impl<'a> Clauses<'a> {
+    /// True when the timing was written, even if it did not parse or is
+    /// unknown (either was reported already).
+    fn timing_written(&self) -> bool {
+        self.timing.is_some() || self.invalid.contains(&keywords::TIMING)
+    }
+
     fn gather(cx: &mut Ctxt, clauses: &'a [ast::Clause], in_action: bool) -> Self {
         let mut out = Clauses::default();
         let mut seen: HashMap<&str, Span> = HashMap::new();
         for clause in clauses {
             let keyword = clause.keyword.name.as_str();
+            if matches!(clause.kind, ClauseKind::Invalid) {
+                out.invalid.push(keyword);
+                continue;
+            }
             let is_action = matches!(clause.kind, ClauseKind::Action(_));
+            // Docs above `request { ... }` / `response { ... }` document the
+            // struct the clause declares (see `symbols`).
+            let declares_type = matches!(
+                &clause.kind,
+                ClauseKind::Request(shape) | ClauseKind::Response(shape) if shape.fields.is_some()
+            );
             if !is_action {
-                if let Some(docs) = &clause.meta.docs {
+                if let Some(docs) = clause.meta.docs.as_ref().filter(|_| !declares_type) {
                     cx.push(messages::dangling_doc(docs.span));
                 }
                 attrs::lower(cx, &clause.meta.attrs, Target::Clause);
@@ -74,6 +92,7 @@ impl<'a> Clauses<'a> {
                 ClauseKind::Errors(e) => out.errors = Some(e),
                 ClauseKind::Stream(s) => out.stream = Some(s),
                 ClauseKind::Action(a) => out.actions.push((&clause.meta, a)),
+                ClauseKind::Invalid => {}
             }
         }
         out
@@ -114,12 +133,18 @@ fn lower_tool(
 
     let kind = if clauses.actions.is_empty() {
         let Some(timing) = tool_timing else {
-            if clauses.timing.is_none() {
+            if !clauses.timing_written() {
                 cx.push(messages::missing_timing(tool.name.span, "tool", name));
             }
             return None;
         };
-        ToolKind::Single(endpoint(symbols, cx, name, timing, &clauses)?)
+        ToolKind::Single(endpoint(
+            symbols,
+            cx,
+            name,
+            (timing, clauses.timing.map(|t| t.span)),
+            &clauses,
+        )?)
     } else {
         for (span, clause) in [(clauses.request, "request"), (clauses.response, "response")]
             .into_iter()
@@ -127,7 +152,7 @@ fn lower_tool(
         {
             cx.push(messages::actions_with_shape(span, clause, name));
         }
-        ToolKind::Actions(actions(symbols, sources, cx, tool, tool_timing, &clauses)?)
+        ToolKind::Actions(actions(symbols, sources, cx, tool, &clauses)?)
     };
 
     Some(Tool {
@@ -149,9 +174,13 @@ fn actions(
     sources: &Sources,
     cx: &mut Ctxt,
     tool: &ast::Tool,
-    tool_timing: Option<Timing>,
     clauses: &Clauses<'_>,
 ) -> Option<Vec<Action>> {
+    // The tool-level timing is the default. The caller checked it already,
+    // so an unknown one is `None` here without a second report.
+    let tool_timing = clauses
+        .timing
+        .and_then(|t| Timing::from_name(&t.name).map(|timing| (timing, t.span)));
     let mut namespace = Namespace::new("action");
     let mut out = Vec::new();
     let mut ok = true;
@@ -168,14 +197,20 @@ fn actions(
         );
         let attrs = attrs::lower(cx, &meta.attrs, Target::Action);
         let inner = Clauses::gather(cx, &action.clauses, true);
-        let own = inner.timing.and_then(|t| timing(cx, t));
-        let timing = match (inner.timing, own, tool_timing) {
-            (Some(_), Some(t), _) | (None, _, Some(t)) => t,
-            (Some(_), None, _) => {
+        let own = inner
+            .timing
+            .and_then(|t| timing(cx, t).map(|timing| (timing, t.span)));
+        let (timing, timing_span) = match (inner.timing_written(), own, tool_timing) {
+            (true, Some(t), _) | (false, _, Some(t)) => t,
+            (true, None, _) => {
                 ok = false;
                 continue;
             }
-            (None, _, None) => {
+            (false, _, None) if clauses.timing_written() => {
+                ok = false;
+                continue;
+            }
+            (false, _, None) => {
                 cx.push(
                     messages::missing_timing(name.span, "action", &name.name)
                         .note(format!("a `timing` in the body of tool `{}` applies to every action without its own", tool.name.name)),
@@ -185,7 +220,8 @@ fn actions(
             }
         };
         let qualified = format!("{}.{}", tool.name.name, name.name);
-        let Some(endpoint) = endpoint(symbols, cx, &qualified, timing, &inner) else {
+        let Some(endpoint) = endpoint(symbols, cx, &qualified, (timing, Some(timing_span)), &inner)
+        else {
             ok = false;
             continue;
         };
@@ -205,12 +241,12 @@ fn endpoint(
     symbols: &Symbols<'_>,
     cx: &mut Ctxt,
     name: &str,
-    timing: Timing,
+    (timing, timing_span): (Timing, Option<Span>),
     clauses: &Clauses<'_>,
 ) -> Option<Endpoint> {
     if timing == Timing::FireAndForget {
         if let Some((span, _)) = clauses.response {
-            cx.push(messages::response_never_sent(span, name));
+            cx.push(messages::response_never_sent(span, name, timing_span));
         }
     }
     let request = match clauses.request {

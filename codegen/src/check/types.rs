@@ -31,7 +31,7 @@ fn lower_slot(
 ) -> TypeDef {
     let (docs, deprecated, kind) = match &slot.body {
         Body::Shape(list) => (
-            None,
+            slot.shape_docs.clone(),
             None,
             TypeKind::Struct(fields::lower(symbols, sources, cx, list)),
         ),

@@ -230,6 +230,7 @@ pub(crate) fn too_deep(span: Span, limit: usize) -> Diagnostic {
         span,
         format!("type is nested more than {limit} levels deep"),
     )
+    .label("too deeply nested")
     .help("name an inner part with a `struct`")
 }
 
@@ -344,6 +345,53 @@ pub(crate) fn reserved_type(span: Span, name: &str) -> Diagnostic {
     .help("choose another name")
 }
 
+pub(crate) fn reserved_generated(span: Span, name: &str, tool: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::ReservedName,
+        span,
+        format!(
+            "tool `{tool}` would generate the type `{name}`, which the runtime already defines"
+        ),
+    )
+    .label(format!("generates `{name}`"))
+    .note("an anonymous request or response is named after its tool")
+    .help(format!(
+        "rename the tool, or name this struct yourself: `{} {tool_pascal}Args {{ ... }}`",
+        if name.ends_with("Request") {
+            "request"
+        } else {
+            "response"
+        },
+        tool_pascal = name
+            .trim_end_matches("Request")
+            .trim_end_matches("Response"),
+    ))
+}
+
+pub(crate) fn differ_in_case(span: Span, name: &str, other: &str, other_span: Span) -> Diagnostic {
+    Diagnostic::error(
+        Code::CaseCollision,
+        span,
+        format!("types `{name}` and `{other}` differ only in case"),
+    )
+    .label("declared here")
+    .with_secondary(other_span, format!("`{other}` declared here"))
+    .note("each type gets a generated file named after it, and some file systems ignore case")
+    .help("rename one of them")
+}
+
+pub(crate) fn category_from_file_name(span: Span, file: &str, fixed: &str) -> Diagnostic {
+    let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
+    Diagnostic::error(
+        Code::NamingConvention,
+        span,
+        format!("the file name `{base}` is not a valid category name"),
+    )
+    .label("this file has no `category` line")
+    .note("a file without `category name;` takes its category from its file name, which must be snake_case")
+    .help(format!("add `category {fixed};` at the top of the file, or rename the file `{fixed}.tool`"))
+}
+
 pub(crate) fn reserved_action(span: Span, name: &str) -> Diagnostic {
     Diagnostic::error(
         Code::ReservedName,
@@ -377,14 +425,23 @@ pub(crate) fn generic_arity(
         span,
         format!(
             "`{name}` takes {}, but {} given",
-            plural(expected, "type argument", "type arguments"),
+            if expected == 0 {
+                "no type arguments".to_owned()
+            } else {
+                plural(expected, "type argument", "type arguments")
+            },
             if found == 1 {
                 "1 was".to_owned()
             } else {
                 format!("{found} were")
             }
         ),
-    );
+    )
+    .label(if expected == 0 {
+        "no `<...>` here"
+    } else {
+        "wrong number of type arguments"
+    });
     match help {
         Some(h) => d.help(h.to_owned()),
         None => d,
@@ -398,7 +455,11 @@ pub(crate) fn nested_optional(span: Span, context: &str) -> Diagnostic {
         format!("`?` is not allowed {context}"),
     )
     .label("optional here")
-    .note("only a field itself can be optional; lists and maps hold values, never gaps")
+    .note(if context == "twice" {
+        "a field is either optional or not; one `?` says so"
+    } else {
+        "only a field itself can be optional; lists and maps hold values, never gaps"
+    })
 }
 
 pub(crate) fn empty_declaration(span: Span, what: &str, name: &str) -> Diagnostic {
@@ -452,13 +513,18 @@ pub(crate) fn duplicate_clause(span: Span, clause: &str, first: Span) -> Diagnos
 }
 
 pub(crate) fn clause_in_action(span: Span, clause: &str) -> Diagnostic {
+    let note = if clause == "action" {
+        "actions do not nest: an action tool has one level of actions"
+    } else {
+        "a tool has one error type and one stream type, shared by its actions"
+    };
     Diagnostic::error(
         Code::ClauseInAction,
         span,
         format!("`{clause}` belongs on the tool, not on an action"),
     )
     .label("inside an action")
-    .note("a tool has one error type and one stream type, shared by its actions")
+    .note(note)
     .help(format!("move `{clause}` into the tool's body"))
 }
 
@@ -473,15 +539,19 @@ pub(crate) fn actions_with_shape(span: Span, clause: &str, tool: &str) -> Diagno
     .help(format!("move the `{clause}` into the action that needs it"))
 }
 
-pub(crate) fn response_never_sent(span: Span, name: &str) -> Diagnostic {
-    Diagnostic::error(
+pub(crate) fn response_never_sent(span: Span, name: &str, timing: Option<Span>) -> Diagnostic {
+    let d = Diagnostic::error(
         Code::ResponseNeverSent,
         span,
         format!("`{name}` is `fire_and_forget`, so its response would never be sent"),
     )
     .label("never sent")
     .note("a fire_and_forget call is acknowledged with a job id at once; failures are recorded on the job")
-    .help("remove the `response`, or pick a timing such as `async_long` whose result can be polled")
+    .help("remove the `response`, or pick a timing such as `async_long` whose result can be polled");
+    match timing {
+        Some(t) => d.with_secondary(t, "timing set here"),
+        None => d,
+    }
 }
 
 // ---- attributes, fields, defaults -------------------------------------------
@@ -613,7 +683,14 @@ pub(crate) fn optional_default(span: Span, question: Span) -> Diagnostic {
     .help("remove the `?`")
 }
 
-pub(crate) fn uninhabited(span: Span, name: &str, path: &str) -> Diagnostic {
+pub(crate) fn uninhabited(span: Span, name: &str, path: &str, is_union: bool) -> Diagnostic {
+    let help = if is_union {
+        format!(
+            "give `{name}` a variant that does not contain it, or make the field optional in every variant"
+        )
+    } else {
+        "break the cycle by making one of those fields optional (`T?`) or a `list<T>`".to_owned()
+    };
     Diagnostic::error(
         Code::Uninhabited,
         span,
@@ -621,5 +698,5 @@ pub(crate) fn uninhabited(span: Span, name: &str, path: &str) -> Diagnostic {
     )
     .label("infinitely nested")
     .note(format!("the cycle: {path}"))
-    .help("break the cycle by making one of those fields optional (`T?`) or a `list<T>`")
+    .help(help)
 }

@@ -112,6 +112,8 @@ pub struct TypeDecl {
     pub name: Ident,
     /// The body.
     pub body: TypeBody,
+    /// The closing `}` of the body.
+    pub close: Span,
 }
 
 /// What a type declaration contains.
@@ -145,6 +147,8 @@ pub struct Variant {
     pub name: Ident,
     /// Its fields; empty for `name` without braces.
     pub fields: Vec<Field>,
+    /// The closing `}` of its fields, when it has braces.
+    pub close: Option<Span>,
 }
 
 /// `name: type = default`
@@ -202,6 +206,8 @@ pub struct Tool {
     pub name: Ident,
     /// Clauses in source order.
     pub clauses: Vec<Clause>,
+    /// The closing `}` of the body.
+    pub close: Span,
 }
 
 /// `action name { clauses }` inside a tool.
@@ -211,6 +217,8 @@ pub struct Action {
     pub name: Ident,
     /// Clauses in source order.
     pub clauses: Vec<Clause>,
+    /// The closing `}` of the body.
+    pub close: Span,
 }
 
 /// One clause of a tool or action body.
@@ -241,6 +249,9 @@ pub enum ClauseKind {
     Stream(Ident),
     /// `action name { ... }`
     Action(Action),
+    /// A clause whose keyword was read but whose rest failed to parse (and
+    /// was reported): it counts as present, so it is not reported missing.
+    Invalid,
 }
 
 /// The part after `request`/`response`: a name, a body, or both.
@@ -250,4 +261,6 @@ pub struct Shape {
     pub name: Option<Ident>,
     /// `request ... { fields }`
     pub fields: Option<Vec<Field>>,
+    /// The closing `}` of the fields, when there are braces.
+    pub close: Option<Span>,
 }

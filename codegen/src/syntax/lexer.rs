@@ -7,17 +7,41 @@ use crate::source::{FileId, Span};
 
 /// Lexes `text`, reporting problems into `cx`. The returned vector always
 /// ends with an `Eof` token.
+#[cfg(test)]
 pub(crate) fn lex(file: FileId, text: &str, cx: &mut Ctxt) -> Vec<Token> {
+    lex_with_comments(file, text, false, cx).0
+}
+
+/// A `//` comment (not a doc comment): the formatter keeps them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Comment {
+    /// Byte offset of the first `/`.
+    pub(crate) start: usize,
+    /// The comment's text, `//` included, trailing whitespace removed.
+    pub(crate) text: String,
+}
+
+/// Like [`lex`], also returning the plain comments in source order. `lossy`
+/// says the text was decoded from invalid UTF-8: its U+FFFD characters stand
+/// for bytes already reported, and are skipped without a second report.
+pub(crate) fn lex_with_comments(
+    file: FileId,
+    text: &str,
+    lossy: bool,
+    cx: &mut Ctxt,
+) -> (Vec<Token>, Vec<Comment>) {
     let mut lexer = Lexer {
         file,
         text,
         bytes: text.as_bytes(),
         pos: 0,
         tokens: Vec::new(),
+        comments: Vec::new(),
+        lossy,
         cx,
     };
     lexer.run();
-    lexer.tokens
+    (lexer.tokens, lexer.comments)
 }
 
 struct Lexer<'a, 'c> {
@@ -26,6 +50,8 @@ struct Lexer<'a, 'c> {
     bytes: &'a [u8],
     pos: usize,
     tokens: Vec<Token>,
+    comments: Vec<Comment>,
+    lossy: bool,
     cx: &'c mut Ctxt,
 }
 
@@ -83,8 +109,10 @@ impl Lexer<'_, '_> {
                         // never split a UTF-8 sequence.
                         let c = self.text[start..].chars().next().unwrap_or('\u{FFFD}');
                         self.pos += c.len_utf8();
-                        let span = self.span(start, self.pos);
-                        self.cx.push(messages::unexpected_char(span, c));
+                        if !(self.lossy && c == '\u{FFFD}') {
+                            let span = self.span(start, self.pos);
+                            self.cx.push(messages::unexpected_char(span, c));
+                        }
                     }
                 }
             }
@@ -115,6 +143,11 @@ impl Lexer<'_, '_> {
         {
             let doc = doc.strip_prefix(' ').unwrap_or(doc).trim_end();
             self.push(TokenKind::Doc(doc.to_owned()), start);
+        } else {
+            self.comments.push(Comment {
+                start,
+                text: line.trim_end().to_owned(),
+            });
         }
     }
 
@@ -181,12 +214,18 @@ impl Lexer<'_, '_> {
         let raw = &self.text[start..self.pos];
         let span = self.span(start, self.pos);
         if junk {
-            let reason = if raw.trim_start_matches('-').starts_with("0x") {
-                "hexadecimal literals are not supported; write the number in decimal"
-            } else {
-                "a number cannot run into letters"
+            let hex = raw.trim_start_matches('-').strip_prefix("0x");
+            let reason = match hex.map(|h| u64::from_str_radix(&h.replace('_', ""), 16)) {
+                Some(Ok(value)) => format!(
+                    "hexadecimal literals are not supported; write `{}{value}`",
+                    if raw.starts_with('-') { "-" } else { "" }
+                ),
+                Some(Err(_)) => {
+                    "hexadecimal literals are not supported; write the number in decimal".to_owned()
+                }
+                None => "a number cannot run into letters".to_owned(),
             };
-            self.cx.push(messages::invalid_number(span, reason));
+            self.cx.push(messages::invalid_number(span, &reason));
             self.push(TokenKind::Int(0), start);
             return;
         }

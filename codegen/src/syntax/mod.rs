@@ -3,8 +3,8 @@
 
 pub mod ast;
 pub mod keywords;
-mod lexer;
-mod parser;
+pub(crate) mod lexer;
+pub(crate) mod parser;
 pub mod token;
 
 pub use parser::MAX_TYPE_DEPTH;
@@ -20,7 +20,8 @@ pub(crate) fn parse_all(sources: &Sources, cx: &mut Ctxt) -> Vec<ast::File> {
             if let Some(at) = file.invalid_utf8_at() {
                 cx.push(messages::invalid_utf8(Span::new(id, at, at + 1)));
             }
-            let tokens = lexer::lex(id, file.text(), cx);
+            let lossy = file.invalid_utf8_at().is_some();
+            let (tokens, _) = lexer::lex_with_comments(id, file.text(), lossy, cx);
             parser::parse(id, &tokens, cx)
         })
         .collect()

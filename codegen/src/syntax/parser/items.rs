@@ -3,6 +3,7 @@
 
 use super::{Fail, PResult, Parser};
 use crate::diag::messages;
+use crate::source::Span;
 use crate::suggest;
 use crate::syntax::ast::{EnumValue, Field, File, Item, Meta, TypeBody, TypeDecl, Variant};
 use crate::syntax::keywords;
@@ -110,34 +111,49 @@ impl Parser<'_, '_> {
         let keyword = self.span();
         self.bump();
         let name = self.ident(&format!("a name for the {word}"))?;
-        let body = match word {
-            keywords::STRUCT => TypeBody::Struct(self.fields()?),
-            keywords::ENUM => TypeBody::Enum(self.enum_values()?),
-            keywords::UNION => TypeBody::Union(self.variants()?),
-            _ => TypeBody::Error(self.variants()?),
+        let (body, close) = match word {
+            keywords::STRUCT => {
+                let (fields, close) = self.fields()?;
+                (TypeBody::Struct(fields), close)
+            }
+            keywords::ENUM => {
+                let (values, close) = self.enum_values()?;
+                (TypeBody::Enum(values), close)
+            }
+            keywords::UNION => {
+                let (variants, close) = self.variants()?;
+                (TypeBody::Union(variants), close)
+            }
+            _ => {
+                let (variants, close) = self.variants()?;
+                (TypeBody::Error(variants), close)
+            }
         };
         Ok(TypeDecl {
             meta,
             keyword,
             name,
             body,
+            close,
         })
     }
 
     /// Parses `{ elem, elem, }` with per-element recovery. `elem` is called
-    /// with the element's docs and attributes already read.
+    /// with the element's docs and attributes already read. Returns the
+    /// elements and the span of the closing `}`.
     fn list<T>(
         &mut self,
         what: &str,
         mut elem: impl FnMut(&mut Self, Meta) -> PResult<T>,
-    ) -> PResult<Vec<T>> {
+    ) -> PResult<(Vec<T>, Span)> {
         self.expect(&TokenKind::LBrace, "`{`")?;
         let mut out = Vec::new();
         loop {
             let meta = self.meta();
+            let close = self.span();
             if self.eat(&TokenKind::RBrace) {
                 self.dangling(&meta);
-                return Ok(out);
+                return Ok((out, close));
             }
             if self.at(&TokenKind::Eof) || self.at_item_start() {
                 self.dangling(&meta);
@@ -150,7 +166,7 @@ impl Parser<'_, '_> {
                     &found,
                     "the body above is not closed",
                 ));
-                return Ok(out);
+                return Ok((out, close));
             }
             match elem(self, meta) {
                 Ok(item) => out.push(item),
@@ -177,7 +193,7 @@ impl Parser<'_, '_> {
         }
     }
 
-    pub(super) fn fields(&mut self) -> PResult<Vec<Field>> {
+    pub(super) fn fields(&mut self) -> PResult<(Vec<Field>, Span)> {
         self.list("field", |p, meta| p.field(meta))
     }
 
@@ -208,7 +224,7 @@ impl Parser<'_, '_> {
         })
     }
 
-    fn enum_values(&mut self) -> PResult<Vec<EnumValue>> {
+    fn enum_values(&mut self) -> PResult<(Vec<EnumValue>, Span)> {
         self.list("value", |p, meta| {
             let name = p.ident("an enum value")?;
             if p.at(&TokenKind::LBrace) {
@@ -219,21 +235,38 @@ impl Parser<'_, '_> {
                     "`{`",
                     "enum values carry no fields; declare a `union` for variants with data",
                 ));
-                return Err(Fail);
+                // Keep the value and skip its would-be fields, so the enum is
+                // not also reported empty.
+                p.bump();
+                let mut depth = 1usize;
+                while depth > 0 && !p.at(&TokenKind::Eof) {
+                    match p.peek() {
+                        TokenKind::LBrace => depth += 1,
+                        TokenKind::RBrace => depth -= 1,
+                        _ => {}
+                    }
+                    p.bump();
+                }
             }
             Ok(EnumValue { meta, name })
         })
     }
 
-    fn variants(&mut self) -> PResult<Vec<Variant>> {
+    fn variants(&mut self) -> PResult<(Vec<Variant>, Span)> {
         self.list("variant", |p, meta| {
             let name = p.ident("a variant name")?;
-            let fields = if p.at(&TokenKind::LBrace) {
-                p.fields()?
+            let (fields, close) = if p.at(&TokenKind::LBrace) {
+                let (fields, close) = p.fields()?;
+                (fields, Some(close))
             } else {
-                Vec::new()
+                (Vec::new(), None)
             };
-            Ok(Variant { meta, name, fields })
+            Ok(Variant {
+                meta,
+                name,
+                fields,
+                close,
+            })
         })
     }
 }

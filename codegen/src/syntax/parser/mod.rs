@@ -25,6 +25,7 @@ pub(crate) fn parse(file: FileId, tokens: &[Token], cx: &mut Ctxt) -> super::ast
         file,
         tokens,
         pos: 0,
+        type_start: Span::new(file, 0, 0),
         cx,
     }
     .file()
@@ -34,6 +35,8 @@ pub(crate) struct Parser<'t, 'c> {
     file: FileId,
     tokens: &'t [Token],
     pos: usize,
+    /// Where the type expression being parsed began, for depth errors.
+    type_start: Span,
     cx: &'c mut Ctxt,
 }
 
@@ -298,8 +301,11 @@ impl Parser<'_, '_> {
     }
 
     fn type_expr(&mut self, depth: usize) -> PResult<TypeExpr> {
+        if depth == 0 {
+            self.type_start = self.span();
+        }
         if depth > MAX_TYPE_DEPTH {
-            let span = self.span();
+            let span = self.type_start.to(self.span());
             self.cx.push(messages::too_deep(span, MAX_TYPE_DEPTH));
             return Err(Fail);
         }

@@ -2,8 +2,9 @@
 
 use super::{Fail, PResult, Parser};
 use crate::diag::messages;
+use crate::source::Span;
 use crate::suggest;
-use crate::syntax::ast::{Action, Clause, ClauseKind, Meta, Shape, Tool};
+use crate::syntax::ast::{Action, Clause, ClauseKind, Ident, Meta, Shape, Tool};
 use crate::syntax::keywords;
 use crate::syntax::token::TokenKind;
 
@@ -12,17 +13,18 @@ impl Parser<'_, '_> {
         let keyword = self.span();
         self.bump();
         let name = self.ident("a tool name")?;
-        let clauses = self.clauses(0)?;
+        let (clauses, close) = self.clauses(0)?;
         Ok(Tool {
             meta,
             keyword,
             name,
             clauses,
+            close,
         })
     }
 
     /// `{ clause* }`, recovering at the next clause keyword after a bad one.
-    fn clauses(&mut self, depth: usize) -> PResult<Vec<Clause>> {
+    fn clauses(&mut self, depth: usize) -> PResult<(Vec<Clause>, Span)> {
         // Actions cannot nest (the checker says so); the cap only keeps a
         // hostile file from recursing without bound.
         if depth > 2 {
@@ -34,9 +36,10 @@ impl Parser<'_, '_> {
         let mut clauses = Vec::new();
         loop {
             let meta = self.meta();
+            let close = self.span();
             if self.eat(&TokenKind::RBrace) {
                 self.dangling(&meta);
-                return Ok(clauses);
+                return Ok((clauses, close));
             }
             if self.at(&TokenKind::Eof) || self.at_item_start() {
                 self.dangling(&meta);
@@ -48,11 +51,29 @@ impl Parser<'_, '_> {
                     &found,
                     "the tool body above is not closed",
                 ));
-                return Ok(clauses);
+                return Ok((clauses, close));
             }
+            let keyword = match self.peek() {
+                TokenKind::Ident(w) if keywords::TOOL_CLAUSES.contains(&w.as_str()) => {
+                    Some(Ident {
+                        name: w.clone(),
+                        span: self.span(),
+                    })
+                }
+                _ => None,
+            };
             match self.clause(meta, depth) {
                 Ok(clause) => clauses.push(clause),
-                Err(Fail) => self.recover_to_clause(),
+                Err(Fail) => {
+                    if let Some(keyword) = keyword {
+                        clauses.push(Clause {
+                            meta: Meta::default(),
+                            keyword,
+                            kind: ClauseKind::Invalid,
+                        });
+                    }
+                    self.recover_to_clause();
+                }
             }
         }
     }
@@ -88,8 +109,12 @@ impl Parser<'_, '_> {
             keywords::STREAM => ClauseKind::Stream(self.ident("the name of a stream chunk type")?),
             keywords::ACTION => {
                 let name = self.ident("an action name")?;
-                let clauses = self.clauses(depth + 1)?;
-                ClauseKind::Action(Action { name, clauses })
+                let (clauses, close) = self.clauses(depth + 1)?;
+                ClauseKind::Action(Action {
+                    name,
+                    clauses,
+                    close,
+                })
             }
             _ => {
                 let suggestion = suggest::closest(&word, keywords::TOOL_CLAUSES.iter().copied());
@@ -115,10 +140,11 @@ impl Parser<'_, '_> {
             TokenKind::Ident(_) => Some(self.ident("a type name")?),
             _ => None,
         };
-        let fields = if self.at(&TokenKind::LBrace) {
-            Some(self.fields()?)
+        let (fields, close) = if self.at(&TokenKind::LBrace) {
+            let (fields, close) = self.fields()?;
+            (Some(fields), Some(close))
         } else {
-            None
+            (None, None)
         };
         if name.is_none() && fields.is_none() {
             let found = self.peek().describe();
@@ -131,7 +157,11 @@ impl Parser<'_, '_> {
             ));
             return Err(Fail);
         }
-        Ok(Shape { name, fields })
+        Ok(Shape {
+            name,
+            fields,
+            close,
+        })
     }
 
     /// Skips to the next clause keyword or the `}` closing the body.

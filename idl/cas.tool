@@ -1,0 +1,162 @@
+/// Content-addressable storage: immutable blobs (MIDI, audio, SoundFonts,
+/// images) stored and fetched by the hash of their bytes. Every other
+/// category refers to content by these hashes.
+category cas;
+
+/// Store raw bytes and return their content hash; storing the same bytes twice is a no-op.
+@idempotent
+tool cas_store {
+    timing sync
+    title "Store bytes in CAS"
+    request {
+        /// The bytes to store (at most 256 MiB).
+        @length(1, 268435456)
+        data: bytes,
+        /// MIME type recorded alongside the content, e.g. `audio/midi`.
+        @pattern("^[a-z]+/[A-Za-z0-9.+-]+$")
+        mime_type: string = "application/octet-stream",
+    }
+    response CasStored
+    errors CasError
+}
+
+/// Fetch the bytes stored under a content hash.
+@read_only @idempotent
+tool cas_get {
+    timing sync
+    title "Get bytes from CAS"
+    request {
+        /// Content hash returned by `cas_store` or any generating tool.
+        @pattern("^[0-9a-f]{32}$")
+        hash: string,
+    }
+    response CasContent {
+        /// Content hash of the returned bytes.
+        hash: string,
+        /// Size of the content in bytes.
+        size: u64,
+        /// MIME type recorded when the content was stored.
+        mime_type: string,
+        /// The stored bytes.
+        data: bytes,
+    }
+    errors CasError
+}
+
+/// Report whether content exists and describe it, without transferring the bytes.
+@read_only @idempotent
+tool cas_inspect {
+    timing sync
+    title "Inspect CAS content"
+    request {
+        /// Content hash to look up.
+        @pattern("^[0-9a-f]{32}$")
+        hash: string,
+        /// Maximum length of the text preview, in characters (0 disables the preview).
+        @range(0, 4096)
+        preview_chars: u32 = 256,
+    }
+    response CasInspected {
+        /// The hash that was looked up.
+        hash: string,
+        /// True when content is stored under this hash.
+        exists: bool,
+        /// Size in bytes, when the content exists.
+        size: u64?,
+        /// MIME type, when the content exists.
+        mime_type: string?,
+        /// Start of the content as text, for text-like MIME types.
+        preview: string?,
+    }
+    errors CasError
+}
+
+/// Read a file from the server's filesystem and store its bytes in CAS.
+@deprecated("use artifact_upload, which stores the file and records an artifact with provenance in one call")
+@idempotent
+tool cas_upload_file {
+    timing async_short
+    title "Upload file to CAS"
+    request {
+        /// Absolute path of the file on the tool server.
+        @length(1, 4096)
+        file_path: string,
+        /// MIME type to record; guessed from the file extension when omitted.
+        mime_type: string?,
+    }
+    response CasStored
+    stream TransferProgress
+    errors CasError
+}
+
+/// Report how much content the store holds and where it lives.
+@read_only @idempotent
+tool cas_stats {
+    timing sync
+    title "CAS statistics"
+    response CasStats {
+        /// Number of distinct blobs stored.
+        total_items: u64,
+        /// Total size of all blobs in bytes.
+        total_bytes: u64,
+        /// Directory that holds the store on the tool server.
+        cas_dir: string,
+    }
+}
+
+/// Where stored content ended up.
+struct CasStored {
+    /// Content hash of the stored bytes (BLAKE3, 32 lowercase hex digits).
+    hash: string,
+    /// Size of the stored content in bytes.
+    size: u64,
+    /// MIME type recorded for the content.
+    mime_type: string,
+    /// True when the content was already present and nothing was written.
+    already_present: bool,
+}
+
+/// Progress of a byte transfer (upload, download, copy).
+struct TransferProgress {
+    /// Bytes transferred so far.
+    bytes_done: u64,
+    /// Total bytes to transfer, when known in advance.
+    bytes_total: u64?,
+    /// Current transfer rate in bytes per second, when measurable.
+    rate_bytes_per_sec: f64?,
+}
+
+/// Errors from the content-addressable store.
+error CasError {
+    /// No content is stored under this hash.
+    not_found {
+        /// The hash that was looked up.
+        hash: string,
+    },
+    /// The hash is not 32 lowercase hex digits.
+    invalid_hash {
+        /// The malformed hash as received.
+        hash: string,
+    },
+    /// The content exceeds the store's size limit.
+    too_large {
+        /// Size of the rejected content in bytes.
+        size: u64,
+        /// Largest size the store accepts, in bytes.
+        limit: u64,
+    },
+    /// The file to upload does not exist or cannot be read.
+    file_unreadable {
+        /// Path of the file on the tool server.
+        path: string,
+        /// Operating-system error message.
+        message: string,
+    },
+    /// The store's disk is full.
+    disk_full,
+    /// Writing to the store failed for another reason.
+    storage_failed {
+        /// Description of the failure.
+        message: string,
+    },
+}
