@@ -12,6 +12,7 @@ tool abc_parse {
         @length(1, 1048576)
         abc: string,
     }
+    /// What a parsed tune contains.
     response AbcParsed {
         /// True when the source parsed without errors.
         valid: bool,
@@ -67,6 +68,7 @@ tool abc_transpose {
         @pattern("^[A-G][#b]?(m|maj|min|dor|mix|lyd|phr|loc)?$")
         target_key: string?,
     }
+    /// The tune after transposition.
     response AbcTransposed {
         /// The transposed ABC source.
         abc: string,

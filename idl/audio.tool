@@ -98,6 +98,7 @@ tool audio_info {
         @range(-120.0, 0.0)
         silence_threshold_db: f32 = -60.0,
     }
+    /// Format, length and level measurements of an audio file.
     response AudioInfo {
         /// Length in seconds.
         duration_seconds: f64,
@@ -127,6 +128,7 @@ tool midi_info {
         @pattern("^[0-9a-f]{32}$")
         hash: string?,
     }
+    /// Tempo, meter, tracks and notes of a MIDI file.
     response MidiInfo {
         /// Initial tempo in beats per minute, when the file sets one.
         tempo_bpm: f64?,

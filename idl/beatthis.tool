@@ -19,6 +19,7 @@ tool beatthis_analyze {
         /// Smooth the beat grid with a dynamic Bayesian network (steadier, slower).
         use_dbn: bool = false,
     }
+    /// Beat and downbeat times found in a recording.
     response BeatAnalysis {
         /// Beat times in seconds from the start.
         beats: list<f64>,

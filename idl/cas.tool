@@ -30,6 +30,7 @@ tool cas_get {
         @pattern("^[0-9a-f]{32}$")
         hash: string,
     }
+    /// Content stored under a hash, with its size and media type.
     response CasContent {
         /// Content hash of the returned bytes.
         hash: string,
@@ -56,6 +57,7 @@ tool cas_inspect {
         @range(0, 4096)
         preview_chars: u32 = 256,
     }
+    /// What the store knows about a hash, without the full content.
     response CasInspected {
         /// The hash that was looked up.
         hash: string,
@@ -94,6 +96,7 @@ tool cas_upload_file {
 tool cas_stats {
     timing sync
     title "CAS statistics"
+    /// Size and shape of the content store.
     response CasStats {
         /// Number of distinct blobs stored.
         total_items: u64,

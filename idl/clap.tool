@@ -24,6 +24,7 @@ tool clap_analyze {
         @range(1, 50)
         top_k: u32 = 5,
     }
+    /// The results of the requested CLAP tasks; a field is set only when its task ran.
     response ClapAnalysis {
         /// The 512-dimensional audio embedding, when `embeddings` ran.
         embeddings: list<f32>?,

@@ -97,6 +97,7 @@ tool garden_get_regions {
 tool garden_create_region {
     timing async_short
     title "Create region"
+    /// Where a new region goes on the timeline and what it plays.
     request RegionSpec {
         /// Where the region starts, in beats from the start of the timeline.
         @range(0.0, 1000000.0)

@@ -70,6 +70,7 @@ tool graph_connect {
         /// How the signal travels, e.g. `usb_midi`, `din_midi`, `analog`.
         transport: string?,
     }
+    /// A connection between two ports of the audio graph.
     response GraphConnection {
         /// ID of the new connection.
         connection_id: string,

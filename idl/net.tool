@@ -33,6 +33,7 @@ tool net {
             @range(1, 104857600)
             max_response_bytes: u64 = 10485760,
         }
+        /// The server's answer to an HTTP request.
         response HttpResponse {
             /// HTTP status code.
             @range(100, 599)

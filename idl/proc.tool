@@ -32,6 +32,7 @@ tool proc {
             @range(1000, 86400000)
             timeout_ms: u64 = 600000,
         }
+        /// How a process ended and what it printed.
         response ExecResult {
             /// ID of the process, for `logs` and `kill`.
             proc_id: string,

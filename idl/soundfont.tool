@@ -14,6 +14,7 @@ tool soundfont_inspect {
         /// Also return the General MIDI drum map of bank 128.
         include_drum_map: bool = false,
     }
+    /// The presets and metadata of a SoundFont.
     response SoundfontInfo {
         /// Bank name from the SoundFont's INFO chunk.
         name: string,
@@ -43,6 +44,7 @@ tool soundfont_preset_inspect {
         @range(0, 127)
         program: u16,
     }
+    /// One SoundFont preset in detail.
     response SoundfontPresetInfo {
         /// Bank number.
         bank: u16,

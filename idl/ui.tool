@@ -58,6 +58,7 @@ tool ui {
             @range(0.1, 1.0)
             scale: f32 = 1.0,
         }
+        /// A captured image of the screen.
         response Screenshot {
             /// The encoded image.
             image: bytes,

@@ -12,6 +12,7 @@ tool vcs {
     /// Show the current branch and every changed file.
     action status {
         title "Working tree status"
+        /// The state of the working tree and its branch.
         response RepoStatus {
             /// Current branch; absent on a detached HEAD.
             branch: string?,

@@ -17,6 +17,7 @@ tool ws {
             @pattern("^file://")
             uri: string?,
         }
+        /// What kind of project the workspace holds and how to work with it.
         response WorkspaceInfo {
             /// Project root directory.
             root: string,

@@ -38,6 +38,9 @@ fn help_is_pinned() {
     let out = toolwright(&["check", "--help"]);
     assert!(out.status.success());
     insta::assert_snapshot!("check_help", text(&out.stdout));
+    let out = toolwright(&["fmt", "--help"]);
+    assert!(out.status.success());
+    insta::assert_snapshot!("fmt_help", text(&out.stdout));
 }
 
 #[test]
@@ -133,4 +136,52 @@ fn color_always_uses_ansi_escapes() {
     let out = toolwright(&["check", dir.to_str().unwrap(), "--color", "always"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains('\u{1b}'));
+}
+
+#[test]
+fn fmt_prints_checks_and_writes() {
+    let dir = scratch("fmt");
+    let file = dir.join("a.tool");
+    std::fs::write(&file, "tool a{timing sync   request{x:u8}} // keep\n").unwrap();
+    let canonical = "tool a {\n    timing sync\n    request { x: u8 }\n} // keep\n";
+
+    let out = toolwright(&["fmt", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), canonical);
+
+    let out = toolwright(&["fmt", "--check", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("a.tool"));
+
+    let out = toolwright(&["fmt", "--write", dir.to_str().unwrap()]);
+    assert!(out.status.success());
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), canonical);
+
+    let out = toolwright(&["fmt", "--check", dir.to_str().unwrap()]);
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn fmt_leaves_files_with_syntax_errors_alone() {
+    let dir = scratch("fmt-bad");
+    let file = dir.join("bad.tool");
+    std::fs::write(&file, "struct A { x: }").unwrap();
+    let out = toolwright(&["fmt", "--write", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("error[TW010]"));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "struct A { x: }");
+}
+
+#[test]
+fn fmt_prints_one_file_only() {
+    let out = toolwright(&["fmt", "idl"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("use `--write` or `--check`"));
+    let out = toolwright(&["fmt", "--check", "idl"]);
+    assert!(
+        out.status.success(),
+        "the catalogue is formatted: {}",
+        text(&out.stdout)
+    );
 }
