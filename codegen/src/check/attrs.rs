@@ -140,6 +140,7 @@ pub(crate) struct Attrs {
 }
 
 /// Checks `attrs` written on `target` and collects their values.
+/// `@readonly` → TW301; `@read_only` on a field → TW302; `@range(1)` → TW303.
 pub(crate) fn lower(cx: &mut Ctxt, attrs: &[Attr], target: Target) -> Attrs {
     let mut out = Attrs::default();
     let mut seen: HashMap<&str, Span> = HashMap::new();

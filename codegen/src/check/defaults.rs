@@ -7,6 +7,7 @@ use crate::suggest;
 use crate::syntax::ast::{LitKind, Literal, TypeBody};
 
 /// Checks a default against a (non-optional) field type.
+/// `count: u32 = "three"` → TW309; `@range(-24, 24) semitones: i8 = 30` → TW310.
 pub(crate) fn check(
     symbols: &Symbols<'_>,
     cx: &mut Ctxt,

@@ -11,6 +11,7 @@ use crate::source::Sources;
 use crate::syntax::ast::{self, TypeExpr};
 
 /// Lowers a field list (of a struct, variant, request or response).
+/// `{ a: u8, a: u8 }` → TW102; `tempoBpm: f64` → TW103.
 pub(crate) fn lower(
     symbols: &Symbols<'_>,
     sources: &Sources,
@@ -54,6 +55,7 @@ pub(crate) fn lower(
 }
 
 /// Checks `@range`, `@length` and `@pattern` against the field's type.
+/// `@range(0, 10) name: string` → TW304; `@range(-1, 5) n: u8` → TW307.
 fn constraints(cx: &mut Ctxt, attrs: &attrs::Attrs, ty: &Type) -> Constraints {
     let base = ty.strip_optional();
     let primitive = match base {

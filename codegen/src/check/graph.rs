@@ -155,6 +155,8 @@ fn component_ids(n: usize, edges: &[Vec<usize>]) -> Vec<usize> {
     ids
 }
 
+/// `struct Node { next: Node }` → TW312.
+///
 /// Types no finite value can have: a struct whose required fields lead back
 /// to itself, or a union all of whose variants do. One report per cycle,
 /// on the first type of the cycle; types that merely contain such a type are

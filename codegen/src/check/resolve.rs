@@ -17,6 +17,7 @@ enum Position {
 }
 
 /// Resolves a field's type; `None` after reporting an error.
+/// `list<Regoin>` → TW101; `map<string, u8>` → TW107; `list<u8?>` → TW108.
 pub(crate) fn field_type(symbols: &Symbols<'_>, cx: &mut Ctxt, ty: &TypeExpr) -> Option<Type> {
     resolve(symbols, cx, ty, Position::Field)
 }

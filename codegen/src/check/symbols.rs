@@ -204,6 +204,7 @@ impl<'a> Symbols<'a> {
     /// Checks naming rules and uniqueness of tools and types, and fills
     /// `by_name`. Generated names go first, so a clash is reported on the
     /// user's declaration, where the fix is.
+    /// `tool abc_parse { request { … } }` + `struct AbcParseRequest` → TW102.
     fn register_names(&mut self, cx: &mut Ctxt) {
         let mut tools = Namespace::new("tool");
         // `<Tool>Tool` marker types are generated for every tool.

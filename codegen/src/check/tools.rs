@@ -99,6 +99,8 @@ impl<'a> Clauses<'a> {
     }
 }
 
+/// Checks one tool and builds its model.
+/// `tool t { request { a: u8 } }` → TW201 (no timing).
 fn lower_tool(
     symbols: &Symbols<'_>,
     sources: &Sources,
@@ -169,6 +171,8 @@ fn lower_tool(
     })
 }
 
+/// Checks the actions of an action tool.
+/// `tool fs { action help { timing sync } }` → TW105 (built-in action name).
 fn actions(
     symbols: &Symbols<'_>,
     sources: &Sources,
@@ -237,6 +241,8 @@ fn actions(
     ok.then_some(out)
 }
 
+/// Timing, request and response of a tool or action.
+/// `timing fire_and_forget  response { a: u8 }` → TW206.
 fn endpoint(
     symbols: &Symbols<'_>,
     cx: &mut Ctxt,
@@ -265,6 +271,7 @@ fn endpoint(
 }
 
 /// The struct a `request`/`response` clause stands for.
+/// `response GardenStatus` where `GardenStatus` is an enum → TW106.
 fn shape_type(symbols: &Symbols<'_>, cx: &mut Ctxt, shape: &Shape) -> Option<TypeId> {
     if shape.fields.is_some() {
         return symbols.shape_ids.get(&shape_key(shape)).copied();
@@ -280,6 +287,7 @@ fn shape_type(symbols: &Symbols<'_>, cx: &mut Ctxt, shape: &Shape) -> Option<Typ
     )
 }
 
+/// `timing async_lng` → TW202 with "did you mean `async_long`?".
 fn timing(cx: &mut Ctxt, ident: &Ident) -> Option<Timing> {
     let t = Timing::from_name(&ident.name);
     if t.is_none() {
@@ -294,6 +302,7 @@ fn timing(cx: &mut Ctxt, ident: &Ident) -> Option<Timing> {
 }
 
 /// Resolves a clause's type name and checks its kind.
+/// `errors GardenEror` → TW101 with "did you mean `GardenError`?".
 fn reference(
     symbols: &Symbols<'_>,
     cx: &mut Ctxt,
