@@ -36,9 +36,9 @@ pub enum Command {
         /// Write the checked model as JSON to this file (`-` for stdout).
         #[arg(long, value_name = "FILE")]
         emit: Option<PathBuf>,
-        /// When to colour diagnostics.
-        #[arg(long, value_enum, default_value_t = Color::Auto)]
-        color: Color,
+        /// How diagnostics are printed.
+        #[command(flatten)]
+        output: Output,
     },
     /// Print `.tool` files in canonical layout (comments kept).
     ///
@@ -56,10 +56,41 @@ pub enum Command {
         /// Exit 1 if any file is not formatted; change nothing.
         #[arg(long)]
         check: bool,
-        /// When to colour diagnostics.
-        #[arg(long, value_enum, default_value_t = Color::Auto)]
-        color: Color,
+        /// How diagnostics are printed.
+        #[command(flatten)]
+        output: Output,
     },
+}
+
+/// How diagnostics are printed (to stderr).
+#[derive(Clone, Copy, Debug, clap::Args)]
+pub struct Output {
+    /// When to colour diagnostics.
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    color: Color,
+    /// `human`: snippets and hints; `json`: one JSON object per line.
+    #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+    message_format: MessageFormat,
+}
+
+impl Output {
+    fn report(self, diagnostics: &crate::Diagnostics, sources: &Sources) {
+        match self.message_format {
+            MessageFormat::Human => {
+                eprint!("{}", diagnostics.render(sources, self.color.resolve()))
+            }
+            MessageFormat::Json => eprint!("{}", diagnostics.render_json(sources)),
+        }
+    }
+}
+
+/// `--message-format` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MessageFormat {
+    /// Rendered for people: source snippets, notes, hints.
+    Human,
+    /// One JSON object per diagnostic per line, for editors and CI.
+    Json,
 }
 
 /// `--color` values.
@@ -88,19 +119,23 @@ impl Color {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { paths, emit, color } => check(&paths, emit.as_deref(), color.resolve()),
+        Command::Check {
+            paths,
+            emit,
+            output,
+        } => check(&paths, emit.as_deref(), output),
         Command::Fmt {
             paths,
             write,
             check,
-            color,
+            output,
         } => {
             let mode = match (write, check) {
                 (true, _) => FmtMode::Write,
                 (_, true) => FmtMode::Check,
                 _ => FmtMode::Print,
             };
-            fmt(&paths, mode, color.resolve())
+            fmt(&paths, mode, output)
         }
     }
 }
@@ -112,7 +147,7 @@ enum FmtMode {
     Check,
 }
 
-fn fmt(paths: &[PathBuf], mode: FmtMode, color: ColorChoice) -> ExitCode {
+fn fmt(paths: &[PathBuf], mode: FmtMode, output: Output) -> ExitCode {
     let sources = match Sources::load(paths) {
         Ok(sources) => sources,
         Err(e) => {
@@ -132,7 +167,7 @@ fn fmt(paths: &[PathBuf], mode: FmtMode, color: ColorChoice) -> ExitCode {
         let formatted = match crate::format::format_file(&sources, id) {
             Ok(text) => text,
             Err(diagnostics) => {
-                eprint!("{}", diagnostics.render(&sources, color));
+                output.report(&diagnostics, &sources);
                 failed = true;
                 continue;
             }
@@ -165,7 +200,7 @@ fn fmt(paths: &[PathBuf], mode: FmtMode, color: ColorChoice) -> ExitCode {
     }
 }
 
-fn check(paths: &[PathBuf], emit: Option<&std::path::Path>, color: ColorChoice) -> ExitCode {
+fn check(paths: &[PathBuf], emit: Option<&std::path::Path>, output: Output) -> ExitCode {
     let sources = match Sources::load(paths) {
         Ok(sources) => sources,
         Err(e) => {
@@ -176,7 +211,7 @@ fn check(paths: &[PathBuf], emit: Option<&std::path::Path>, color: ColorChoice) 
     let model = match crate::check(&sources) {
         Ok(model) => model,
         Err(diagnostics) => {
-            eprint!("{}", diagnostics.render(&sources, color));
+            output.report(&diagnostics, &sources);
             return ExitCode::FAILURE;
         }
     };

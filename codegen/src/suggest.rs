@@ -14,11 +14,9 @@ pub(crate) fn closest<'a>(
         if candidate == word {
             continue;
         }
-        let distance = if candidate.to_ascii_lowercase() == lower {
-            0
-        } else {
-            strsim::damerau_levenshtein(word, candidate)
-        };
+        // Case slips are the commonest typo (`String`, `Strin`): compare
+        // without case, so only real misspellings count against the budget.
+        let distance = strsim::damerau_levenshtein(&lower, &candidate.to_ascii_lowercase());
         if distance <= budget && best.is_none_or(|(d, c)| (distance, candidate) < (d, c)) {
             best = Some((distance, candidate));
         }
@@ -36,6 +34,7 @@ mod tests {
         assert_eq!(closest("Regoin", names), Some("Region"));
         assert_eq!(closest("region", names), Some("Region"));
         assert_eq!(closest("strng", names), Some("string"));
+        assert_eq!(closest("Strin", names), Some("string"));
         assert_eq!(closest("GardenStats", names), Some("GardenStatus"));
     }
 

@@ -185,3 +185,27 @@ fn fmt_prints_one_file_only() {
         text(&out.stdout)
     );
 }
+
+#[test]
+fn json_diagnostics_are_one_object_per_line() {
+    let dir = scratch("json");
+    std::fs::write(
+        dir.join("bad.tool"),
+        "tool a { timing sync response R }\nstruct R { x: Strin }\ntool b { }\n",
+    )
+    .unwrap();
+    let out = toolwright(&["check", dir.to_str().unwrap(), "--message-format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = text(&out.stderr)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["code"], "TW101");
+    assert_eq!(lines[0]["start"]["line"], 2);
+    assert_eq!(lines[0]["start"]["column"], 15);
+    assert_eq!(lines[0]["end"]["column"], 20);
+    assert_eq!(lines[0]["help"], "did you mean `string`?");
+    assert!(lines[0]["rendered"].as_str().unwrap().contains("^^^^^"));
+    assert_eq!(lines[1]["code"], "TW201");
+}

@@ -3,6 +3,7 @@
 //! every door (CLI, build.rs, proc-macro).
 
 mod ctxt;
+mod json;
 pub mod messages;
 mod render;
 
@@ -130,6 +131,14 @@ impl Diagnostics {
     /// Renders every diagnostic with source snippets, followed by a count.
     pub fn render(&self, sources: &Sources, color: ColorChoice) -> String {
         render::render(self, sources, color)
+    }
+
+    /// Renders every diagnostic as one JSON object per line: `code`,
+    /// `severity`, `message`, `file`, `start`/`end` (1-based `line` and
+    /// `column`), `label`, `related` labels, `notes`, `help`, and the
+    /// `rendered` text.
+    pub fn render_json(&self, sources: &Sources) -> String {
+        json::render(self, sources)
     }
 }
 

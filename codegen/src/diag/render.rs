@@ -18,6 +18,21 @@ pub enum ColorChoice {
 }
 
 pub(super) fn render(diagnostics: &Diagnostics, sources: &Sources, color: ColorChoice) -> String {
+    let mut out = render_each(diagnostics, sources, color);
+    let count = diagnostics.len();
+    out.push_str(&format!(
+        "{count} error{} found\n",
+        if count == 1 { "" } else { "s" }
+    ));
+    out
+}
+
+/// The diagnostics alone, without the closing count.
+pub(super) fn render_each(
+    diagnostics: &Diagnostics,
+    sources: &Sources,
+    color: ColorChoice,
+) -> String {
     let config = Config::default();
     let styles = Styles::default();
     let mut buffer = match color {
@@ -55,8 +70,5 @@ pub(super) fn render(diagnostics: &Diagnostics, sources: &Sources, color: ColorC
             let _ = buffer.write_all(line.as_bytes());
         }
     }
-    let count = diagnostics.len();
-    let summary = format!("{count} error{} found\n", if count == 1 { "" } else { "s" });
-    let _ = buffer.write_all(summary.as_bytes());
     String::from_utf8_lossy(buffer.as_slice()).into_owned()
 }
