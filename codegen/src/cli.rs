@@ -183,7 +183,7 @@ fn fmt(paths: &[PathBuf], mode: FmtMode, output: Output) -> ExitCode {
                 let path = file
                     .path()
                     .map_or_else(|| PathBuf::from(file.name()), ToOwned::to_owned);
-                if let Err(e) = std::fs::write(&path, formatted) {
+                if let Err(e) = write_atomically(&path, formatted.as_bytes()) {
                     eprintln!("error: cannot write `{}`: {e}", path.display());
                     failed = true;
                 } else {
@@ -221,7 +221,7 @@ fn check(paths: &[PathBuf], emit: Option<&std::path::Path>, output: Output) -> E
         let written = if path.as_os_str() == "-" {
             std::io::stdout().write_all(json.as_bytes())
         } else {
-            std::fs::write(path, json)
+            write_atomically(path, json.as_bytes())
         };
         if let Err(e) = written {
             eprintln!("error: cannot write `{}`: {e}", path.display());
@@ -242,6 +242,20 @@ fn check(paths: &[PathBuf], emit: Option<&std::path::Path>, output: Output) -> E
         println!("{summary}");
     }
     ExitCode::SUCCESS
+}
+
+/// Writes a sibling temporary file and renames it over `path`, so an
+/// interrupted run leaves the old file or the new one, never half of each.
+fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .map_or_else(Default::default, |n| n.to_string_lossy());
+    let tmp = path.with_file_name(format!(".{name}.toolwright-{}", std::process::id()));
+    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
 }
 
 fn count(n: usize, noun: &str) -> String {

@@ -150,22 +150,7 @@ impl Parser<'_, '_> {
         let mut out = Vec::new();
         loop {
             let meta = self.meta();
-            let close = self.span();
-            if self.eat(&TokenKind::RBrace) {
-                self.dangling(&meta);
-                return Ok((out, close));
-            }
-            if self.at(&TokenKind::Eof) || self.at_item_start() {
-                self.dangling(&meta);
-                // A missing `}`: report it and let the next item parse.
-                let found = self.peek().describe();
-                let span = self.span();
-                self.cx.push(messages::expected_with_help(
-                    span,
-                    "`}`",
-                    &found,
-                    "the body above is not closed",
-                ));
+            if let Some(close) = self.end_of_body(&meta, "the body above is not closed") {
                 return Ok((out, close));
             }
             match elem(self, meta) {
@@ -191,6 +176,26 @@ impl Parser<'_, '_> {
                 _ => {}
             }
         }
+    }
+
+    /// At the end of a `{ ... }` body, consumes the `}` and returns its span.
+    /// At end of file or at the start of the next item, reports the missing
+    /// `}` (with `hint`) and returns where it should have been, so the next
+    /// item still parses. Inside the body, returns `None`.
+    pub(super) fn end_of_body(&mut self, meta: &Meta, hint: &str) -> Option<Span> {
+        let close = self.span();
+        if self.eat(&TokenKind::RBrace) {
+            self.dangling(meta);
+            return Some(close);
+        }
+        if self.at(&TokenKind::Eof) || self.at_item_start() {
+            self.dangling(meta);
+            let found = self.peek().describe();
+            self.cx
+                .push(messages::expected_with_help(close, "`}`", &found, hint));
+            return Some(close);
+        }
+        None
     }
 
     pub(super) fn fields(&mut self) -> PResult<(Vec<Field>, Span)> {

@@ -36,21 +36,7 @@ impl Parser<'_, '_> {
         let mut clauses = Vec::new();
         loop {
             let meta = self.meta();
-            let close = self.span();
-            if self.eat(&TokenKind::RBrace) {
-                self.dangling(&meta);
-                return Ok((clauses, close));
-            }
-            if self.at(&TokenKind::Eof) || self.at_item_start() {
-                self.dangling(&meta);
-                let found = self.peek().describe();
-                let span = self.span();
-                self.cx.push(messages::expected_with_help(
-                    span,
-                    "`}`",
-                    &found,
-                    "the tool body above is not closed",
-                ));
+            if let Some(close) = self.end_of_body(&meta, "the tool body above is not closed") {
                 return Ok((clauses, close));
             }
             let keyword = match self.peek() {
