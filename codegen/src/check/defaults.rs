@@ -3,8 +3,18 @@
 use super::symbols::{Body, Kind, Symbols};
 use crate::diag::{Ctxt, messages};
 use crate::model::{Constraints, Number, Primitive, Type, Value};
+use crate::source::Span;
 use crate::suggest;
 use crate::syntax::ast::{LitKind, Literal, TypeBody};
+
+/// Where the field's `@range`, `@length` and `@pattern` were written, to
+/// point at the bound a default breaks.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct BoundSpans {
+    pub(crate) range: Option<Span>,
+    pub(crate) length: Option<Span>,
+    pub(crate) pattern: Option<Span>,
+}
 
 /// Checks a default against a (non-optional) field type.
 /// `count: u32 = "three"` → TW309; `@range(-24, 24) semitones: i8 = 30` → TW310.
@@ -14,6 +24,7 @@ pub(crate) fn check(
     ty: &Type,
     lit: &Literal,
     constraints: &Constraints,
+    bounds: BoundSpans,
 ) -> Option<Value> {
     let mismatch = |cx: &mut Ctxt, help: Option<&str>| {
         let help = help.map(str::to_owned).or_else(|| example(ty));
@@ -31,10 +42,10 @@ pub(crate) fn check(
             let (lo, hi) = p.int_bounds().unwrap_or((0, 0));
             if *i < lo || *i > hi {
                 let reason = format!("`{}` holds {lo} to {hi}", p.as_str());
-                cx.push(messages::default_out_of_range(lit.span, &reason));
+                cx.push(messages::default_out_of_range(lit.span, &reason, None));
                 return None;
             }
-            within_range(cx, lit, Number::Int(*i), constraints).then_some(Value::Int(*i))
+            within_range(cx, lit, Number::Int(*i), constraints, bounds).then_some(Value::Int(*i))
         }
         (Type::Primitive(p), LitKind::Float(_)) if p.int_bounds().is_some() => mismatch(
             cx,
@@ -50,10 +61,11 @@ pub(crate) fn check(
                 cx.push(messages::default_out_of_range(
                     lit.span,
                     "beyond the range of `f32`",
+                    None,
                 ));
                 return None;
             }
-            within_range(cx, lit, n, constraints).then_some(Value::Float(n.as_f64()))
+            within_range(cx, lit, n, constraints, bounds).then_some(Value::Float(n.as_f64()))
         }
         (Type::Primitive(Primitive::String), LitKind::Str(s)) => {
             if let Some((min, max)) = constraints.length {
@@ -61,7 +73,11 @@ pub(crate) fn check(
                 if n < min || n > max {
                     let reason =
                         format!("it is {n} characters long; `@length` allows {min} to {max}");
-                    cx.push(messages::default_out_of_range(lit.span, &reason));
+                    cx.push(messages::default_out_of_range(
+                        lit.span,
+                        &reason,
+                        bounds.length,
+                    ));
                     return None;
                 }
             }
@@ -69,7 +85,11 @@ pub(crate) fn check(
                 let matches = regex_lite::Regex::new(pattern).is_ok_and(|re| re.is_match(s));
                 if !matches {
                     let reason = format!("it does not match `@pattern(\"{pattern}\")`");
-                    cx.push(messages::default_out_of_range(lit.span, &reason));
+                    cx.push(messages::default_out_of_range(
+                        lit.span,
+                        &reason,
+                        bounds.pattern,
+                    ));
                     return None;
                 }
             }
@@ -89,7 +109,11 @@ pub(crate) fn check(
             if let Some((min, _)) = constraints.length.filter(|(min, _)| *min > 0) {
                 let entries = if min == 1 { "entry" } else { "entries" };
                 let reason = format!("`@length` requires at least {min} {entries}");
-                cx.push(messages::default_out_of_range(lit.span, &reason));
+                cx.push(messages::default_out_of_range(
+                    lit.span,
+                    &reason,
+                    bounds.length,
+                ));
                 return None;
             }
             Some(Value::EmptyList)
@@ -148,13 +172,23 @@ pub(crate) fn check(
     }
 }
 
-fn within_range(cx: &mut Ctxt, lit: &Literal, n: Number, constraints: &Constraints) -> bool {
+fn within_range(
+    cx: &mut Ctxt,
+    lit: &Literal,
+    n: Number,
+    constraints: &Constraints,
+    bounds: BoundSpans,
+) -> bool {
     let Some((min, max)) = constraints.range else {
         return true;
     };
     if n.as_f64() < min.as_f64() || n.as_f64() > max.as_f64() {
         let reason = format!("`@range` allows {min} to {max}");
-        cx.push(messages::default_out_of_range(lit.span, &reason));
+        cx.push(messages::default_out_of_range(
+            lit.span,
+            &reason,
+            bounds.range,
+        ));
         return false;
     }
     true

@@ -34,7 +34,14 @@ pub(crate) fn lower(
                 cx.push(messages::optional_default(lit.span, *question));
                 None
             }
-            (Some(lit), _) => defaults::check(symbols, cx, &ty, lit, &constraints),
+            (Some(lit), _) => {
+                let bounds = defaults::BoundSpans {
+                    range: attrs.range.map(|(span, ..)| span),
+                    length: attrs.length.map(|(span, ..)| span),
+                    pattern: attrs.pattern.as_ref().map(|(span, _)| *span),
+                };
+                defaults::check(symbols, cx, &ty, lit, &constraints, bounds)
+            }
         };
         if !unique {
             continue;

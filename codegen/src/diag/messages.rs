@@ -662,13 +662,17 @@ pub(crate) fn unknown_enum_default(
     .help_opt(did_you_mean(suggestion))
 }
 
-pub(crate) fn default_out_of_range(span: Span, reason: &str) -> Diagnostic {
-    Diagnostic::error(
+pub(crate) fn default_out_of_range(span: Span, reason: &str, bound: Option<Span>) -> Diagnostic {
+    let d = Diagnostic::error(
         Code::DefaultOutOfRange,
         span,
         format!("default value is out of bounds: {reason}"),
     )
-    .label("out of bounds")
+    .label("out of bounds");
+    match bound {
+        Some(b) => d.with_secondary(b, "bound set here"),
+        None => d,
+    }
 }
 
 pub(crate) fn optional_default(span: Span, question: Span) -> Diagnostic {
