@@ -228,10 +228,14 @@ impl Sources {
             }
         }
         found.sort();
-        found.dedup();
+        // The same file named twice (`idl` and `./idl/abc.tool`) is read once.
+        let mut seen = std::collections::HashSet::new();
         let mut sources = Sources::new();
         for path in found {
-            sources.load_file(&path)?;
+            let key = std::fs::canonicalize(&path).map_err(|e| io_error(&path, e))?;
+            if seen.insert(key) {
+                sources.load_file(&path)?;
+            }
         }
         Ok(sources)
     }

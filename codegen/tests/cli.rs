@@ -209,3 +209,11 @@ fn json_diagnostics_are_one_object_per_line() {
     assert!(lines[0]["rendered"].as_str().unwrap().contains("^^^^^"));
     assert_eq!(lines[1]["code"], "TW201");
 }
+
+#[test]
+fn a_file_named_twice_is_read_once() {
+    let once = toolwright(&["check", "idl"]);
+    let twice = toolwright(&["check", "idl", "./idl/abc.tool"]);
+    assert!(twice.status.success(), "{}", text(&twice.stderr));
+    assert_eq!(text(&once.stdout), text(&twice.stdout));
+}
