@@ -60,6 +60,11 @@ pub enum Command {
         #[command(flatten)]
         output: Output,
     },
+    /// Explain a diagnostic code: the rule, why it exists, an example, a fix.
+    Explain {
+        /// A code such as `TW101`.
+        code: String,
+    },
 }
 
 /// How diagnostics are printed (to stderr).
@@ -77,7 +82,13 @@ impl Output {
     fn report(self, diagnostics: &crate::Diagnostics, sources: &Sources) {
         match self.message_format {
             MessageFormat::Human => {
-                eprint!("{}", diagnostics.render(sources, self.color.resolve()))
+                eprint!("{}", diagnostics.render(sources, self.color.resolve()));
+                if let Some(first) = diagnostics.iter().next() {
+                    eprintln!(
+                        "`toolwright explain {}` says more about a code",
+                        first.code.as_str()
+                    );
+                }
             }
             MessageFormat::Json => eprint!("{}", diagnostics.render_json(sources)),
         }
@@ -136,6 +147,27 @@ pub fn main() -> ExitCode {
                 _ => FmtMode::Print,
             };
             fmt(&paths, mode, output)
+        }
+        Command::Explain { code } => explain(&code),
+    }
+}
+
+fn explain(code: &str) -> ExitCode {
+    match crate::diag::Code::parse(code) {
+        Some(code) => {
+            print!(
+                "{}: {}\n\n{}",
+                code.as_str(),
+                code.summary(),
+                code.explanation()
+            );
+            ExitCode::SUCCESS
+        }
+        None => {
+            eprintln!(
+                "error: `{code}` is not a diagnostic code; codes look like `TW101` and are listed in docs/diagnostics.md"
+            );
+            ExitCode::FAILURE
         }
     }
 }

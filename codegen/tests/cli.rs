@@ -211,6 +211,21 @@ fn json_diagnostics_are_one_object_per_line() {
 }
 
 #[test]
+fn explain_prints_the_explanation() {
+    let out = toolwright(&["explain", "tw101"]);
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("TW101: a type name that is not declared\n\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Example:") && stdout.contains("Fix:"));
+    let out = toolwright(&["explain", "TW999"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("not a diagnostic code"));
+}
+
+#[test]
 fn a_file_named_twice_is_read_once() {
     let once = toolwright(&["check", "idl"]);
     let twice = toolwright(&["check", "idl", "./idl/abc.tool"]);

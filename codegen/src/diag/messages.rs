@@ -31,6 +31,20 @@ macro_rules! codes {
             pub fn summary(self) -> &'static str {
                 match self { $(Code::$variant => $summary,)* }
             }
+
+            /// The long explanation (Markdown): the rule, why it exists, an
+            /// example that breaks it and its fix. One file per code in
+            /// `diag/explain/`, so a code without one does not compile.
+            pub fn explanation(self) -> &'static str {
+                match self {
+                    $(Code::$variant => include_str!(concat!("explain/", $code, ".md")),)*
+                }
+            }
+
+            /// Parses `TW101` (any case).
+            pub fn parse(code: &str) -> Option<Code> {
+                Self::ALL.iter().copied().find(|c| c.as_str().eq_ignore_ascii_case(code))
+            }
         }
     };
 }
