@@ -160,8 +160,8 @@ fn deeply_nested_actions_are_an_error_not_a_stack_overflow() {
     let text = format!("tool t {{ {} }}", "action a { ".repeat(depth));
     let mut sources = Sources::new();
     sources.add("deep.tool", text);
-    let diagnostics = check(&sources).expect_err("nesting is capped");
-    assert!(diagnostics.iter().any(|d| d.code.as_str() == "TW015"));
+    let diagnostics = check(&sources).expect_err("actions do not nest");
+    assert!(diagnostics.iter().any(|d| d.code.as_str() == "TW204"));
 }
 
 #[test]

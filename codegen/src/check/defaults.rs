@@ -57,7 +57,7 @@ pub(crate) fn check(
                 LitKind::Float(f) => Number::Float(f),
                 _ => Number::Int(0),
             };
-            if *p == Primitive::F32 && n.as_f64().abs() > f64::from(f32::MAX) {
+            if *p == Primitive::F32 && !super::fields::fits_f32(n.as_f64()) {
                 cx.push(messages::default_out_of_range(
                     lit.span,
                     "beyond the range of `f32`",

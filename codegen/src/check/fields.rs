@@ -115,6 +115,13 @@ fn constraints(cx: &mut Ctxt, attrs: &attrs::Attrs, ty: &Type) -> Constraints {
     out
 }
 
+/// True when `x` rounds to a finite `f32` (so `3.4028235e38`, the way
+/// `f32::MAX` prints, fits).
+#[allow(clippy::cast_possible_truncation)]
+pub(crate) fn fits_f32(x: f64) -> bool {
+    (x as f32).is_finite()
+}
+
 /// Why `@range(min, max)` cannot apply to `p`, if it cannot.
 fn range_problem(p: Primitive, min: Number, max: Number) -> Option<String> {
     if let Some((lo, hi)) = p.int_bounds() {
@@ -124,17 +131,14 @@ fn range_problem(p: Primitive, min: Number, max: Number) -> Option<String> {
                 p.as_str()
             ));
         };
-        if a < lo || b > hi {
+        if let Some(outside) = [a, b].into_iter().find(|v| *v < lo || *v > hi) {
             return Some(format!(
-                "`{}` holds {lo} to {hi}, so ({a}, {b}) cannot be reached",
+                "{outside} is outside `{}`, which holds {lo} to {hi}",
                 p.as_str()
             ));
         }
-    } else if p == Primitive::F32 {
-        let limit = f64::from(f32::MAX);
-        if min.as_f64() < -limit || max.as_f64() > limit {
-            return Some("the bounds exceed the range of `f32`".to_owned());
-        }
+    } else if p == Primitive::F32 && !(fits_f32(min.as_f64()) && fits_f32(max.as_f64())) {
+        return Some("the bounds exceed the range of `f32`".to_owned());
     }
     None
 }

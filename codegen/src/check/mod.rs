@@ -278,4 +278,51 @@ mod follow_on {
     fn invalid_utf8_is_reported_once() {
         assert_eq!(codes(b"struct S { a\xff: u8 }"), [Code::InvalidUtf8]);
     }
+
+    #[test]
+    fn lexical_slips_are_reported_once() {
+        assert_eq!(codes(b"\xef\xbb\xbfstruct S { a: u8 }"), []);
+        assert_eq!(
+            codes(b"struct S { a: string = 'x' }"),
+            [Code::UnexpectedChar]
+        );
+        assert_eq!(
+            codes(b"tool t { action a { timing sync action b { action c { } } } }"),
+            [Code::ClauseInAction]
+        );
+    }
+
+    #[test]
+    fn names_no_target_can_spell_are_reserved() {
+        assert_eq!(
+            codes(b"enum Toggle { true, false }"),
+            [Code::ReservedName, Code::ReservedName]
+        );
+        assert_eq!(codes(b"struct Self { }"), [Code::ReservedName]);
+        assert_eq!(codes(b"struct None { }"), [Code::ReservedName]);
+    }
+
+    #[test]
+    fn f32_max_as_printed_fits_f32() {
+        assert_eq!(
+            codes(b"struct S { @range(0, 3.4028235e38) a: f32 = 3.4028235e38 }"),
+            []
+        );
+        assert_eq!(
+            codes(b"struct S { a: f32 = 3.5e38 }"),
+            [Code::DefaultOutOfRange]
+        );
+    }
+
+    #[test]
+    fn a_timing_prefix_suggests_every_class_it_starts() {
+        let mut sources = Sources::new();
+        sources.add("t.tool", "tool t { timing async }");
+        let d = check(&sources).unwrap_err();
+        let help = d.iter().next().unwrap().help.clone().unwrap();
+        assert_eq!(
+            help,
+            "did you mean `async_short`, `async_medium` or `async_long`?"
+        );
+    }
 }

@@ -64,12 +64,8 @@ impl<'a> Clauses<'a> {
                 }
                 attrs::lower(cx, &clause.meta.attrs, Target::Clause);
             }
-            if in_action
-                && matches!(
-                    clause.kind,
-                    ClauseKind::Errors(_) | ClauseKind::Stream(_) | ClauseKind::Action(_)
-                )
-            {
+            // (An `action` inside an action is rejected by the parser.)
+            if in_action && matches!(clause.kind, ClauseKind::Errors(_) | ClauseKind::Stream(_)) {
                 cx.push(messages::clause_in_action(clause.keyword.span, keyword));
                 continue;
             }
@@ -291,11 +287,24 @@ fn shape_type(symbols: &Symbols<'_>, cx: &mut Ctxt, shape: &Shape) -> Option<Typ
 fn timing(cx: &mut Ctxt, ident: &Ident) -> Option<Timing> {
     let t = Timing::from_name(&ident.name);
     if t.is_none() {
-        let suggestion = suggest::closest(&ident.name, Timing::NAMES.iter().copied());
+        // `async` is a prefix of three classes: name them all rather than
+        // guess the nearest spelling.
+        let prefixed: Vec<&str> = Timing::NAMES
+            .iter()
+            .copied()
+            .filter(|n| n.starts_with(&ident.name))
+            .collect();
+        let suggestions = if prefixed.is_empty() {
+            suggest::closest(&ident.name, Timing::NAMES.iter().copied())
+                .into_iter()
+                .collect()
+        } else {
+            prefixed
+        };
         cx.push(messages::unknown_timing(
             ident.span,
             &ident.name,
-            suggestion,
+            &suggestions,
         ));
     }
     t

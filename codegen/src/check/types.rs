@@ -9,6 +9,7 @@ use crate::diag::{Ctxt, messages};
 use crate::model::{EnumValue, TypeDef, TypeId, TypeKind, Variant};
 use crate::source::Sources;
 use crate::syntax::ast::{self, TypeBody};
+use crate::syntax::keywords;
 
 pub(crate) fn lower(symbols: &Symbols<'_>, sources: &Sources, cx: &mut Ctxt) -> Vec<TypeDef> {
     symbols
@@ -73,6 +74,13 @@ fn lower_body(
             let mut out = Vec::new();
             for value in values {
                 let attrs = attrs::lower(cx, &value.meta.attrs, Target::EnumValue);
+                if keywords::RESERVED_ENUM_VALUES.contains(&value.name.name.as_str()) {
+                    cx.push(messages::reserved_enum_value(
+                        value.name.span,
+                        &value.name.name,
+                    ));
+                    continue;
+                }
                 if namespace.insert_snake(
                     cx,
                     &value.name,

@@ -123,15 +123,21 @@ pub(crate) fn invalid_utf8(span: Span) -> Diagnostic {
 }
 
 pub(crate) fn unexpected_char(span: Span, c: char) -> Diagnostic {
+    // Show the character as it looks, unless it does not look like anything.
+    let shown = if c.is_control() || c.is_whitespace() || c == '\u{FEFF}' {
+        format!("U+{:04X}", u32::from(c))
+    } else {
+        c.to_string()
+    };
     let d = Diagnostic::error(
         Code::UnexpectedChar,
         span,
-        format!("unexpected character `{}`", c.escape_debug()),
+        format!("unexpected character `{shown}`"),
     );
     match c {
         '#' => d.help("comments start with `//`"),
         '-' => d.help("`-` is only valid as the sign of a number literal"),
-        '\'' => d.help("string literals use double quotes: \"...\""),
+        '\'' => d.help("strings use double quotes: \"...\""),
         c if !c.is_ascii() && c.is_alphabetic() => {
             d.note("IDL names are ASCII so that every target language can spell them")
         }
@@ -149,13 +155,27 @@ pub(crate) fn unterminated_string(span: Span) -> Diagnostic {
     .help("close it with `\"` on the same line")
 }
 
-pub(crate) fn invalid_escape(span: Span, seq: &str) -> Diagnostic {
-    Diagnostic::error(
-        Code::InvalidEscape,
-        span,
-        format!("unknown escape sequence `{seq}`"),
-    )
-    .help(r#"valid escapes are \\ \" \n \r \t \0 and \u{XXXX}"#)
+pub(crate) fn invalid_escape(span: Span, seq: &str, reason: Option<&str>) -> Diagnostic {
+    match reason {
+        None => Diagnostic::error(
+            Code::InvalidEscape,
+            span,
+            format!("unknown escape sequence `{seq}`"),
+        )
+        .help(r#"valid escapes are \\ \" \' \n \r \t \0 and \u{XXXX}"#),
+        Some(reason) => Diagnostic::error(
+            Code::InvalidEscape,
+            span,
+            format!("invalid escape sequence `{seq}`"),
+        )
+        .label(reason.to_owned()),
+    }
+}
+
+pub(crate) fn single_quotes(span: Span) -> Diagnostic {
+    Diagnostic::error(Code::UnexpectedChar, span, "strings use double quotes")
+        .label("single-quoted")
+        .help("write \"...\"")
 }
 
 pub(crate) fn block_comment(span: Span) -> Diagnostic {
@@ -235,7 +255,7 @@ pub(crate) fn dangling_doc(span: Span) -> Diagnostic {
         "doc comment is not followed by anything to document",
     )
     .label("documents nothing")
-    .help("put it right above an item, field or variant, or use `//` for a plain comment")
+    .help("put it right above an item, action, field, variant or enum value, or use `//` for a plain comment")
 }
 
 pub(crate) fn too_deep(span: Span, limit: usize) -> Diagnostic {
@@ -248,19 +268,13 @@ pub(crate) fn too_deep(span: Span, limit: usize) -> Diagnostic {
     .help("name an inner part with a `struct`")
 }
 
-pub(crate) fn actions_too_deep(span: Span) -> Diagnostic {
-    Diagnostic::error(Code::TooDeep, span, "actions are nested inside actions")
-        .label("too deep")
-        .note("an action tool has one level of actions")
-}
-
 pub(crate) fn non_empty_list(span: Span) -> Diagnostic {
     Diagnostic::error(
         Code::NonEmptyList,
         span,
         "only the empty list `[]` can be written as a literal",
     )
-    .help("default the field to `[]`, or make it optional and fill it in the handler")
+    .help("write `[]`; a list default is always empty")
 }
 
 // ---- names -----------------------------------------------------------------
@@ -306,7 +320,11 @@ pub(crate) fn duplicate_generated(
     )
     .label("declared here")
     .with_secondary(tool_span, format!("tool `{tool}` generates `{name}`"))
-    .help("rename the type, or use it as the tool's `request`/`response` by name")
+    .help(if what == "marker type" {
+        "rename the type or the tool"
+    } else {
+        "rename the type, or use it as the tool's `request`/`response` by name"
+    })
 }
 
 pub(crate) fn naming_convention(
@@ -349,6 +367,19 @@ pub(crate) fn case_collision(
     .help("rename one of them")
 }
 
+pub(crate) fn reserved_enum_value(span: Span, name: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::ReservedName,
+        span,
+        format!("an enum value cannot be named `{name}`"),
+    )
+    .label("reads as a boolean literal")
+    .note(format!(
+        "a default written `= {name}` would be the boolean, not this value"
+    ))
+    .help("choose another name, such as `on`/`off` or `yes`/`no`")
+}
+
 pub(crate) fn reserved_type(span: Span, name: &str) -> Diagnostic {
     Diagnostic::error(
         Code::ReservedName,
@@ -380,6 +411,24 @@ pub(crate) fn reserved_generated(span: Span, name: &str, tool: &str) -> Diagnost
             .trim_end_matches("Request")
             .trim_end_matches("Response"),
     ))
+}
+
+pub(crate) fn generated_collision(
+    span: Span,
+    mine: &str,
+    theirs: &str,
+    other_span: Span,
+    name: &str,
+) -> Diagnostic {
+    Diagnostic::error(
+        Code::CaseCollision,
+        span,
+        format!("{mine} and {theirs} both generate the type `{name}`"),
+    )
+    .label(format!("generates `{name}`"))
+    .with_secondary(other_span, format!("also generates `{name}`"))
+    .note("an anonymous request or response is named after its tool and action")
+    .help("rename one of them, or name one struct yourself: `request MyName { ... }`")
 }
 
 pub(crate) fn differ_in_case(span: Span, name: &str, other: &str, other_span: Span) -> Diagnostic {
@@ -477,10 +526,11 @@ pub(crate) fn nested_optional(span: Span, context: &str) -> Diagnostic {
 }
 
 pub(crate) fn empty_declaration(span: Span, what: &str, name: &str) -> Diagnostic {
+    let members = if what == "enum" { "values" } else { "variants" };
     Diagnostic::error(
         Code::EmptyDeclaration,
         span,
-        format!("{what} `{name}` declares no variants"),
+        format!("{what} `{name}` declares no {members}"),
     )
     .label("empty")
     .note("no value of it could ever be built")
@@ -489,6 +539,11 @@ pub(crate) fn empty_declaration(span: Span, what: &str, name: &str) -> Diagnosti
 // ---- tools -----------------------------------------------------------------
 
 pub(crate) fn missing_timing(span: Span, what: &str, name: &str) -> Diagnostic {
+    let help = if what == "action" {
+        "add `timing sync` to the action, or a `timing` to the tool for all its actions"
+    } else {
+        "add `timing sync` for a tool that answers at once"
+    };
     Diagnostic::error(
         Code::MissingTiming,
         span,
@@ -499,11 +554,11 @@ pub(crate) fn missing_timing(span: Span, what: &str, name: &str) -> Diagnostic {
         "the timing class decides how the dispatcher answers: {}",
         one_of(crate::model::Timing::NAMES)
     ))
-    .help("add `timing sync` for a tool that answers at once")
+    .help(help)
 }
 
-pub(crate) fn unknown_timing(span: Span, found: &str, suggestion: Option<&str>) -> Diagnostic {
-    Diagnostic::error(
+pub(crate) fn unknown_timing(span: Span, found: &str, suggestions: &[&str]) -> Diagnostic {
+    let d = Diagnostic::error(
         Code::UnknownTiming,
         span,
         format!("unknown timing class `{found}`"),
@@ -512,8 +567,12 @@ pub(crate) fn unknown_timing(span: Span, found: &str, suggestion: Option<&str>) 
     .note(format!(
         "timing classes are {}",
         one_of(crate::model::Timing::NAMES)
-    ))
-    .help_opt(did_you_mean(suggestion))
+    ));
+    match suggestions {
+        [] => d,
+        [one] => d.help(format!("did you mean `{one}`?")),
+        many => d.help(format!("did you mean {}?", one_of(many))),
+    }
 }
 
 pub(crate) fn duplicate_clause(span: Span, clause: &str, first: Span) -> Diagnostic {

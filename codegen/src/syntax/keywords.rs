@@ -36,6 +36,9 @@ pub const ACTION: &str = "action";
 /// Clauses of a tool body.
 pub const TOOL_CLAUSES: &[&str] = &[TIMING, TITLE, REQUEST, RESPONSE, ERRORS, STREAM, ACTION];
 
+/// Clauses of an action body.
+pub const ACTION_CLAUSES: &[&str] = &[TIMING, TITLE, REQUEST, RESPONSE];
+
 /// `true` literal.
 pub const TRUE: &str = "true";
 /// `false` literal.
@@ -57,4 +60,13 @@ pub const RESERVED_TYPES: &[&str] = &[
     "ResponseEnvelope",
     "ToolError",
     "Tool",
+    // Keywords no escape can spell as a type name: Rust's `Self` (not even
+    // as `r#Self`) and Python's `None`, `True` and `False`.
+    "Self",
+    "None",
+    "True",
+    "False",
 ];
+
+/// Enum values that read as literals: `mode: Toggle = true` would be a bool.
+pub const RESERVED_ENUM_VALUES: &[&str] = &[TRUE, FALSE];

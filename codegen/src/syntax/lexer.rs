@@ -73,13 +73,18 @@ impl Lexer<'_, '_> {
     }
 
     fn run(&mut self) {
+        // A UTF-8 byte order mark, as some editors write, is not content.
+        if self.text.starts_with('\u{FEFF}') {
+            self.pos = '\u{FEFF}'.len_utf8();
+        }
         while let Some(b) = self.peek(0) {
             let start = self.pos;
             match b {
                 b' ' | b'\t' | b'\r' | b'\n' => self.pos += 1,
                 b'/' if self.peek(1) == Some(b'/') => self.comment(),
                 b'/' if self.peek(1) == Some(b'*') => self.block_comment(),
-                b'"' => self.string(),
+                b'"' => self.string('"'),
+                b'\'' => self.string('\''),
                 b'0'..=b'9' => self.number(start),
                 b'-' if self.peek(1).is_some_and(|c| c.is_ascii_digit()) => self.number(start),
                 b'a'..=b'z' | b'A'..=b'Z' | b'_' => self.ident(),
@@ -258,32 +263,45 @@ impl Lexer<'_, '_> {
         }
     }
 
-    fn string(&mut self) {
+    /// A string literal. `quote` is `"`, or `'` for the common slip of
+    /// single quotes: reported once, then read as a string so that the rest
+    /// of the line is not a cascade of errors.
+    fn string(&mut self, quote: char) {
         let start = self.pos;
         self.pos += 1;
         let mut value = String::new();
+        let mut terminated = false;
         loop {
-            let Some(c) = self.text[self.pos..].chars().next() else {
-                let span = self.span(start, start + 1);
-                self.cx.push(messages::unterminated_string(span));
-                break;
-            };
-            match c {
-                '"' => {
+            match self.text[self.pos..].chars().next() {
+                Some(c) if c == quote => {
                     self.pos += 1;
+                    terminated = true;
                     break;
                 }
-                '\n' => {
-                    let span = self.span(start, start + 1);
-                    self.cx.push(messages::unterminated_string(span));
-                    break;
-                }
-                '\\' => self.escape(&mut value),
-                c => {
+                None | Some('\n') => break,
+                Some('\\') => self.escape(&mut value),
+                Some(c) => {
                     value.push(c);
                     self.pos += c.len_utf8();
                 }
             }
+        }
+        let diagnostic = match (quote, terminated) {
+            ('"', true) => None,
+            ('"', false) => Some(messages::unterminated_string(self.span(start, start + 1))),
+            (_, true) => Some(messages::single_quotes(self.span(start, self.pos))),
+            // A lone apostrophe: one character out of place, not a string.
+            (_, false) => {
+                self.pos = start + 1;
+                self.cx.push(messages::unexpected_char(
+                    self.span(start, start + 1),
+                    quote,
+                ));
+                return;
+            }
+        };
+        if let Some(d) = diagnostic {
+            self.cx.push(d);
         }
         self.push(TokenKind::Str(value), start);
     }
@@ -296,35 +314,49 @@ impl Lexer<'_, '_> {
         };
         self.pos += c.len_utf8();
         let decoded = match c {
-            '\\' => Some('\\'),
-            '"' => Some('"'),
-            'n' => Some('\n'),
-            'r' => Some('\r'),
-            't' => Some('\t'),
-            '0' => Some('\0'),
+            '\\' => Ok('\\'),
+            '"' => Ok('"'),
+            '\'' => Ok('\''),
+            'n' => Ok('\n'),
+            'r' => Ok('\r'),
+            't' => Ok('\t'),
+            '0' => Ok('\0'),
             'u' => self.unicode_escape(),
-            _ => None,
+            _ => Err(None),
         };
         match decoded {
-            Some(c) => value.push(c),
-            None => {
+            Ok(c) => value.push(c),
+            Err(reason) => {
                 let span = self.span(start, self.pos);
                 let seq = self.text[start..self.pos].to_owned();
-                self.cx.push(messages::invalid_escape(span, &seq));
+                self.cx.push(messages::invalid_escape(span, &seq, reason));
             }
         }
     }
 
-    /// `\u{1F600}`: called with `pos` just past the `u`.
-    fn unicode_escape(&mut self) -> Option<char> {
+    /// `\u{1F600}`: called with `pos` just past the `u`. On error, `pos` is
+    /// past the whole sequence and the reason says what is wrong with it.
+    fn unicode_escape(&mut self) -> Result<char, Option<&'static str>> {
+        const FORM: &str = "write `\\u{...}` with 1 to 6 hexadecimal digits";
         if self.peek(0) != Some(b'{') {
-            return None;
+            return Err(Some(FORM));
         }
         let rest = &self.text[self.pos + 1..];
-        let close = rest.find('}').filter(|&i| i <= 6)?;
+        let Some(close) = rest
+            .find(['}', '"', '\n'])
+            .filter(|&i| rest[i..].starts_with('}'))
+        else {
+            return Err(Some(FORM));
+        };
         let hex = &rest[..close];
         self.pos += close + 2;
-        u32::from_str_radix(hex, 16).ok().and_then(char::from_u32)
+        if hex.is_empty() || hex.len() > 6 || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
+            return Err(Some(FORM));
+        }
+        u32::from_str_radix(hex, 16)
+            .ok()
+            .and_then(char::from_u32)
+            .ok_or(Some("not a Unicode scalar value (surrogates and values above 10FFFF are not characters)"))
     }
 }
 

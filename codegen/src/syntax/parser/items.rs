@@ -24,7 +24,7 @@ impl Parser<'_, '_> {
             let meta = self.meta();
             let TokenKind::Ident(word) = self.peek().clone() else {
                 if self.at(&TokenKind::Eof) {
-                    self.dangling(&meta);
+                    self.dangling(&meta, "an item");
                     return file;
                 }
                 let found = self.peek().describe();
@@ -79,15 +79,18 @@ impl Parser<'_, '_> {
         }
     }
 
-    pub(super) fn dangling(&mut self, meta: &Meta) {
+    /// Reports docs and attributes followed by nothing they could apply to;
+    /// `what` names what should have followed ("an item", "a field").
+    pub(super) fn dangling(&mut self, meta: &Meta, what: &str) {
         if let Some(docs) = &meta.docs {
             self.cx.push(messages::dangling_doc(docs.span));
         }
+        let found = self.peek().describe();
         for attr in &meta.attrs {
             self.cx.push(messages::expected(
                 attr.span,
-                "an item after this attribute",
-                "nothing",
+                &format!("{what} after this attribute"),
+                &found,
             ));
         }
     }
@@ -150,7 +153,9 @@ impl Parser<'_, '_> {
         let mut out = Vec::new();
         loop {
             let meta = self.meta();
-            if let Some(close) = self.end_of_body(&meta, "the body above is not closed") {
+            if let Some(close) =
+                self.end_of_body(&meta, &format!("a {what}"), "the body above is not closed")
+            {
                 return Ok((out, close));
             }
             match elem(self, meta) {
@@ -182,14 +187,15 @@ impl Parser<'_, '_> {
     /// At end of file or at the start of the next item, reports the missing
     /// `}` (with `hint`) and returns where it should have been, so the next
     /// item still parses. Inside the body, returns `None`.
-    pub(super) fn end_of_body(&mut self, meta: &Meta, hint: &str) -> Option<Span> {
+    pub(super) fn end_of_body(&mut self, meta: &Meta, what: &str, hint: &str) -> Option<Span> {
         let close = self.span();
-        if self.eat(&TokenKind::RBrace) {
-            self.dangling(meta);
+        if self.at(&TokenKind::RBrace) {
+            self.dangling(meta, what);
+            self.bump();
             return Some(close);
         }
         if self.at(&TokenKind::Eof) || self.at_item_start() {
-            self.dangling(meta);
+            self.dangling(meta, what);
             let found = self.peek().describe();
             self.cx
                 .push(messages::expected_with_help(close, "`}`", &found, hint));

@@ -24,19 +24,15 @@ impl Parser<'_, '_> {
     }
 
     /// `{ clause* }`, recovering at the next clause keyword after a bad one.
+    /// `depth` is 0 in a tool body and 1 in an action body.
     fn clauses(&mut self, depth: usize) -> PResult<(Vec<Clause>, Span)> {
-        // Actions cannot nest (the checker says so); the cap only keeps a
-        // hostile file from recursing without bound.
-        if depth > 2 {
-            let span = self.span();
-            self.cx.push(messages::actions_too_deep(span));
-            return Err(Fail);
-        }
         self.expect(&TokenKind::LBrace, "`{`")?;
         let mut clauses = Vec::new();
         loop {
             let meta = self.meta();
-            if let Some(close) = self.end_of_body(&meta, "the tool body above is not closed") {
+            if let Some(close) =
+                self.end_of_body(&meta, "a clause", "the tool body above is not closed")
+            {
                 return Ok((clauses, close));
             }
             let keyword = match self.peek() {
@@ -93,6 +89,14 @@ impl Parser<'_, '_> {
             keywords::RESPONSE => ClauseKind::Response(self.shape(keywords::RESPONSE)?),
             keywords::ERRORS => ClauseKind::Errors(self.ident("the name of an `error` type")?),
             keywords::STREAM => ClauseKind::Stream(self.ident("the name of a stream chunk type")?),
+            keywords::ACTION if depth > 0 => {
+                // Actions do not nest. Skip the inner one without recursing,
+                // so no file can drive the parser's stack.
+                self.cx
+                    .push(messages::clause_in_action(keyword.span, keywords::ACTION));
+                self.skip_action();
+                return Err(Fail);
+            }
             keywords::ACTION => {
                 let name = self.ident("an action name")?;
                 let (clauses, close) = self.clauses(depth + 1)?;
@@ -103,11 +107,16 @@ impl Parser<'_, '_> {
                 })
             }
             _ => {
-                let suggestion = suggest::closest(&word, keywords::TOOL_CLAUSES.iter().copied());
+                let allowed = if depth > 0 {
+                    keywords::ACTION_CLAUSES
+                } else {
+                    keywords::TOOL_CLAUSES
+                };
+                let suggestion = suggest::closest(&word, allowed.iter().copied());
                 self.cx.push(messages::unknown_clause(
                     keyword.span,
                     &format!("`{word}`"),
-                    keywords::TOOL_CLAUSES,
+                    allowed,
                     suggestion,
                 ));
                 return Err(Fail);
@@ -148,6 +157,25 @@ impl Parser<'_, '_> {
             fields,
             close,
         })
+    }
+
+    /// Skips an optional name and a balanced `{ ... }` body.
+    fn skip_action(&mut self) {
+        if matches!(self.peek(), TokenKind::Ident(_)) {
+            self.bump();
+        }
+        if !self.eat(&TokenKind::LBrace) {
+            return;
+        }
+        let mut depth = 1usize;
+        while depth > 0 && !self.at(&TokenKind::Eof) {
+            match self.peek() {
+                TokenKind::LBrace => depth += 1,
+                TokenKind::RBrace => depth -= 1,
+                _ => {}
+            }
+            self.bump();
+        }
     }
 
     /// Skips to the next clause keyword or the `}` closing the body.
