@@ -101,3 +101,31 @@ fn every_explanation_shows_a_real_mistake_and_its_fix() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The README's "Checking" example shows exactly what the CLI prints.
+#[test]
+fn readme_checking_example_is_real() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+            .expect("README.md");
+    let section = &readme[readme.find("## Checking").expect("Checking section")..];
+    let source_start = section.find("```\n").expect("source block") + 4;
+    let source_len = section[source_start..].find("```").unwrap();
+    let source = &section[source_start..source_start + source_len];
+    let prompt = "$ toolwright check garden.tool\n";
+    let output_start = section.find(prompt).expect("output block") + prompt.len();
+    let output_len = section[output_start..].find("```").unwrap();
+    let shown = &section[output_start..output_start + output_len];
+
+    let dir = std::env::temp_dir().join(format!("toolwright-readme-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("garden.tool"), source).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolwright"))
+        .args(["check", "garden.tool"])
+        .env("NO_COLOR", "1")
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(shown, printed, "README's Checking example is out of date");
+}
