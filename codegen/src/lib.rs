@@ -17,22 +17,26 @@
 #![deny(missing_docs)]
 
 mod check;
+#[doc(hidden)]
 pub mod cli;
 pub mod diag;
 pub mod format;
 pub mod model;
 mod source;
 mod suggest;
-pub mod syntax;
+// The syntax tree is the checker's input only: backends and users read the
+// model, so the tree can change without breaking anyone.
+mod syntax;
 
 pub use diag::{ColorChoice, Diagnostic, Diagnostics};
+pub use format::format_file;
 pub use model::Model;
 pub use source::{
     FileId, LoadError, LoadErrorKind, Location, MAX_FILE_BYTES, SourceFile, Sources, Span,
 };
 
-/// Parses and checks every file in `sources`: the one pipeline behind the
-/// CLI, build scripts and macros. Returns the model, or every diagnostic
+/// Parses and checks every file in `sources`: the one pipeline every door
+/// into the catalogue goes through (today the CLI). Returns the model, or every diagnostic
 /// found (syntax and semantic errors together, sorted by position).
 pub fn check(sources: &Sources) -> Result<Model, Diagnostics> {
     let mut cx = diag::Ctxt::new();

@@ -185,16 +185,6 @@ pub enum TypeExpr {
     },
 }
 
-impl TypeExpr {
-    /// The whole expression's span.
-    pub fn span(&self) -> Span {
-        match self {
-            TypeExpr::Path { span, .. } => *span,
-            TypeExpr::Optional { inner, question } => inner.span().to(*question),
-        }
-    }
-}
-
 /// `tool name { clauses }`
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tool {

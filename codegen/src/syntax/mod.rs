@@ -7,8 +7,6 @@ pub(crate) mod lexer;
 pub(crate) mod parser;
 pub mod token;
 
-pub use parser::MAX_TYPE_DEPTH;
-
 use crate::diag::{Ctxt, messages};
 use crate::source::{Sources, Span};
 
