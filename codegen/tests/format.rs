@@ -37,10 +37,26 @@ fn strip_locations(value: &mut serde_json::Value) {
     }
 }
 
+/// Every `//` comment (docs included), found outside string literals.
 fn comment_lines(text: &str) -> Vec<String> {
-    text.lines()
-        .filter_map(|l| l.find("//").map(|i| l[i..].trim_end().to_owned()))
-        .collect()
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut in_string = false;
+        let mut escaped = false;
+        for (i, c) in line.char_indices() {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' if in_string => escaped = true,
+                '"' => in_string = !in_string,
+                '/' if !in_string && line[i..].starts_with("//") => {
+                    out.push(line[i..].trim_end().to_owned());
+                    break;
+                }
+                _ => {}
+            }
+        }
+    }
+    out
 }
 
 /// (folder, file name, text) of every `.tool` file the tests format.
@@ -159,5 +175,50 @@ proptest! {
         // is canonical.
         let squash = |s: &str| s.lines().filter(|l| !l.trim().is_empty()).collect::<Vec<_>>().join("\n");
         prop_assert_eq!(squash(&canonical), squash(&formatted));
+    }
+
+    /// Comments dropped at random places between tokens survive formatting,
+    /// and the result is stable.
+    #[test]
+    fn comments_anywhere_are_kept(
+        file in proptest::sample::select(CATALOGUE),
+        spots in proptest::collection::vec(any::<prop::sample::Index>(), 1..8),
+    ) {
+        // Candidate spots: just before a space or newline outside strings and
+        // comments, where a line comment can end the line.
+        let mut candidates = Vec::new();
+        let mut in_line_comment = false;
+        let mut in_string = false;
+        let bytes = file.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            match b {
+                b'\n' => in_line_comment = false,
+                b'/' if !in_string && bytes.get(i + 1) == Some(&b'/') => in_line_comment = true,
+                b'"' if !in_line_comment => in_string = !in_string,
+                _ => {}
+            }
+            if !in_line_comment && !in_string && (b == b' ' || b == b'\n') {
+                candidates.push(i);
+            }
+        }
+        let mut chosen: Vec<usize> = spots.iter().map(|s| candidates[s.index(candidates.len())]).collect();
+        chosen.sort_unstable();
+        chosen.dedup();
+        let mut text = file.to_owned();
+        for (n, &at) in chosen.iter().enumerate().rev() {
+            text.insert_str(at, &format!(" // note {n}\n"));
+        }
+        let once = format_text("f.tool", &text).unwrap();
+        let twice = format_text("f.tool", &once).unwrap();
+        prop_assert_eq!(&once, &twice);
+        let mut before = comment_lines(&text);
+        let mut after = comment_lines(&once);
+        before.sort();
+        after.sort();
+        prop_assert_eq!(before, after);
+        prop_assert_eq!(
+            model_without_locations("f.tool", &text),
+            model_without_locations("f.tool", &once)
+        );
     }
 }

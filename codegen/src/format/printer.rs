@@ -20,6 +20,7 @@ pub(super) fn print(text: &str, file: &File, comments: &[Comment]) -> String {
         next_comment: 0,
         lines: Vec::new(),
         depth: 0,
+        commented_line: None,
     };
     p.file(file);
     let mut out = p.lines.join("\n");
@@ -33,6 +34,8 @@ struct Printer<'a> {
     next_comment: usize,
     lines: Vec<String>,
     depth: usize,
+    /// The line that last received a trailing comment.
+    commented_line: Option<usize>,
 }
 
 impl Printer<'_> {
@@ -56,14 +59,21 @@ impl Printer<'_> {
         }
     }
 
-    /// Appends a trailing comment to the last line with code on it.
+    /// Appends a trailing comment to the last line with code on it, unless
+    /// that line already ends in a comment: then the comment gets its own
+    /// line, so two comments never merge into one.
     fn append_trailing(&mut self, comment: &str) {
-        match self.lines.iter_mut().rev().find(|l| !l.is_empty()) {
-            Some(line) => {
-                line.push(' ');
-                line.push_str(comment);
+        let target = self.lines.iter().rposition(|l| !l.is_empty());
+        match target {
+            Some(i)
+                if Some(i) != self.commented_line
+                    && !self.lines[i].trim_start().starts_with("//") =>
+            {
+                self.lines[i].push(' ');
+                self.lines[i].push_str(comment);
+                self.commented_line = Some(i);
             }
-            None => self.lines.push(comment.to_owned()),
+            _ => self.line(comment),
         }
     }
 
