@@ -219,18 +219,6 @@ pub enum TypeKind {
     Error(Vec<Variant>),
 }
 
-impl TypeKind {
-    /// "a struct", "an enum", … for messages.
-    pub fn article(&self) -> &'static str {
-        match self {
-            TypeKind::Struct(_) => "a struct",
-            TypeKind::Enum(_) => "an enum",
-            TypeKind::Union(_) => "a union",
-            TypeKind::Error(_) => "an error type",
-        }
-    }
-}
-
 /// A field of a struct or variant.
 #[derive(Clone, Debug, Serialize)]
 pub struct Field {

@@ -248,16 +248,7 @@ impl Parser<'_, '_> {
                 ));
                 // Keep the value and skip its would-be fields, so the enum is
                 // not also reported empty.
-                p.bump();
-                let mut depth = 1usize;
-                while depth > 0 && !p.at(&TokenKind::Eof) {
-                    match p.peek() {
-                        TokenKind::LBrace => depth += 1,
-                        TokenKind::RBrace => depth -= 1,
-                        _ => {}
-                    }
-                    p.bump();
-                }
+                p.skip_braces();
             }
             Ok(EnumValue { meta, name })
         })

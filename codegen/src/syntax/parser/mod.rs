@@ -245,6 +245,23 @@ impl Parser<'_, '_> {
         })
     }
 
+    /// At `{`: skips to just past its matching `}` (or to end of file),
+    /// iteratively, so no nesting depth can exhaust the stack.
+    fn skip_braces(&mut self) {
+        if !self.eat(&TokenKind::LBrace) {
+            return;
+        }
+        let mut depth = 1usize;
+        while depth > 0 && !self.at(&TokenKind::Eof) {
+            match self.peek() {
+                TokenKind::LBrace => depth += 1,
+                TokenKind::RBrace => depth -= 1,
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
     /// Skips up to and including `kind` on the current line of tokens, but
     /// never past a brace (so a bad attribute does not swallow a body).
     fn skip_past(&mut self, kind: &TokenKind) {

@@ -164,18 +164,7 @@ impl Parser<'_, '_> {
         if matches!(self.peek(), TokenKind::Ident(_)) {
             self.bump();
         }
-        if !self.eat(&TokenKind::LBrace) {
-            return;
-        }
-        let mut depth = 1usize;
-        while depth > 0 && !self.at(&TokenKind::Eof) {
-            match self.peek() {
-                TokenKind::LBrace => depth += 1,
-                TokenKind::RBrace => depth -= 1,
-                _ => {}
-            }
-            self.bump();
-        }
+        self.skip_braces();
     }
 
     /// Skips to the next clause keyword or the `}` closing the body.
