@@ -292,28 +292,29 @@ pub(crate) fn shape_key(shape: &ast::Shape) -> usize {
 
 /// The diagnostic for two slots with one name.
 fn clash(slot: &Slot<'_>, other: &Slot<'_>) -> crate::diag::Diagnostic {
-    // "tool `abc_parse`" or "action `fs.read`" when the name was generated.
+    // ("tool", "abc_parse") or ("action", "fs.read") when the name was generated.
     let generated_by = |s: &Slot<'_>| match &s.origin {
         Origin::Request { tool, action } | Origin::Response { tool, action } if s.generated => {
             Some(match action {
-                Some(a) => format!("action `{tool}.{a}`"),
-                None => format!("tool `{tool}`"),
+                Some(a) => ("action", format!("{tool}.{a}")),
+                None => ("tool", tool.clone()),
             })
         }
         _ => None,
     };
     match (generated_by(slot), generated_by(other)) {
-        (Some(mine), Some(theirs)) => {
-            messages::generated_collision(slot.span, &mine, &theirs, other.span, &slot.name)
-        }
-        (None, Some(theirs)) => messages::duplicate_generated(
+        (Some((my_kind, mine)), Some((their_kind, theirs))) => messages::generated_collision(
+            slot.span,
+            &format!("{my_kind} `{mine}`"),
+            &format!("{their_kind} `{theirs}`"),
+            other.span,
+            &slot.name,
+        ),
+        (None, Some((_, theirs))) => messages::duplicate_generated(
             slot.span,
             &slot.name,
             "request or response type",
-            theirs
-                .trim_start_matches("tool ")
-                .trim_start_matches("action ")
-                .trim_matches('`'),
+            &theirs,
             other.tool_span.unwrap_or(other.span),
         ),
         _ => messages::duplicate(slot.span, "type", &slot.name, other.span),
