@@ -1,0 +1,179 @@
+//! MsgPack (inside) and JSON (at the edge) codecs, with limits checked
+//! before anything is allocated.
+//!
+//! Every type is decoded from MsgPack only: JSON input is transcoded to
+//! MsgPack first, so each generated type carries one deserializer, not two.
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize as _, Serialize};
+
+use crate::ToolError;
+
+/// Bounds on decoded input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Limits {
+    /// Largest accepted message, in bytes.
+    pub max_bytes: usize,
+    /// Deepest accepted nesting of arrays and maps.
+    pub max_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_bytes: 64 * 1024 * 1024,
+            max_depth: 128,
+        }
+    }
+}
+
+impl Limits {
+    /// Sets the largest accepted message.
+    #[must_use]
+    pub fn max_bytes(mut self, n: usize) -> Self {
+        self.max_bytes = n;
+        self
+    }
+
+    /// Sets the deepest accepted nesting.
+    #[must_use]
+    pub fn max_depth(mut self, n: usize) -> Self {
+        self.max_depth = n;
+        self
+    }
+
+    fn check_size(&self, len: usize) -> Result<(), ToolError> {
+        if len > self.max_bytes {
+            return Err(ToolError::invalid_request(format!(
+                "message of {len} bytes is larger than the limit of {} bytes",
+                self.max_bytes
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Encodes as MsgPack, structs as maps keyed by field name.
+///
+/// # Errors
+/// `INTERNAL` when the value cannot be encoded (a `json` map with non-string
+/// keys, say).
+pub fn to_msgpack<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, ToolError> {
+    rmp_serde::to_vec_named(value)
+        .map_err(|e| ToolError::internal(format!("cannot encode MsgPack: {e}")))
+}
+
+/// Decodes MsgPack within `limits`; trailing bytes are an error.
+///
+/// # Errors
+/// `INVALID_REQUEST` naming what is wrong: truncated input, a wrong type, a
+/// missing field, nesting deeper than the limit.
+pub fn from_msgpack<T: DeserializeOwned>(bytes: &[u8], limits: Limits) -> Result<T, ToolError> {
+    limits.check_size(bytes.len())?;
+    let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
+    de.set_max_depth(limits.max_depth);
+    let value = T::deserialize(&mut de).map_err(|e| invalid_msgpack(&e))?;
+    // The slice reader does not expose what is left, so look for a second
+    // value: the only acceptable outcome is end of input.
+    match serde::de::IgnoredAny::deserialize(&mut de) {
+        Err(rmp_serde::decode::Error::InvalidMarkerRead(e))
+            if e.kind() == std::io::ErrorKind::UnexpectedEof =>
+        {
+            Ok(value)
+        }
+        _ => Err(ToolError::invalid_request(
+            "trailing bytes after the MsgPack value",
+        )),
+    }
+}
+
+fn invalid_msgpack(e: &rmp_serde::decode::Error) -> ToolError {
+    use rmp_serde::decode::Error as E;
+    let message = match e {
+        E::InvalidMarkerRead(_) | E::InvalidDataRead(_) => {
+            "truncated MsgPack: the input ends inside a value".to_owned()
+        }
+        E::DepthLimitExceeded => "MsgPack nested deeper than the limit".to_owned(),
+        other => other.to_string(),
+    };
+    ToolError::invalid_request(message)
+}
+
+/// Encodes as JSON.
+///
+/// # Errors
+/// `INTERNAL` when the value cannot be encoded (a non-finite float).
+pub fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, ToolError> {
+    serde_json::to_vec(value).map_err(|e| ToolError::internal(format!("cannot encode JSON: {e}")))
+}
+
+/// Transcodes a JSON document to MsgPack without building a tree, so the
+/// typed decode that follows is the MsgPack one. `bytes` fields travel as
+/// their base64 strings and decode as bytes.
+///
+/// # Errors
+/// `INVALID_REQUEST` for malformed JSON or input over the limits.
+pub fn json_to_msgpack(json: &[u8], limits: Limits) -> Result<Vec<u8>, ToolError> {
+    limits.check_size(json.len())?;
+    let mut de = serde_json::Deserializer::from_slice(json);
+    let mut out = Vec::with_capacity(json.len());
+    let mut ser = rmp_serde::Serializer::new(&mut out);
+    serde_transcode::transcode(&mut de, &mut ser)
+        .map_err(|e| ToolError::invalid_request(format!("invalid JSON: {e}")))?;
+    de.end()
+        .map_err(|e| ToolError::invalid_request(format!("invalid JSON: {e}")))?;
+    Ok(out)
+}
+
+/// Decodes JSON by transcoding it to MsgPack first (see [`json_to_msgpack`]).
+///
+/// # Errors
+/// As [`json_to_msgpack`] and [`from_msgpack`].
+pub fn from_json<T: DeserializeOwned>(json: &[u8], limits: Limits) -> Result<T, ToolError> {
+    let msgpack = json_to_msgpack(json, limits)?;
+    from_msgpack(&msgpack, limits.max_bytes(usize::MAX))
+}
+
+/// The tool (and action) a MsgPack request names, read without decoding the
+/// rest: a request is a map whose first key is `tool`, and for action tools
+/// whose second key is `action`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Peek<'a> {
+    /// The tool name.
+    pub tool: &'a str,
+    /// The action name, when the second key is `action`.
+    pub action: Option<&'a str>,
+}
+
+/// Reads the tool and action names at the head of a MsgPack request.
+///
+/// # Errors
+/// `INVALID_REQUEST` when the input is not a map that starts with `tool`.
+pub fn peek_call(bytes: &[u8]) -> Result<Peek<'_>, ToolError> {
+    const SHAPE: &str = "a request is a MsgPack map whose first key is `tool`";
+    let mut rd = bytes;
+    let len = rmp::decode::read_map_len(&mut rd)
+        .map_err(|_| ToolError::invalid_request(format!("not a map: {SHAPE}")))?;
+    if len == 0 {
+        return Err(ToolError::invalid_request(format!("empty map: {SHAPE}")));
+    }
+    let (key, rest) = rmp::decode::read_str_from_slice(rd)
+        .map_err(|_| ToolError::invalid_request(format!("first key is not a string: {SHAPE}")))?;
+    if key != "tool" {
+        return Err(ToolError::invalid_request(format!(
+            "first key is `{key}`: {SHAPE}"
+        )));
+    }
+    let (tool, rest) = rmp::decode::read_str_from_slice(rest)
+        .map_err(|_| ToolError::invalid_request("the value of `tool` is not a string"))?;
+    let action = match rmp::decode::read_str_from_slice(rest) {
+        Ok(("action", rest)) if len >= 2 => Some(
+            rmp::decode::read_str_from_slice(rest)
+                .map_err(|_| ToolError::invalid_request("the value of `action` is not a string"))?
+                .0,
+        ),
+        _ => None,
+    };
+    Ok(Peek { tool, action })
+}

@@ -1,0 +1,138 @@
+//! `ToolError`: the one error shape every caller sees, with a stable code.
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+
+use crate::Json;
+
+/// The built-in error codes. A tool's own `error` type adds its codes
+/// (SCREAMING_SNAKE_CASE of the variant name) next to these.
+pub mod codes {
+    /// The request bytes or fields are malformed: truncated or garbage
+    /// MsgPack, a missing or mistyped field, a value out of bounds.
+    pub const INVALID_REQUEST: &str = "INVALID_REQUEST";
+    /// No tool of the catalogue has this name.
+    pub const UNKNOWN_TOOL: &str = "UNKNOWN_TOOL";
+    /// The tool exists but has no action of this name.
+    pub const UNKNOWN_ACTION: &str = "UNKNOWN_ACTION";
+    /// The tool is declared but this server has no handler for it.
+    pub const NOT_IMPLEMENTED: &str = "NOT_IMPLEMENTED";
+    /// The call did not finish within its time budget.
+    pub const TIMEOUT: &str = "TIMEOUT";
+    /// The call was cancelled before it finished.
+    pub const CANCELLED: &str = "CANCELLED";
+    /// The server failed: a handler panicked, a response did not encode.
+    pub const INTERNAL: &str = "INTERNAL";
+
+    /// Every built-in code.
+    pub const ALL: [&str; 7] = [
+        INVALID_REQUEST,
+        UNKNOWN_TOOL,
+        UNKNOWN_ACTION,
+        NOT_IMPLEMENTED,
+        TIMEOUT,
+        CANCELLED,
+        INTERNAL,
+    ];
+}
+
+/// A failed call: a stable machine-readable `code`, a message for people, and
+/// optional structured details (the fields of a tool's typed error).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolError {
+    /// Stable code: one of [`codes`] or a code of the tool's `error` type.
+    pub code: Cow<'static, str>,
+    /// What went wrong, for people.
+    pub message: String,
+    /// The typed error, when the tool declared one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<Json>,
+}
+
+impl ToolError {
+    /// An error with a code and a message.
+    pub fn new(code: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
+        ToolError {
+            code: code.into(),
+            message: message.into(),
+            details: None,
+        }
+    }
+
+    /// Adds structured details.
+    #[must_use]
+    pub fn with_details(mut self, details: Json) -> Self {
+        self.details = Some(details);
+        self
+    }
+
+    /// `INVALID_REQUEST`.
+    pub fn invalid_request(message: impl Into<String>) -> Self {
+        Self::new(codes::INVALID_REQUEST, message)
+    }
+
+    /// `UNKNOWN_TOOL`, with a suggestion when one name is close.
+    pub fn unknown_tool(name: &str, suggestion: Option<&str>) -> Self {
+        let mut message = format!("no tool is named `{name}`");
+        if let Some(s) = suggestion {
+            message.push_str(&format!("; did you mean `{s}`?"));
+        }
+        Self::new(codes::UNKNOWN_TOOL, message)
+    }
+
+    /// `UNKNOWN_ACTION`, with a suggestion when one name is close.
+    pub fn unknown_action(tool: &str, action: &str, suggestion: Option<&str>) -> Self {
+        let mut message = format!("tool `{tool}` has no action `{action}`");
+        if let Some(s) = suggestion {
+            message.push_str(&format!("; did you mean `{s}`?"));
+        }
+        Self::new(codes::UNKNOWN_ACTION, message)
+    }
+
+    /// `NOT_IMPLEMENTED` for a declared tool without a handler.
+    pub fn not_implemented(tool: &str) -> Self {
+        Self::new(
+            codes::NOT_IMPLEMENTED,
+            format!("tool `{tool}` is declared but has no handler on this server"),
+        )
+    }
+
+    /// `TIMEOUT`.
+    pub fn timeout(message: impl Into<String>) -> Self {
+        Self::new(codes::TIMEOUT, message)
+    }
+
+    /// `CANCELLED`.
+    pub fn cancelled(message: impl Into<String>) -> Self {
+        Self::new(codes::CANCELLED, message)
+    }
+
+    /// `INTERNAL`.
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::new(codes::INTERNAL, message)
+    }
+}
+
+impl std::fmt::Display for ToolError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for ToolError {}
+
+/// Turns a handler's error into the wire's [`ToolError`].
+///
+/// Generated `error` enums implement it (code from the variant, message from
+/// its doc, details from its fields); `ToolError` itself passes through.
+pub trait IntoToolError {
+    /// The wire error.
+    fn into_tool_error(self) -> ToolError;
+}
+
+impl IntoToolError for ToolError {
+    fn into_tool_error(self) -> ToolError {
+        self
+    }
+}

@@ -1,0 +1,107 @@
+//! The `Tool` trait and the static description of a catalogue.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::jobs::{JobCall, JobReply};
+use crate::{IntoToolError, ToolTiming};
+
+/// One tool of a catalogue, at the type level. The generated code implements
+/// it on a marker struct per tool (`AddTool`).
+pub trait Tool {
+    /// What the handler receives: the request struct, the action enum of an
+    /// action tool, or `()` for a tool that takes no arguments.
+    type Request: Serialize + DeserializeOwned + Send + 'static;
+    /// What the handler returns on success: the response struct, the action
+    /// response enum, or `()` for an acknowledgement.
+    type Response: Serialize + DeserializeOwned + Send + 'static;
+    /// What the handler returns on failure: the tool's `error` type, or
+    /// [`ToolError`](crate::ToolError) when it declares none.
+    type Error: IntoToolError + Send + 'static;
+    /// The chunks it streams while running, or `()` when it does not stream.
+    type Chunk: Serialize + Send + 'static;
+
+    /// Wire name, snake_case.
+    const NAME: &'static str;
+    /// Timing class. For an action tool, the longest class of its actions;
+    /// the dispatcher uses each call's own action timing.
+    const TIMING: ToolTiming;
+    /// The tool's doc comment.
+    const DESCRIPTION: &'static str;
+}
+
+/// Static metadata of one tool, for dispatch, listings and schemas.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ToolInfo {
+    /// Wire name, snake_case.
+    pub name: &'static str,
+    /// Human-readable title, when declared.
+    pub title: Option<&'static str>,
+    /// The doc comment.
+    pub description: &'static str,
+    /// Timing class (for an action tool, the longest of its actions').
+    pub timing: ToolTiming,
+    /// Actions of an action tool, in declaration order; empty otherwise.
+    pub actions: &'static [ActionInfo],
+    /// True when it streams chunks while running.
+    pub streams: bool,
+    /// True for the job tools, which the runtime serves itself.
+    pub builtin: bool,
+}
+
+impl ToolInfo {
+    /// The action with this name.
+    pub fn action(&self, name: &str) -> Option<&'static ActionInfo> {
+        self.actions.iter().find(|a| a.name == name)
+    }
+}
+
+/// Static metadata of one action of an action tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ActionInfo {
+    /// Wire name, snake_case.
+    pub name: &'static str,
+    /// Human-readable title, when declared.
+    pub title: Option<&'static str>,
+    /// The doc comment.
+    pub description: &'static str,
+    /// Timing class.
+    pub timing: ToolTiming,
+}
+
+/// What the dispatcher needs to know about one decoded call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CallInfo {
+    /// The tool.
+    pub tool: &'static ToolInfo,
+    /// The action, for action tools.
+    pub action: Option<&'static ActionInfo>,
+    /// The timing class this call runs under.
+    pub timing: ToolTiming,
+}
+
+/// A whole generated catalogue: its request and response enums and the
+/// metadata of every tool. Implemented by the generated `ToolCatalogue`.
+pub trait Catalogue: Send + Sync + 'static {
+    /// `ToolRequest`: one variant per tool, `{"tool": name, ...fields}` on
+    /// the wire.
+    type Request: Serialize + DeserializeOwned + Send + 'static;
+    /// `ToolResponse`: one variant per tool.
+    type Response: Serialize + DeserializeOwned + Send + 'static;
+
+    /// Every tool, in declaration order.
+    const TOOLS: &'static [ToolInfo];
+
+    /// The tool with this wire name.
+    fn tool(name: &str) -> Option<&'static ToolInfo>;
+
+    /// Which tool and action a request calls, and under which timing.
+    fn call_info(request: &Self::Request) -> CallInfo;
+
+    /// A call of a built-in job tool, which the dispatcher answers itself;
+    /// any other request is handed back.
+    fn into_job_call(request: Self::Request) -> Result<JobCall, Self::Request>;
+
+    /// The response of a built-in job tool as this catalogue's response.
+    fn from_job_reply(reply: JobReply) -> Self::Response;
+}
