@@ -33,7 +33,7 @@ tool artifact_create {
     title "Create artifact from CAS"
     request {
         /// CAS hash of the content.
-        @pattern("^[0-9a-f]{32}$")
+        @pattern("^[0-9a-f]{64}$")
         cas_hash: string,
         /// Free-form tags for later search.
         tags: list<string> = [],

@@ -9,10 +9,10 @@ tool midi_to_wav {
     title "Render MIDI to audio"
     request {
         /// CAS hash of the MIDI file to render.
-        @pattern("^[0-9a-f]{32}$")
+        @pattern("^[0-9a-f]{64}$")
         input_hash: string,
         /// CAS hash of the SoundFont (.sf2) to render with.
-        @pattern("^[0-9a-f]{32}$")
+        @pattern("^[0-9a-f]{64}$")
         soundfont_hash: string,
         /// Output sample rate in Hz.
         @range(8000, 192000)
@@ -53,7 +53,7 @@ tool audio_convert {
     title "Convert audio"
     request {
         /// CAS hash of the audio to convert.
-        @pattern("^[0-9a-f]{32}$")
+        @pattern("^[0-9a-f]{64}$")
         input_hash: string,
         /// Target container and codec.
         format: AudioFormat,
@@ -92,7 +92,7 @@ tool audio_info {
         /// Artifact ID of the audio; give this or `hash`.
         artifact_id: string?,
         /// CAS hash of the audio; give this or `artifact_id`.
-        @pattern("^[0-9a-f]{32}$")
+        @pattern("^[0-9a-f]{64}$")
         hash: string?,
         /// Mean level below which the audio counts as silent, in dBFS.
         @range(-120.0, 0.0)
@@ -125,7 +125,7 @@ tool midi_info {
         /// Artifact ID of the MIDI file; give this or `hash`.
         artifact_id: string?,
         /// CAS hash of the MIDI file; give this or `artifact_id`.
-        @pattern("^[0-9a-f]{32}$")
+        @pattern("^[0-9a-f]{64}$")
         hash: string?,
     }
     /// Tempo, meter, tracks and notes of a MIDI file.

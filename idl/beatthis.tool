@@ -9,7 +9,7 @@ tool beatthis_analyze {
     title "Track beats (BeatThis)"
     request {
         /// CAS hash of the audio to analyze.
-        @pattern("^[0-9a-f]{32}$")
+        @pattern("^[0-9a-f]{64}$")
         audio_hash: string?,
         /// Path of the audio on the tool server.
         @deprecated("store the file in CAS and pass audio_hash; server paths do not survive a move between hosts")

@@ -27,7 +27,7 @@ tool cas_get {
     title "Get bytes from CAS"
     request {
         /// Content hash returned by `cas_store` or any generating tool.
-        @pattern("^[0-9a-f]{32}$")
+        @pattern("^[0-9a-f]{64}$")
         hash: string,
     }
     /// Content stored under a hash, with its size and media type.
@@ -51,7 +51,7 @@ tool cas_inspect {
     title "Inspect CAS content"
     request {
         /// Content hash to look up.
-        @pattern("^[0-9a-f]{32}$")
+        @pattern("^[0-9a-f]{64}$")
         hash: string,
         /// Maximum length of the text preview, in characters (0 disables the preview).
         @range(0, 4096)
@@ -109,7 +109,7 @@ tool cas_stats {
 
 /// Where stored content ended up.
 struct CasStored {
-    /// Content hash of the stored bytes (BLAKE3, 32 lowercase hex digits).
+    /// Content hash of the stored bytes (SHA-256, 64 lowercase hex digits).
     hash: string,
     /// Size of the stored content in bytes.
     size: u64,
@@ -136,7 +136,7 @@ error CasError {
         /// The hash that was looked up.
         hash: string,
     },
-    /// The hash is not 32 lowercase hex digits.
+    /// The hash is not 64 lowercase hex digits.
     invalid_hash {
         /// The malformed hash as received.
         hash: string,

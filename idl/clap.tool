@@ -9,10 +9,10 @@ tool clap_analyze {
     title "Analyze audio (CLAP)"
     request {
         /// CAS hash of the audio to analyze.
-        @pattern("^[0-9a-f]{32}$")
+        @pattern("^[0-9a-f]{64}$")
         audio_hash: string,
         /// CAS hash of a second clip, for the `similarity` task.
-        @pattern("^[0-9a-f]{32}$")
+        @pattern("^[0-9a-f]{64}$")
         audio_b_hash: string?,
         /// Analyses to run; an empty list runs `embeddings` only.
         @length(0, 5)

@@ -16,7 +16,7 @@ tool musicgen_generate {
         @range(1.0, 30.0)
         duration_seconds: f32 = 10.0,
         /// CAS hash of audio whose melody to follow (needs the `melody` model).
-        @pattern("^[0-9a-f]{32}$")
+        @pattern("^[0-9a-f]{64}$")
         melody_hash: string?,
         /// Sampling temperature.
         @range(0.1, 2.0)

@@ -44,7 +44,7 @@ tool orpheus_continue {
     title "Continue MIDI"
     request {
         /// CAS hash of the MIDI to continue.
-        @pattern("^[0-9a-f]{32}$")
+        @pattern("^[0-9a-f]{64}$")
         input_hash: string,
         /// Which Orpheus checkpoint to sample from.
         model: OrpheusModel = base,
@@ -82,10 +82,10 @@ tool orpheus_bridge {
     title "Bridge MIDI sections"
     request {
         /// CAS hash of the section the bridge starts from.
-        @pattern("^[0-9a-f]{32}$")
+        @pattern("^[0-9a-f]{64}$")
         section_a_hash: string,
         /// CAS hash of the section the bridge leads into; open-ended when omitted.
-        @pattern("^[0-9a-f]{32}$")
+        @pattern("^[0-9a-f]{64}$")
         section_b_hash: string?,
         /// Sampling temperature.
         @range(0.1, 2.0)
@@ -116,7 +116,7 @@ tool orpheus_loops {
     title "Generate MIDI loops"
     request {
         /// CAS hash of MIDI to seed the loop from; unseeded when omitted.
-        @pattern("^[0-9a-f]{32}$")
+        @pattern("^[0-9a-f]{64}$")
         seed_hash: string?,
         /// Sampling temperature.
         @range(0.1, 2.0)
@@ -151,7 +151,7 @@ tool orpheus_classify {
     title "Classify MIDI"
     request {
         /// CAS hash of the MIDI to classify.
-        @pattern("^[0-9a-f]{32}$")
+        @pattern("^[0-9a-f]{64}$")
         midi_hash: string,
     }
     response {

@@ -9,7 +9,7 @@ tool soundfont_inspect {
     title "Inspect SoundFont"
     request {
         /// CAS hash of the SoundFont.
-        @pattern("^[0-9a-f]{32}$")
+        @pattern("^[0-9a-f]{64}$")
         soundfont_hash: string,
         /// Also return the General MIDI drum map of bank 128.
         include_drum_map: bool = false,
@@ -35,7 +35,7 @@ tool soundfont_preset_inspect {
     title "Inspect SoundFont preset"
     request {
         /// CAS hash of the SoundFont.
-        @pattern("^[0-9a-f]{32}$")
+        @pattern("^[0-9a-f]{64}$")
         soundfont_hash: string,
         /// Bank number; 128 is the percussion bank.
         @range(0, 128)

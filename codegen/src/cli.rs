@@ -1,7 +1,8 @@
-//! The `toolwright` command line: a thin adapter over [`crate::check`].
+//! The `toolwright` command line: a thin adapter over [`crate::check`] and
+//! [`crate::generate`].
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -36,6 +37,37 @@ pub enum Command {
         /// Write the checked model as JSON to this file (`-` for stdout).
         #[arg(long, value_name = "FILE")]
         emit: Option<PathBuf>,
+        /// Which files besides the given ones are read.
+        #[command(flatten)]
+        inputs: Inputs,
+        /// How diagnostics are printed.
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Generate code for a target language from `.tool` files.
+    ///
+    /// Checks the catalogue first, printing every problem as `check` does;
+    /// writes nothing unless it is valid. Files whose contents are
+    /// unchanged are not rewritten.
+    Generate {
+        /// The target language.
+        #[arg(value_enum)]
+        language: Language,
+        /// `.tool` files, or directories searched recursively for them.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+        /// The directory to write into (created if missing).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// The output's file name, without extension.
+        #[arg(long, value_name = "NAME", default_value = "tools")]
+        output_name: String,
+        /// The path generated Rust reaches the runtime crate by.
+        #[arg(long, value_name = "PATH", default_value = "::toolwright")]
+        runtime_crate: String,
+        /// Which files besides the given ones are read.
+        #[command(flatten)]
+        inputs: Inputs,
         /// How diagnostics are printed.
         #[command(flatten)]
         output: Output,
@@ -67,6 +99,34 @@ pub enum Command {
     },
 }
 
+/// Which files besides the given ones are read.
+#[derive(Clone, Copy, Debug, clap::Args)]
+pub struct Inputs {
+    /// Leave out the built-in job tools (`job_status`, `job_list`,
+    /// `job_poll`, `job_cancel`), which every catalogue has otherwise.
+    #[arg(long)]
+    no_job_tools: bool,
+}
+
+impl Inputs {
+    fn load(self, paths: &[PathBuf]) -> Result<Sources, crate::LoadError> {
+        let mut sources = Sources::new();
+        if !self.no_job_tools {
+            // First, so a clash is reported in the user's file.
+            sources.add_job_tools();
+        }
+        sources.load_paths(paths)?;
+        Ok(sources)
+    }
+}
+
+/// `generate` targets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Language {
+    /// Rust, as the build script's `Builder` generates it: one `tools.rs`.
+    Rust,
+}
+
 /// How diagnostics are printed (to stderr).
 #[derive(Clone, Copy, Debug, clap::Args)]
 pub struct Output {
@@ -82,13 +142,7 @@ impl Output {
     fn report(self, diagnostics: &crate::Diagnostics, sources: &Sources) {
         match self.message_format {
             MessageFormat::Human => {
-                eprint!("{}", diagnostics.render(sources, self.color.resolve()));
-                if let Some(first) = diagnostics.iter().next() {
-                    eprintln!(
-                        "`toolwright explain {}` says more about a code",
-                        first.code.as_str()
-                    );
-                }
+                eprint!("{}", diagnostics.report(sources, self.color.resolve()));
             }
             MessageFormat::Json => eprint!("{}", diagnostics.render_json(sources)),
         }
@@ -133,8 +187,18 @@ pub fn main() -> ExitCode {
         Command::Check {
             paths,
             emit,
+            inputs,
             output,
-        } => check(&paths, emit.as_deref(), output),
+        } => check(&paths, emit.as_deref(), inputs, output),
+        Command::Generate {
+            language: Language::Rust,
+            paths,
+            out,
+            output_name,
+            runtime_crate,
+            inputs,
+            output,
+        } => generate(&paths, &out, &output_name, &runtime_crate, inputs, output),
         Command::Fmt {
             paths,
             write,
@@ -215,7 +279,7 @@ fn fmt(paths: &[PathBuf], mode: FmtMode, output: Output) -> ExitCode {
                 let path = file
                     .path()
                     .map_or_else(|| PathBuf::from(file.name()), ToOwned::to_owned);
-                if let Err(e) = write_atomically(&path, formatted.as_bytes()) {
+                if let Err(e) = crate::output::write_atomically(&path, formatted.as_bytes()) {
                     eprintln!("error: cannot write `{}`: {e}", path.display());
                     failed = true;
                 } else {
@@ -232,8 +296,60 @@ fn fmt(paths: &[PathBuf], mode: FmtMode, output: Output) -> ExitCode {
     }
 }
 
-fn check(paths: &[PathBuf], emit: Option<&std::path::Path>, output: Output) -> ExitCode {
-    let sources = match Sources::load(paths) {
+fn generate(
+    paths: &[PathBuf],
+    out: &Path,
+    output_name: &str,
+    runtime_crate: &str,
+    inputs: Inputs,
+    output: Output,
+) -> ExitCode {
+    let runtime_crate = match crate::RuntimeCrate::new(runtime_crate) {
+        Ok(path) => path,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let sources = match inputs.load(paths) {
+        Ok(sources) => sources,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let options = crate::Options {
+        generator: crate::Generator::Cli,
+        runtime_crate,
+        output_name: output_name.to_owned(),
+    };
+    let files = match crate::generate(&sources, &options) {
+        Ok(files) => files,
+        Err(diagnostics) => {
+            output.report(&diagnostics, &sources);
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Err(e) = std::fs::create_dir_all(out) {
+        eprintln!("error: cannot create `{}`: {e}", out.display());
+        return ExitCode::FAILURE;
+    }
+    for file in files {
+        let path = out.join(&file.path);
+        match crate::output::write_if_changed(&path, file.contents.as_bytes()) {
+            Ok(true) => println!("wrote {}", path.display()),
+            Ok(false) => println!("unchanged {}", path.display()),
+            Err(e) => {
+                eprintln!("error: cannot write `{}`: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn check(paths: &[PathBuf], emit: Option<&Path>, inputs: Inputs, output: Output) -> ExitCode {
+    let sources = match inputs.load(paths) {
         Ok(sources) => sources,
         Err(e) => {
             eprintln!("error: {e}");
@@ -253,7 +369,7 @@ fn check(paths: &[PathBuf], emit: Option<&std::path::Path>, output: Output) -> E
         let written = if path.as_os_str() == "-" {
             std::io::stdout().write_all(json.as_bytes())
         } else {
-            write_atomically(path, json.as_bytes())
+            crate::output::write_atomically(path, json.as_bytes())
         };
         if let Err(e) = written {
             eprintln!("error: cannot write `{}`: {e}", path.display());
@@ -274,20 +390,6 @@ fn check(paths: &[PathBuf], emit: Option<&std::path::Path>, output: Output) -> E
         println!("{summary}");
     }
     ExitCode::SUCCESS
-}
-
-/// Writes a sibling temporary file and renames it over `path`, so an
-/// interrupted run leaves the old file or the new one, never half of each.
-fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    let name = path
-        .file_name()
-        .map_or_else(Default::default, |n| n.to_string_lossy());
-    let tmp = path.with_file_name(format!(".{name}.toolwright-{}", std::process::id()));
-    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }
 
 fn count(n: usize, noun: &str) -> String {

@@ -3,7 +3,8 @@
 //! A catalogue of tools is declared in `.tool` files. This crate reads them
 //! ([`Sources`]), checks them — reporting every problem at once, with
 //! file:line:col, a snippet and a hint ([`Diagnostics`]) — and produces the
-//! [`Model`] that every backend reads.
+//! [`Model`] that every backend reads. [`generate`] runs the backends;
+//! [`Builder`] is the build.rs API around it.
 //!
 //! ```
 //! use toolwright_codegen::{Sources, check};
@@ -16,32 +17,40 @@
 
 #![deny(missing_docs)]
 
+mod builder;
+mod builtin;
 mod check;
+#[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod cli;
 pub mod diag;
 pub mod format;
+mod generate;
+mod lang;
 pub mod model;
+mod output;
 mod source;
 mod suggest;
 // The syntax tree is the checker's input only: backends and users read the
 // model, so the tree can change without breaking anyone.
 mod syntax;
 
+pub use builder::{BuildError, Builder};
 pub use diag::{ColorChoice, Diagnostic, Diagnostics};
 pub use format::format_file;
+pub use generate::{Generator, InvalidRuntimeCrate, Options, OutputFile, RuntimeCrate, generate};
 pub use model::Model;
 pub use source::{
     FileId, LoadError, LoadErrorKind, Location, MAX_FILE_BYTES, SourceFile, Sources, Span,
 };
 
-/// Parses and checks every file in `sources`: the one pipeline every door
-/// into the catalogue goes through (today the CLI). Returns the model, or every diagnostic
+/// Parses and checks every file in `sources`: the frontend of [`generate`],
+/// and all of `toolwright check`. Returns the model, or every diagnostic
 /// found (syntax and semantic errors together, sorted by position).
 pub fn check(sources: &Sources) -> Result<Model, Diagnostics> {
     let mut cx = diag::Ctxt::new();
     let files = syntax::parse_all(sources, &mut cx);
     let model = check::check(sources, &files, &mut cx);
-    cx.gate()?;
+    cx.gate().map_err(|d| d.explain_builtins(sources))?;
     Ok(model)
 }

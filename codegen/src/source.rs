@@ -64,6 +64,8 @@ pub struct SourceFile {
     line_starts: Vec<usize>,
     /// Set when the bytes were not UTF-8: the offset of the first bad byte.
     invalid_utf8_at: Option<usize>,
+    /// True for a file built into the generator (the job tools).
+    builtin: bool,
 }
 
 impl SourceFile {
@@ -75,6 +77,12 @@ impl SourceFile {
     /// The path on disk, if the file came from disk.
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
+    }
+
+    /// True for a file built into the generator, such as the job tools'
+    /// `<builtin>/jobs.tool` (see [`Sources::add_job_tools`]).
+    pub fn is_builtin(&self) -> bool {
+        self.builtin
     }
 
     /// The file's text (invalid UTF-8 sequences replaced by U+FFFD).
@@ -127,6 +135,8 @@ pub struct Location {
 #[derive(Debug, Default)]
 pub struct Sources {
     files: Vec<SourceFile>,
+    /// Directories searched for `.tool` files, for build scripts' rerun checks.
+    dirs: Vec<PathBuf>,
 }
 
 /// A file or directory that could not be read.
@@ -182,10 +192,30 @@ impl Sources {
     /// by the checker with its position, so one bad byte does not hide the
     /// rest of the file's diagnostics.
     pub fn add(&mut self, name: impl Into<String>, bytes: impl Into<Vec<u8>>) -> FileId {
-        self.push(name.into(), None, bytes.into())
+        self.push(name.into(), None, bytes.into(), false)
     }
 
-    fn push(&mut self, name: String, path: Option<PathBuf>, bytes: Vec<u8>) -> FileId {
+    /// Adds the job tools (`job_status`, `job_list`, `job_poll`,
+    /// `job_cancel`) that every catalogue serves, from the `.tool` file built
+    /// into the generator, named `<builtin>/jobs.tool` in diagnostics. Add it
+    /// before the user's files: a user's tool or type that clashes with it is
+    /// then reported in the user's file, with the built-in one shown beside.
+    pub fn add_job_tools(&mut self) -> FileId {
+        self.push(
+            crate::builtin::JOBS_NAME.to_owned(),
+            None,
+            crate::builtin::JOBS.as_bytes().to_vec(),
+            true,
+        )
+    }
+
+    fn push(
+        &mut self,
+        name: String,
+        path: Option<PathBuf>,
+        bytes: Vec<u8>,
+        builtin: bool,
+    ) -> FileId {
         let (text, invalid_utf8_at) = match String::from_utf8(bytes) {
             Ok(text) => (text, None),
             Err(e) => {
@@ -203,6 +233,7 @@ impl Sources {
             text,
             line_starts,
             invalid_utf8_at,
+            builtin,
         });
         id
     }
@@ -210,13 +241,22 @@ impl Sources {
     /// Loads `.tool` files: each path is a file, or a directory searched
     /// recursively. Files are ordered by path so every run sees the same order.
     pub fn load<P: AsRef<Path>>(paths: &[P]) -> Result<Sources, LoadError> {
+        let mut sources = Sources::new();
+        sources.load_paths(paths)?;
+        Ok(sources)
+    }
+
+    /// Adds `.tool` files to the set, as [`Sources::load`] reads them: each
+    /// path is a file, or a directory searched recursively; files are added
+    /// in path order, each once.
+    pub fn load_paths<P: AsRef<Path>>(&mut self, paths: &[P]) -> Result<(), LoadError> {
         let mut found = Vec::new();
         for path in paths {
             let path = path.as_ref();
             let meta = std::fs::metadata(path).map_err(|e| io_error(path, e))?;
             if meta.is_dir() {
                 let before = found.len();
-                collect_tool_files(path, &mut found)?;
+                collect_tool_files(path, &mut found, &mut self.dirs)?;
                 if found.len() == before {
                     return Err(LoadError {
                         path: path.to_owned(),
@@ -230,14 +270,13 @@ impl Sources {
         found.sort();
         // The same file named twice (`idl` and `./idl/abc.tool`) is read once.
         let mut seen = std::collections::HashSet::new();
-        let mut sources = Sources::new();
         for path in found {
             let key = std::fs::canonicalize(&path).map_err(|e| io_error(&path, e))?;
             if seen.insert(key) {
-                sources.load_file(&path)?;
+                self.load_file(&path)?;
             }
         }
-        Ok(sources)
+        Ok(())
     }
 
     /// Loads one file from disk.
@@ -251,7 +290,14 @@ impl Sources {
         }
         let bytes = std::fs::read(path).map_err(|e| io_error(path, e))?;
         let name = path.to_string_lossy().replace('\\', "/");
-        Ok(self.push(name, Some(path.to_owned()), bytes))
+        Ok(self.push(name, Some(path.to_owned()), bytes, false))
+    }
+
+    /// Every directory [`Sources::load`] or [`Sources::load_paths`] searched,
+    /// subdirectories included: a build script watches them so that a new
+    /// `.tool` file reruns it.
+    pub fn dirs(&self) -> &[PathBuf] {
+        &self.dirs
     }
 
     /// The file with this id.
@@ -300,14 +346,19 @@ fn io_error(path: &Path, e: std::io::Error) -> LoadError {
     }
 }
 
-fn collect_tool_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), LoadError> {
+fn collect_tool_files(
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    dirs: &mut Vec<PathBuf>,
+) -> Result<(), LoadError> {
+    dirs.push(dir.to_owned());
     let entries = std::fs::read_dir(dir).map_err(|e| io_error(dir, e))?;
     for entry in entries {
         let entry = entry.map_err(|e| io_error(dir, e))?;
         let path = entry.path();
         let kind = entry.file_type().map_err(|e| io_error(&path, e))?;
         if kind.is_dir() {
-            collect_tool_files(&path, out)?;
+            collect_tool_files(&path, out, dirs)?;
         } else if path.extension().is_some_and(|ext| ext == "tool") {
             out.push(path);
         }

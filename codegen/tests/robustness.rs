@@ -1,9 +1,10 @@
-//! Arbitrary input never makes the frontend panic: random bytes, random token
-//! soups, and random edits of real catalogue files all end in a model or in
-//! diagnostics that render.
+//! Arbitrary input never makes the frontend or the Rust backend panic:
+//! random bytes, random token soups, and random edits of real catalogue
+//! files all end in diagnostics that render, or in a model and Rust that
+//! parses.
 
 use proptest::prelude::*;
-use toolwright_codegen::{ColorChoice, Sources, check};
+use toolwright_codegen::{ColorChoice, Options, Sources, check, generate};
 
 fn run(bytes: Vec<u8>) {
     let mut sources = Sources::new();
@@ -11,6 +12,12 @@ fn run(bytes: Vec<u8>) {
     match check(&sources) {
         Ok(model) => {
             serde_json::to_string(&model).expect("model serializes");
+            let files = generate(&sources, &Options::default()).expect("a valid model generates");
+            for file in files {
+                if let Err(e) = syn::parse_file(&file.contents) {
+                    panic!("generated Rust does not parse: {e}\n{}", file.contents);
+                }
+            }
         }
         Err(diagnostics) => {
             assert!(!diagnostics.is_empty());
@@ -90,7 +97,7 @@ const CATALOGUE: &[&str] = &[
     include_str!("../../idl/fs.tool"),
     include_str!("../../idl/garden.tool"),
     include_str!("../../idl/orpheus.tool"),
-    include_str!("../../idl/jobs.tool"),
+    include_str!("../src/builtin/jobs.tool"),
 ];
 
 /// Applies one random edit: insert a token, delete a few bytes, or truncate.

@@ -1,23 +1,79 @@
 //! Procedural macros for Toolwright: `#[tools]` / `#[tool]` handler binding.
+//!
+//! The entry points here only convert tokens; the work is done on
+//! `proc_macro2` tokens by the modules below, which are unit-tested and
+//! snapshot-tested without a compiler in the loop.
+//!
+//! How the pieces meet (see `docs/rust.md`, "How `#[tools]` finds the
+//! catalogue"): `#[tools]` calls the generated `__toolwright_catalogue!`,
+//! which calls `bind!` with a description of every tool; `bind!` checks
+//! the `#[tool]` methods against it and writes the `Service` impl.
+
+mod bind;
+mod catalogue;
+mod diag;
+mod emit;
+mod handlers;
+mod input;
+mod messages;
+mod options;
+mod resolve;
+mod signature;
+mod suggest;
+mod tool_attr;
+mod tools_attr;
+
+#[cfg(test)]
+mod tests;
 
 use proc_macro::TokenStream;
 
-/// Binds the `#[tool]` methods of an impl block to a generated catalogue.
+/// Binds the `#[tool]` methods of an impl block to the generated catalogue
+/// and implements `toolwright::Service` for the block's type.
+///
+/// `#[tools]` finds the catalogue at the crate root, where
+/// `toolwright::include_tools!()` usually is; `#[tools(path::to::module)]`
+/// names another module. Every tool must have a handler, unless the block
+/// says `#[tools(not_implemented)]`, which answers the unbound ones with
+/// `NOT_IMPLEMENTED`, or `#[tools(not_implemented(tool_a, tool_b))]`, which
+/// answers only the listed ones so (every other tool still needs a handler).
+///
+/// ```ignore
+/// #[toolwright::tools]
+/// impl Calculator {
+///     #[tool]
+///     async fn add(&self, request: MathOperands) -> Result<MathResult, MathError> {
+///         let result = request.a.checked_add(request.b).ok_or(MathError::Overflow)?;
+///         Ok(MathResult { result })
+///     }
+/// }
+/// ```
 #[proc_macro_attribute]
-pub fn tools(_args: TokenStream, item: TokenStream) -> TokenStream {
-    item
+pub fn tools(args: TokenStream, item: TokenStream) -> TokenStream {
+    match syn::parse(args) {
+        Ok(args) => tools_attr::expand(args, item.into()).into(),
+        Err(error) => tools_attr::bad_arguments(error, item.into()).into(),
+    }
 }
 
-/// Marks a handler method inside a `#[tools]` impl block.
+/// Marks a handler method inside a `#[tools]` impl block: the method of
+/// the tool of the same name, or `#[tool(name = "...")]` to bind another.
+///
+/// A handler takes `&self`, the tool's request (unless it takes none) and
+/// optionally a `toolwright::Context` last, and returns
+/// `Result<Response, Error>` (`()` for a tool without a response,
+/// `toolwright::ToolError` for one without errors); `async fn` or plain
+/// `fn`. A handler under `#[cfg(...)]` counts as bound; where it is
+/// compiled out, its tool answers `NOT_IMPLEMENTED`.
 #[proc_macro_attribute]
 pub fn tool(_args: TokenStream, item: TokenStream) -> TokenStream {
-    item
+    tool_attr::outside_tools(item.into()).into()
 }
 
-/// Expands the binding once the catalogue's tokens are known (called by the
-/// generated catalogue macro). Not public API.
+/// Binds a `#[tools]` block once the catalogue is known; called by the
+/// generated `__toolwright_catalogue!`. Not public API.
 #[doc(hidden)]
 #[proc_macro]
-pub fn bind(_input: TokenStream) -> TokenStream {
-    TokenStream::new()
+pub fn bind(input: TokenStream) -> TokenStream {
+    bind::bind(input.into()).into()
 }

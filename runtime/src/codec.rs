@@ -4,8 +4,8 @@
 //! Every type is decoded from MsgPack only: JSON input is transcoded to
 //! MsgPack first, so each generated type carries one deserializer, not two.
 
+use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize as _, Serialize};
 
 use crate::ToolError;
 
@@ -74,9 +74,12 @@ pub fn from_msgpack<T: DeserializeOwned>(bytes: &[u8], limits: Limits) -> Result
     let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
     de.set_max_depth(limits.max_depth);
     let value = T::deserialize(&mut de).map_err(|e| invalid_msgpack(&e))?;
-    // The slice reader does not expose what is left, so look for a second
-    // value: the only acceptable outcome is end of input.
-    match serde::de::IgnoredAny::deserialize(&mut de) {
+    // The slice reader does not expose what is left, so try to start a
+    // second value: only "no marker to read" means the input has ended.
+    // The probe refuses whatever value it is shown without reading into it:
+    // skipping the value instead would take a lone `0x81` (a map missing its
+    // entries) for the end, since reading its first key also finds nothing.
+    match serde::Deserializer::deserialize_any(&mut de, NoValue) {
         Err(rmp_serde::decode::Error::InvalidMarkerRead(e))
             if e.kind() == std::io::ErrorKind::UnexpectedEof =>
         {
@@ -85,6 +88,18 @@ pub fn from_msgpack<T: DeserializeOwned>(bytes: &[u8], limits: Limits) -> Result
         _ => Err(ToolError::invalid_request(
             "trailing bytes after the MsgPack value",
         )),
+    }
+}
+
+/// A visitor that accepts no value at all: every `visit_*` is serde's
+/// default "invalid type" error.
+struct NoValue;
+
+impl serde::de::Visitor<'_> for NoValue {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the end of the input")
     }
 }
 
@@ -135,6 +150,23 @@ pub fn from_json<T: DeserializeOwned>(json: &[u8], limits: Limits) -> Result<T, 
     from_msgpack(&msgpack, limits.max_bytes(usize::MAX))
 }
 
+fn truncated() -> ToolError {
+    ToolError::invalid_request("truncated MsgPack: the input ends inside a value")
+}
+
+/// Reads one `str`, telling a truncated input from a value of another type.
+fn read_str(
+    bytes: &[u8],
+    not_a_string: impl FnOnce() -> String,
+) -> Result<(&str, &[u8]), ToolError> {
+    use rmp::decode::DecodeStringError as E;
+    rmp::decode::read_str_from_slice(bytes).map_err(|e| match e {
+        E::InvalidMarkerRead(_) | E::InvalidDataRead(_) | E::BufferSizeTooSmall(_) => truncated(),
+        E::InvalidUtf8(..) => ToolError::invalid_request("a string is not valid UTF-8"),
+        _ => ToolError::invalid_request(not_a_string()),
+    })
+}
+
 /// The tool (and action) a MsgPack request names, read without decoding the
 /// rest: a request is a map whose first key is `tool`, and for action tools
 /// whose second key is `action`.
@@ -153,26 +185,24 @@ pub struct Peek<'a> {
 pub fn peek_call(bytes: &[u8]) -> Result<Peek<'_>, ToolError> {
     const SHAPE: &str = "a request is a MsgPack map whose first key is `tool`";
     let mut rd = bytes;
-    let len = rmp::decode::read_map_len(&mut rd)
-        .map_err(|_| ToolError::invalid_request(format!("not a map: {SHAPE}")))?;
+    let len = rmp::decode::read_map_len(&mut rd).map_err(|e| match e {
+        rmp::decode::ValueReadError::InvalidMarkerRead(_) => truncated(),
+        _ => ToolError::invalid_request(format!("not a map: {SHAPE}")),
+    })?;
     if len == 0 {
         return Err(ToolError::invalid_request(format!("empty map: {SHAPE}")));
     }
-    let (key, rest) = rmp::decode::read_str_from_slice(rd)
-        .map_err(|_| ToolError::invalid_request(format!("first key is not a string: {SHAPE}")))?;
+    let (key, rest) = read_str(rd, || format!("first key is not a string: {SHAPE}"))?;
     if key != "tool" {
         return Err(ToolError::invalid_request(format!(
             "first key is `{key}`: {SHAPE}"
         )));
     }
-    let (tool, rest) = rmp::decode::read_str_from_slice(rest)
-        .map_err(|_| ToolError::invalid_request("the value of `tool` is not a string"))?;
+    let (tool, rest) = read_str(rest, || "the value of `tool` is not a string".to_owned())?;
     let action = match rmp::decode::read_str_from_slice(rest) {
-        Ok(("action", rest)) if len >= 2 => Some(
-            rmp::decode::read_str_from_slice(rest)
-                .map_err(|_| ToolError::invalid_request("the value of `action` is not a string"))?
-                .0,
-        ),
+        Ok(("action", rest)) if len >= 2 => {
+            Some(read_str(rest, || "the value of `action` is not a string".to_owned())?.0)
+        }
         _ => None,
     };
     Ok(Peek { tool, action })

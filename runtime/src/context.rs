@@ -18,27 +18,39 @@ pub trait CallSink: Send + Sync + 'static {
 }
 
 /// The untyped context of one call, made by the dispatcher.
+///
+/// Clones share the cancellation token, the sink and the chunk numbering.
 #[derive(Clone)]
 pub struct CallContext {
     job_id: Option<Arc<str>>,
-    token: CancellationToken,
+    // `None` for a detached call: the dispatcher answers `sync` calls with
+    // one each, and making one must cost no allocation.
+    token: Option<CancellationToken>,
     sink: Option<Arc<dyn CallSink>>,
-    seq: Arc<std::sync::atomic::AtomicU64>,
+    /// The next chunk's number; only kept when there is a sink to number
+    /// chunks for.
+    seq: Option<Arc<std::sync::atomic::AtomicU64>>,
 }
 
 impl std::fmt::Debug for CallContext {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CallContext")
             .field("job_id", &self.job_id)
-            .field("cancelled", &self.token.is_cancelled())
+            .field("cancelled", &self.is_cancelled())
             .finish_non_exhaustive()
     }
 }
 
 impl CallContext {
-    /// A context for a call that is not a job and reports nowhere.
+    /// A context for a call that is not a job, cannot be cancelled and
+    /// reports nowhere. Allocates nothing.
     pub fn detached() -> Self {
-        Self::new(None, CancellationToken::new(), None)
+        CallContext {
+            job_id: None,
+            token: None,
+            sink: None,
+            seq: None,
+        }
     }
 
     /// A context with a job id, a cancellation token and a sink.
@@ -47,11 +59,12 @@ impl CallContext {
         token: CancellationToken,
         sink: Option<Arc<dyn CallSink>>,
     ) -> Self {
+        let seq = sink.as_ref().map(|_| Arc::default());
         CallContext {
             job_id,
-            token,
+            token: Some(token),
             sink,
-            seq: Arc::default(),
+            seq,
         }
     }
 
@@ -60,9 +73,25 @@ impl CallContext {
         self.job_id.as_deref()
     }
 
-    /// The token cancelled when the caller cancels the call.
-    pub fn token(&self) -> &CancellationToken {
-        &self.token
+    /// The token cancelled when the caller cancels the call; `None` for a
+    /// [`detached`](Self::detached) call, which nothing can cancel.
+    pub fn token(&self) -> Option<&CancellationToken> {
+        self.token.as_ref()
+    }
+
+    /// True once the call has been cancelled.
+    pub fn is_cancelled(&self) -> bool {
+        self.token
+            .as_ref()
+            .is_some_and(CancellationToken::is_cancelled)
+    }
+
+    /// Resolves when the call is cancelled; never, for a detached call.
+    pub async fn cancelled(&self) {
+        match &self.token {
+            Some(token) => token.cancelled().await,
+            None => std::future::pending().await,
+        }
     }
 }
 
@@ -91,12 +120,12 @@ impl<C: Serialize> Context<C> {
     /// True once the call has been cancelled. Long loops check it between
     /// steps; a handler that never looks is aborted at its next `.await`.
     pub fn is_cancelled(&self) -> bool {
-        self.inner.token.is_cancelled()
+        self.inner.is_cancelled()
     }
 
     /// Resolves when the call is cancelled; use it in `tokio::select!`.
     pub async fn cancelled(&self) {
-        self.inner.token.cancelled().await;
+        self.inner.cancelled().await;
     }
 
     /// Reports progress between 0 and 1 (clamped).
@@ -118,11 +147,8 @@ impl<C: Serialize> Context<C> {
     /// keys in a `json` value, say).
     pub fn send(&self, chunk: &C) -> Result<(), crate::ToolError> {
         let bytes = crate::codec::to_msgpack(chunk)?;
-        let seq = self
-            .inner
-            .seq
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        if let Some(sink) = &self.inner.sink {
+        if let (Some(sink), Some(seq)) = (&self.inner.sink, &self.inner.seq) {
+            let seq = seq.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             sink.chunk(seq, bytes);
         }
         Ok(())

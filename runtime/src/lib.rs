@@ -23,6 +23,7 @@
 mod bytes;
 pub mod codec;
 mod context;
+mod dispatcher;
 mod envelope;
 mod error;
 pub mod jobs;
@@ -34,6 +35,7 @@ mod tool;
 
 pub use bytes::Bytes;
 pub use context::{CallContext, CallSink, Context};
+pub use dispatcher::{Dispatcher, DispatcherConfig};
 pub use envelope::ResponseEnvelope;
 pub use error::{IntoToolError, ToolError, codes};
 pub use service::Service;

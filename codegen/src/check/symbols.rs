@@ -93,6 +93,7 @@ impl<'a> Symbols<'a> {
                 path: sources.get(file.id).name().to_owned(),
                 category: category.clone(),
                 docs: file.docs.as_ref().map(|d| d.text.clone()),
+                builtin: sources.get(file.id).is_builtin(),
             });
             for item in &file.items {
                 match item {
@@ -207,8 +208,9 @@ impl<'a> Symbols<'a> {
     /// `tool abc_parse { request { … } }` + `struct AbcParseRequest` → TW102.
     fn register_names(&mut self, cx: &mut Ctxt) {
         let mut tools = Namespace::new("tool");
-        // `<Tool>Tool` marker types are generated for every tool.
-        let mut markers: HashMap<String, (String, Span)> = HashMap::new();
+        // `<Tool>Tool` marker types are generated for every tool, and the
+        // `<Tool>Request` / `<Tool>Response` enums for every action tool.
+        let mut markers: HashMap<String, (&str, String, Span)> = HashMap::new();
         for entry in &self.tools {
             let name = &entry.tool.name;
             let pascal = names::pascal(&name.name);
@@ -218,7 +220,38 @@ impl<'a> Symbols<'a> {
                 "tool name",
                 "tool names become enum variants and type names in the generated code",
             );
-            markers.insert(format!("{pascal}Tool"), (name.name.clone(), name.span));
+            markers.insert(
+                format!("{pascal}Tool"),
+                ("marker type", name.name.clone(), name.span),
+            );
+            let clauses = &entry.tool.clauses;
+            let has = |f: fn(&ClauseKind) -> bool| clauses.iter().any(|c| f(&c.kind));
+            if has(|k| matches!(k, ClauseKind::Action(_))) {
+                // A tool-level request or response next to actions is TW205
+                // already; its own type does not clash with the enum again.
+                let suffixes = [
+                    ("Request", has(|k| matches!(k, ClauseKind::Request(_)))),
+                    ("Response", has(|k| matches!(k, ClauseKind::Response(_)))),
+                ];
+                let generated: Vec<String> = suffixes
+                    .into_iter()
+                    .filter(|(_, declared)| !declared)
+                    .map(|(suffix, _)| format!("{pascal}{suffix}"))
+                    .collect();
+                let reserved: Vec<&str> = generated
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|g| keywords::RESERVED_TYPES.contains(g))
+                    .collect();
+                if !reserved.is_empty() {
+                    cx.push(messages::reserved_action_enum(
+                        name.span, &reserved, &name.name,
+                    ));
+                }
+                for name_of_enum in generated {
+                    markers.insert(name_of_enum, ("action enum", name.name.clone(), name.span));
+                }
+            }
         }
 
         let mut lowercase: HashMap<String, (String, Span)> = HashMap::new();
@@ -248,13 +281,9 @@ impl<'a> Symbols<'a> {
                 suppressed.push(slot.name.clone());
                 continue;
             }
-            if let Some((tool, tool_span)) = markers.get(&slot.name) {
+            if let Some((what, tool, tool_span)) = markers.get(&slot.name) {
                 cx.push(messages::duplicate_generated(
-                    slot.span,
-                    &slot.name,
-                    "marker type",
-                    tool,
-                    *tool_span,
+                    slot.span, &slot.name, what, tool, *tool_span,
                 ));
                 suppressed.push(slot.name.clone());
                 continue;

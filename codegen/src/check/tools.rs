@@ -246,10 +246,10 @@ fn endpoint(
     (timing, timing_span): (Timing, Option<Span>),
     clauses: &Clauses<'_>,
 ) -> Option<Endpoint> {
-    if timing == Timing::FireAndForget {
-        if let Some((span, _)) = clauses.response {
-            cx.push(messages::response_never_sent(span, name, timing_span));
-        }
+    if timing == Timing::FireAndForget
+        && let Some((span, _)) = clauses.response
+    {
+        cx.push(messages::response_never_sent(span, name, timing_span));
     }
     let request = match clauses.request {
         Some((_, shape)) => Some(shape_type(symbols, cx, shape)?),

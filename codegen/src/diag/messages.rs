@@ -320,7 +320,7 @@ pub(crate) fn duplicate_generated(
     )
     .label("declared here")
     .with_secondary(tool_span, format!("tool `{tool}` generates `{name}`"))
-    .help(if what == "marker type" {
+    .help(if what == "marker type" || what == "action enum" {
         "rename the type or the tool"
     } else {
         "rename the type, or use it as the tool's `request`/`response` by name"
@@ -388,6 +388,30 @@ pub(crate) fn reserved_type(span: Span, name: &str) -> Diagnostic {
     )
     .label("reserved name")
     .help("choose another name")
+}
+
+pub(crate) fn reserved_action_enum(span: Span, names: &[&str], tool: &str) -> Diagnostic {
+    let (enums, listed) = match names {
+        [one] => ("enum", format!("`{one}`")),
+        _ => (
+            "enums",
+            names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(" and "),
+        ),
+    };
+    Diagnostic::error(
+        Code::ReservedName,
+        span,
+        format!(
+            "tool `{tool}` would generate the {enums} {listed}, which the runtime already defines"
+        ),
+    )
+    .label(format!("generates {listed}"))
+    .note("an action tool's actions are gathered in enums named after the tool")
+    .help("rename the tool")
 }
 
 pub(crate) fn reserved_generated(span: Span, name: &str, tool: &str) -> Diagnostic {

@@ -113,6 +113,24 @@ impl Diagnostics {
         Diagnostics { items }
     }
 
+    /// Explains clashes with a built-in file (the job tools): its names are
+    /// taken in every catalogue, which a user cannot guess from the clash.
+    pub(crate) fn explain_builtins(mut self, sources: &Sources) -> Self {
+        for d in &mut self.items {
+            let builtin = d
+                .secondary
+                .iter()
+                .find(|l| sources.get(l.span.file).is_builtin());
+            if let Some(label) = builtin {
+                d.notes.push(format!(
+                    "`{}` is built into toolwright: every catalogue has the job tools and their types, unless they are left out (`--no-job-tools`, `Builder::job_tools(false)`)",
+                    sources.get(label.span.file).name()
+                ));
+            }
+        }
+        self
+    }
+
     /// The diagnostics, in file and position order.
     pub fn iter(&self) -> std::slice::Iter<'_, Diagnostic> {
         self.items.iter()
@@ -131,6 +149,19 @@ impl Diagnostics {
     /// Renders every diagnostic with source snippets, followed by a count.
     pub fn render(&self, sources: &Sources, color: ColorChoice) -> String {
         render::render(self, sources, color)
+    }
+
+    /// What every door prints for a failed check: [`Diagnostics::render`],
+    /// then a pointer to `toolwright explain` for the first code.
+    pub fn report(&self, sources: &Sources, color: ColorChoice) -> String {
+        let mut out = self.render(sources, color);
+        if let Some(first) = self.items.first() {
+            out.push_str(&format!(
+                "`toolwright explain {}` says more about a code\n",
+                first.code.as_str()
+            ));
+        }
+        out
     }
 
     /// Renders every diagnostic as one JSON object per line: `code`,

@@ -45,10 +45,11 @@ impl Printer<'_> {
 
     /// One blank line, unless at the start or right after `{` or a blank.
     fn blank(&mut self) {
-        if let Some(last) = self.lines.last() {
-            if !last.is_empty() && !last.ends_with('{') {
-                self.lines.push(String::new());
-            }
+        if let Some(last) = self.lines.last()
+            && !last.is_empty()
+            && !last.ends_with('{')
+        {
+            self.lines.push(String::new());
         }
     }
 

@@ -45,6 +45,11 @@ impl Model {
         self.tools.iter().find(|t| t.name == name)
     }
 
+    /// True when `location` is in a file built into the generator.
+    pub fn is_builtin(&self, location: &Location) -> bool {
+        self.files.get(location.file).is_some_and(|f| f.builtin)
+    }
+
     /// Number of actions across all tools.
     pub fn action_count(&self) -> usize {
         self.tools
@@ -66,6 +71,10 @@ pub struct FileInfo {
     pub category: String,
     /// The file's doc comment (above `category`).
     pub docs: Option<String>,
+    /// True for a file built into the generator (the job tools): backends
+    /// refer to the runtime's copy of its items instead of emitting them.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub builtin: bool,
 }
 
 /// Index of a type in [`Model::types`].

@@ -56,6 +56,7 @@ pub const BUILTIN_ACTIONS: &[&str] = &["help", "schema"];
 pub const RESERVED_TYPES: &[&str] = &[
     "ToolRequest",
     "ToolResponse",
+    "ToolCatalogue",
     "ToolTiming",
     "ResponseEnvelope",
     "ToolError",

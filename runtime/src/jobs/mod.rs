@@ -2,8 +2,11 @@
 //! `job_cancel`): their types, generated from the runtime's own `jobs.tool`,
 //! and the calls the dispatcher answers itself.
 
+mod store;
 mod types;
 
+pub use store::{JobEvent, JobStore};
+pub(crate) use store::{Outcome, StoreConfig};
 pub use types::*;
 
 /// A call of a built-in job tool, taken out of a catalogue's `ToolRequest`.

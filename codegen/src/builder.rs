@@ -1,0 +1,334 @@
+//! The build.rs API: [`Builder`] checks `.tool` files and writes the Rust
+//! the crate includes with `toolwright::include_tools!()`.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::generate::{Generator, InvalidRuntimeCrate, Options, RuntimeCrate, generate};
+use crate::{ColorChoice, LoadError, Sources};
+
+/// Generates a crate's Rust from its `.tool` files, in a build script.
+///
+/// ```no_run
+/// // build.rs
+/// fn main() -> Result<(), Box<dyn std::error::Error>> {
+///     toolwright_codegen::Builder::new().compile(["idl"])?;
+///     Ok(())
+/// }
+/// ```
+///
+/// and in the crate, `toolwright::include_tools!();`. [`Builder::compile`]
+/// prints the same diagnostics as `toolwright check` when the catalogue has
+/// errors, and tells Cargo which files and directories to watch.
+#[derive(Clone, Debug)]
+pub struct Builder {
+    out_dir: Option<PathBuf>,
+    output_name: String,
+    runtime_crate: String,
+    job_tools: bool,
+    rerun_if_changed: bool,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Builder::new()
+    }
+}
+
+impl Builder {
+    /// The defaults: output to `$OUT_DIR/toolwright/tools.rs`, the runtime
+    /// at `::toolwright`, the job tools included.
+    pub fn new() -> Self {
+        Builder {
+            out_dir: None,
+            output_name: "tools".to_owned(),
+            runtime_crate: "::toolwright".to_owned(),
+            job_tools: true,
+            rerun_if_changed: true,
+        }
+    }
+
+    /// Writes into `dir` instead of `$OUT_DIR/toolwright`.
+    pub fn out_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// Names the output file `<name>.rs` instead of `tools.rs`; include it
+    /// with `toolwright::include_tools!("name")`. Two catalogues in one
+    /// crate need two names (and two modules to include them in).
+    pub fn output_name(&mut self, name: impl Into<String>) -> &mut Self {
+        self.output_name = name.into();
+        self
+    }
+
+    /// The path generated code reaches the runtime by, when the crate
+    /// depends on it under another name or through a re-export
+    /// (`"::my_sdk::toolwright"`). Default `::toolwright`.
+    pub fn runtime_crate(&mut self, path: impl Into<String>) -> &mut Self {
+        self.runtime_crate = path.into();
+        self
+    }
+
+    /// Whether the catalogue includes the built-in job tools (`job_status`,
+    /// `job_list`, `job_poll`, `job_cancel`), which the dispatcher answers
+    /// itself. Default `true`; without them, jobs cannot be inspected or
+    /// cancelled over the wire.
+    pub fn job_tools(&mut self, include: bool) -> &mut Self {
+        self.job_tools = include;
+        self
+    }
+
+    /// Whether to print `cargo:rerun-if-changed` lines (default `true`).
+    /// Turn it off when calling the builder outside a build script.
+    pub fn emit_rerun_if_changed(&mut self, emit: bool) -> &mut Self {
+        self.rerun_if_changed = emit;
+        self
+    }
+
+    /// Reads the `.tool` files at `paths` (files, or directories searched
+    /// recursively), checks them, and writes the generated Rust, only when
+    /// its bytes change.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("toolwright-builder-doc-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir).unwrap();
+    /// let idl = dir.join("math.tool");
+    /// std::fs::write(&idl, "tool add { timing sync request { a: i64, b: i64 } response { sum: i64 } }")?;
+    /// toolwright_codegen::Builder::new()
+    ///     .out_dir(&dir)
+    ///     .emit_rerun_if_changed(false)
+    ///     .compile([&idl])?;
+    /// assert!(std::fs::read_to_string(dir.join("tools.rs"))?.contains("pub struct AddTool;"));
+    ///
+    /// // A mistake is printed to stderr, as `toolwright check` prints it.
+    /// std::fs::write(&idl, "tool add { timing snyc }")?;
+    /// let error = toolwright_codegen::Builder::new()
+    ///     .out_dir(&dir)
+    ///     .emit_rerun_if_changed(false)
+    ///     .compile([&idl])
+    ///     .unwrap_err();
+    /// assert_eq!(error.to_string(), "the .tool files have 1 error (printed above)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// When a path cannot be read, the catalogue has errors (printed to
+    /// stderr first), the runtime crate path is not a path, `OUT_DIR` is not
+    /// set and no [`Builder::out_dir`] was given, or the output cannot be
+    /// written.
+    pub fn compile<P: AsRef<Path>>(
+        &self,
+        paths: impl IntoIterator<Item = P>,
+    ) -> Result<(), BuildError> {
+        let paths: Vec<PathBuf> = paths.into_iter().map(|p| p.as_ref().to_owned()).collect();
+        let mut watched: BTreeSet<PathBuf> = paths.iter().cloned().collect();
+        let result = self.compile_watching(&paths, &mut watched);
+        if self.rerun_if_changed {
+            // Even after a failure: fixing a file or creating a missing
+            // directory must rerun the build script.
+            for path in &watched {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
+        }
+        result
+    }
+
+    fn compile_watching(
+        &self,
+        paths: &[PathBuf],
+        watched: &mut BTreeSet<PathBuf>,
+    ) -> Result<(), BuildError> {
+        let runtime_crate =
+            RuntimeCrate::new(&self.runtime_crate).map_err(BuildError::RuntimeCrate)?;
+        let mut sources = Sources::new();
+        if self.job_tools {
+            sources.add_job_tools();
+        }
+        let loaded = sources.load_paths(paths);
+        watched.extend(sources.dirs().iter().cloned());
+        watched.extend(
+            sources
+                .iter()
+                .filter_map(|(_, f)| f.path().map(Path::to_owned)),
+        );
+        loaded.map_err(BuildError::Load)?;
+
+        let options = Options {
+            generator: Generator::Build,
+            runtime_crate,
+            output_name: self.output_name.clone(),
+        };
+        let files = generate(&sources, &options).map_err(|diagnostics| {
+            // Build scripts' output is captured into a log, not a terminal.
+            let report = diagnostics.report(&sources, ColorChoice::Never);
+            eprint!("{report}");
+            BuildError::Diagnostics {
+                count: diagnostics.len(),
+                report,
+            }
+        })?;
+
+        let out_dir = match &self.out_dir {
+            Some(dir) => dir.clone(),
+            None => std::env::var_os("OUT_DIR")
+                .map(|d| PathBuf::from(d).join("toolwright"))
+                .ok_or(BuildError::NoOutDir)?,
+        };
+        std::fs::create_dir_all(&out_dir).map_err(|source| BuildError::Write {
+            path: out_dir.clone(),
+            source,
+        })?;
+        for file in files {
+            let path = out_dir.join(&file.path);
+            crate::output::write_if_changed(&path, file.contents.as_bytes())
+                .map_err(|source| BuildError::Write { path, source })?;
+        }
+        Ok(())
+    }
+}
+
+/// Why [`Builder::compile`] failed.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// A path could not be read, or a directory held no `.tool` file.
+    Load(LoadError),
+    /// The catalogue has errors. They were printed to stderr, rendered as
+    /// `toolwright check` renders them; `report` holds the same text.
+    Diagnostics {
+        /// How many.
+        count: usize,
+        /// Every diagnostic, rendered without colour.
+        report: String,
+    },
+    /// [`Builder::runtime_crate`] was given something that is not a path.
+    RuntimeCrate(InvalidRuntimeCrate),
+    /// `OUT_DIR` is not set (this is not a build script) and no
+    /// [`Builder::out_dir`] was given.
+    NoOutDir,
+    /// The output could not be written.
+    Write {
+        /// The file or directory.
+        path: PathBuf,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::Load(e) => e.fmt(f),
+            BuildError::Diagnostics { count, .. } => write!(
+                f,
+                "the .tool files have {count} error{} (printed above)",
+                if *count == 1 { "" } else { "s" }
+            ),
+            BuildError::RuntimeCrate(e) => e.fmt(f),
+            BuildError::NoOutDir => f.write_str(
+                "OUT_DIR is not set: call the builder from a build script, or give it `out_dir`",
+            ),
+            BuildError::Write { path, source } => {
+                write!(f, "cannot write `{}`: {source}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuildError::Load(e) => Some(e),
+            BuildError::RuntimeCrate(e) => Some(e),
+            BuildError::Write { source, .. } => Some(source),
+            BuildError::Diagnostics { .. } | BuildError::NoOutDir => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+    use std::path::{Path, PathBuf};
+
+    use super::{BuildError, Builder};
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("toolwright-builder-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn compile(
+        builder: &Builder,
+        paths: &[PathBuf],
+    ) -> (Result<(), BuildError>, BTreeSet<PathBuf>) {
+        let mut watched: BTreeSet<PathBuf> = paths.iter().cloned().collect();
+        let result = builder.compile_watching(paths, &mut watched);
+        (result, watched)
+    }
+
+    #[test]
+    fn every_file_read_and_directory_walked_is_watched() {
+        let dir = scratch("watch");
+        std::fs::create_dir_all(dir.join("idl/more")).unwrap();
+        std::fs::write(dir.join("idl/a.tool"), "tool a { timing sync }").unwrap();
+        std::fs::write(dir.join("idl/more/b.tool"), "tool b { timing sync }").unwrap();
+        let mut builder = Builder::new();
+        builder.out_dir(dir.join("out"));
+        let (result, watched) = compile(&builder, &[dir.join("idl")]);
+        result.unwrap();
+        let expected: BTreeSet<PathBuf> = ["idl", "idl/a.tool", "idl/more", "idl/more/b.tool"]
+            .iter()
+            .map(|p| dir.join(p))
+            .collect();
+        assert_eq!(watched, expected);
+        assert!(dir.join("out/tools.rs").exists());
+    }
+
+    #[test]
+    fn unchanged_output_is_not_rewritten() {
+        let dir = scratch("unchanged");
+        let idl = dir.join("a.tool");
+        std::fs::write(&idl, "tool a { timing sync }").unwrap();
+        let mut builder = Builder::new();
+        builder.out_dir(&dir).output_name("api");
+        compile(&builder, std::slice::from_ref(&idl)).0.unwrap();
+        let out = dir.join("api.rs");
+        let modified = |p: &Path| std::fs::metadata(p).unwrap().modified().unwrap();
+        let first = modified(&out);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        compile(&builder, std::slice::from_ref(&idl)).0.unwrap();
+        assert_eq!(modified(&out), first);
+    }
+
+    #[test]
+    fn failures_are_typed_and_counted() {
+        let dir = scratch("failures");
+        let (result, watched) = compile(&Builder::new(), &[dir.join("missing")]);
+        assert!(matches!(result, Err(BuildError::Load(_))));
+        assert!(
+            watched.contains(&dir.join("missing")),
+            "creating it reruns the build"
+        );
+
+        let idl = dir.join("bad.tool");
+        std::fs::write(&idl, "tool a { }\ntool b { timing snyc }").unwrap();
+        let (result, _) = compile(&Builder::new(), std::slice::from_ref(&idl));
+        let Err(BuildError::Diagnostics { count, report }) = result else {
+            panic!("{result:?}")
+        };
+        assert_eq!(count, 2);
+        assert!(report.contains("error[TW201]") && report.contains("2 errors found"));
+        assert!(!report.contains('\u{1b}'), "no colour in build logs");
+
+        let mut builder = Builder::new();
+        builder.runtime_crate("not a path");
+        let (result, _) = compile(&builder, std::slice::from_ref(&idl));
+        assert!(matches!(result, Err(BuildError::RuntimeCrate(_))));
+    }
+}

@@ -1,0 +1,288 @@
+//! What every emitter needs: the model, the runtime's path, and facts
+//! computed once (which types a request reaches, what is deprecated).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::names;
+use crate::Options;
+use crate::model::{
+    Deprecation, Field, Model, Primitive, Tool, ToolKind, Type, TypeDef, TypeId, TypeKind, Value,
+};
+
+/// The emitters' shared context.
+pub(crate) struct Cx<'a> {
+    pub(crate) model: &'a Model,
+    /// `::toolwright::__private`: every path into the runtime starts here.
+    pub(crate) rt: TokenStream,
+    /// The same path as text (for the catalogue macro, written as text).
+    pub(crate) rt_path: String,
+    /// The runtime's serde, for `#[serde(crate = "...")]`.
+    pub(crate) serde_crate: String,
+    /// Indexed by type id: true when a request can contain the type.
+    in_request: Vec<bool>,
+    /// Indexed by type id: estimated size in bytes (see `layout`).
+    sizes: Vec<usize>,
+}
+
+impl<'a> Cx<'a> {
+    pub(crate) fn new(model: &'a Model, options: &Options) -> Self {
+        let private = format!("{}::__private", options.runtime_crate);
+        let rt = syn::parse_str::<syn::Path>(&private)
+            .map_or_else(|_| quote!(::toolwright::__private), |p| quote!(#p));
+        Cx {
+            model,
+            rt,
+            serde_crate: format!("{private}::serde"),
+            rt_path: private,
+            in_request: in_request(model),
+            sizes: super::layout::sizes(model),
+        }
+    }
+
+    /// True when a request can contain this type: its structs reject
+    /// unknown fields.
+    pub(crate) fn in_request(&self, id: TypeId) -> bool {
+        self.in_request.get(id.index()).copied().unwrap_or(false)
+    }
+
+    /// Estimated size of a named type, in bytes.
+    pub(crate) fn size(&self, id: TypeId) -> usize {
+        self.sizes.get(id.index()).copied().unwrap_or(8)
+    }
+
+    /// Estimated size of a field list, in bytes.
+    pub(crate) fn fields_size(&self, fields: &[Field]) -> usize {
+        super::layout::fields_size(&self.sizes, fields)
+    }
+
+    pub(crate) fn type_def(&self, id: TypeId) -> &'a TypeDef {
+        self.model.type_def(id)
+    }
+
+    /// The type's identifier (`Region`).
+    pub(crate) fn type_name(&self, id: TypeId) -> TokenStream {
+        let ident = names::type_ident(&self.type_def(id).name);
+        quote!(#ident)
+    }
+
+    /// `#[serde(crate = "::toolwright::__private::serde")]` plus more
+    /// container attributes.
+    pub(crate) fn serde_attr(&self, extra: TokenStream) -> TokenStream {
+        let krate = &self.serde_crate;
+        if extra.is_empty() {
+            quote!(#[serde(crate = #krate)])
+        } else {
+            quote!(#[serde(crate = #krate, #extra)])
+        }
+    }
+
+    /// The Rust type of a field type.
+    pub(crate) fn ty(&self, ty: &Type) -> TokenStream {
+        let rt = &self.rt;
+        match ty {
+            Type::Primitive(p) => primitive(*p, rt),
+            Type::List(inner) => {
+                let inner = self.ty(inner);
+                quote!(::std::vec::Vec<#inner>)
+            }
+            Type::Map(inner) => {
+                let inner = self.ty(inner);
+                quote!(#rt::BTreeMap<::std::string::String, #inner>)
+            }
+            Type::Optional(inner) => {
+                let inner = self.ty(inner);
+                quote!(::core::option::Option<#inner>)
+            }
+            Type::Named(r) => self.type_name(r.id),
+        }
+    }
+
+    /// The Rust type of a field: its type, boxed when it contains its owner
+    /// again without a list or map in between.
+    pub(crate) fn field_ty(&self, field: &Field) -> TokenStream {
+        if !field.indirect {
+            return self.ty(&field.ty);
+        }
+        match &field.ty {
+            Type::Optional(inner) => {
+                let inner = self.ty(inner);
+                quote!(::core::option::Option<::std::boxed::Box<#inner>>)
+            }
+            other => {
+                let inner = self.ty(other);
+                quote!(::std::boxed::Box<#inner>)
+            }
+        }
+    }
+
+    /// True when the type is `@deprecated`.
+    pub(crate) fn type_deprecated(&self, id: TypeId) -> bool {
+        self.type_def(id).deprecated.is_some()
+    }
+
+    /// True when a field type names a deprecated type.
+    pub(crate) fn mentions_deprecated(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Primitive(_) => false,
+            Type::List(inner) | Type::Map(inner) | Type::Optional(inner) => {
+                self.mentions_deprecated(inner)
+            }
+            Type::Named(r) => self.type_deprecated(r.id),
+        }
+    }
+
+    /// True when code about this type (its impls, its derives) names
+    /// something deprecated: the type itself, one of its fields, variants or
+    /// values, a type it contains, or an enum value a default picks.
+    pub(crate) fn type_touches_deprecated(&self, ty: &TypeDef) -> bool {
+        let field = |f: &Field| {
+            f.deprecated.is_some()
+                || self.mentions_deprecated(&f.ty)
+                || matches!(
+                    (&f.default, f.ty.strip_optional()),
+                    (Some(Value::EnumValue(v)), Type::Named(r)) if self.enum_value_deprecated(r.id, v)
+                )
+        };
+        ty.deprecated.is_some()
+            || match &ty.kind {
+                TypeKind::Struct(fields) => fields.iter().any(field),
+                TypeKind::Enum(values) => values.iter().any(|v| v.deprecated.is_some()),
+                TypeKind::Union(variants) | TypeKind::Error(variants) => variants
+                    .iter()
+                    .any(|v| v.deprecated.is_some() || v.fields.iter().any(field)),
+            }
+    }
+
+    fn enum_value_deprecated(&self, id: TypeId, value: &str) -> bool {
+        match &self.type_def(id).kind {
+            TypeKind::Enum(values) => values
+                .iter()
+                .any(|v| v.name == value && v.deprecated.is_some()),
+            _ => false,
+        }
+    }
+
+    /// True when code about this tool names something deprecated: the tool,
+    /// one of its actions, or a type it uses.
+    pub(crate) fn tool_touches_deprecated(&self, tool: &Tool) -> bool {
+        let types = tool_types(tool);
+        tool.deprecated.is_some()
+            || types.iter().any(|&id| self.type_deprecated(id))
+            || matches!(&tool.kind, ToolKind::Actions(actions) if actions.iter().any(|a| a.deprecated.is_some()))
+    }
+
+    /// True when anything in the catalogue is deprecated: the catalogue-wide
+    /// items name every tool and type.
+    pub(crate) fn any_deprecated(&self) -> bool {
+        self.model
+            .tools
+            .iter()
+            .any(|t| self.tool_touches_deprecated(t))
+            || self
+                .model
+                .types
+                .iter()
+                .any(|t| self.type_touches_deprecated(t))
+    }
+
+    /// True when the tool comes from a built-in file (the job tools).
+    pub(crate) fn builtin(&self, tool: &Tool) -> bool {
+        self.model.is_builtin(&tool.location)
+    }
+}
+
+/// `#[allow(deprecated)]` when `yes`: generated code that names a
+/// deprecated item must not warn in the user's crate.
+pub(crate) fn allow_deprecated(yes: bool) -> TokenStream {
+    if yes {
+        quote!(#[allow(deprecated)])
+    } else {
+        TokenStream::new()
+    }
+}
+
+/// `#[deprecated(note = "...")]` for `@deprecated("...")`.
+pub(crate) fn deprecated_attr(deprecation: Option<&Deprecation>) -> TokenStream {
+    match deprecation {
+        None => TokenStream::new(),
+        Some(Deprecation { reason: Some(note) }) => quote!(#[deprecated(note = #note)]),
+        Some(Deprecation { reason: None }) => quote!(#[deprecated]),
+    }
+}
+
+fn primitive(p: Primitive, rt: &TokenStream) -> TokenStream {
+    match p {
+        Primitive::Bool => quote!(bool),
+        Primitive::I8 => quote!(i8),
+        Primitive::I16 => quote!(i16),
+        Primitive::I32 => quote!(i32),
+        Primitive::I64 => quote!(i64),
+        Primitive::U8 => quote!(u8),
+        Primitive::U16 => quote!(u16),
+        Primitive::U32 => quote!(u32),
+        Primitive::U64 => quote!(u64),
+        Primitive::F32 => quote!(f32),
+        Primitive::F64 => quote!(f64),
+        Primitive::String => quote!(::std::string::String),
+        Primitive::Bytes => quote!(#rt::Bytes),
+        Primitive::Json => quote!(#rt::Json),
+    }
+}
+
+/// Every type a tool names directly: requests, responses, error, stream.
+pub(crate) fn tool_types(tool: &Tool) -> Vec<TypeId> {
+    let mut out = Vec::new();
+    match &tool.kind {
+        ToolKind::Single(e) => out.extend(e.request.into_iter().chain(e.response)),
+        ToolKind::Actions(actions) => {
+            for a in actions {
+                out.extend(a.endpoint.request.into_iter().chain(a.endpoint.response));
+            }
+        }
+    }
+    out.extend(tool.errors.into_iter().chain(tool.stream));
+    out
+}
+
+/// Marks every type a request can contain.
+fn in_request(model: &Model) -> Vec<bool> {
+    let mut marked = vec![false; model.types.len()];
+    let mut stack: Vec<TypeId> = model
+        .tools
+        .iter()
+        .flat_map(|tool| match &tool.kind {
+            ToolKind::Single(e) => e.request.into_iter().collect::<Vec<_>>(),
+            ToolKind::Actions(actions) => {
+                actions.iter().filter_map(|a| a.endpoint.request).collect()
+            }
+        })
+        .collect();
+    while let Some(id) = stack.pop() {
+        let Some(slot) = marked.get_mut(id.index()) else {
+            continue;
+        };
+        if std::mem::replace(slot, true) {
+            continue;
+        }
+        let fields: Vec<&Field> = match &model.type_def(id).kind {
+            TypeKind::Struct(fields) => fields.iter().collect(),
+            TypeKind::Union(variants) | TypeKind::Error(variants) => {
+                variants.iter().flat_map(|v| &v.fields).collect()
+            }
+            TypeKind::Enum(_) => Vec::new(),
+        };
+        for field in fields {
+            named(&field.ty, &mut stack);
+        }
+    }
+    marked
+}
+
+fn named(ty: &Type, out: &mut Vec<TypeId>) {
+    match ty {
+        Type::Primitive(_) => {}
+        Type::List(inner) | Type::Map(inner) | Type::Optional(inner) => named(inner, out),
+        Type::Named(r) => out.push(r.id),
+    }
+}

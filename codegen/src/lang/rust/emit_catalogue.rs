@@ -1,0 +1,351 @@
+//! Catalogue-wide items: `ToolRequest`, `ToolResponse` and `ToolCatalogue`.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::context::{Cx, allow_deprecated};
+use super::emit_tagged::{TaggedEnum, TaggedVariant, tagged_enum};
+use super::emit_tools::{Side, timing, tool_timing};
+use super::{docs, layout, names};
+use crate::builtin::JOB_CALLS;
+use crate::model::{Tool, ToolKind, TypeId};
+
+pub(crate) fn catalogue(cx: &Cx<'_>) -> TokenStream {
+    let request = tool_enum(cx, Side::Request);
+    let response = tool_enum(cx, Side::Response);
+    let catalogue = catalogue_impl(cx);
+    quote!(#request #response #catalogue)
+}
+
+/// What a tool's variant of `ToolRequest` / `ToolResponse` carries: the
+/// request or response struct, the action enum, or nothing.
+fn payload(cx: &Cx<'_>, tool: &Tool, side: Side) -> Option<TokenStream> {
+    match &tool.kind {
+        ToolKind::Single(e) => {
+            let id = match side {
+                Side::Request => e.request,
+                Side::Response => e.response,
+            };
+            id.map(|id| cx.type_name(id))
+        }
+        ToolKind::Actions(_) => {
+            let ident = format_ident!("{}{}", names::pascal(&tool.name), side.suffix());
+            Some(quote!(#ident))
+        }
+    }
+}
+
+fn payload_size(cx: &Cx<'_>, tool: &Tool, side: Side) -> usize {
+    let of = |id: Option<TypeId>| id.map_or(0, |id| cx.size(id));
+    match &tool.kind {
+        ToolKind::Single(e) => of(match side {
+            Side::Request => e.request,
+            Side::Response => e.response,
+        }),
+        ToolKind::Actions(actions) => {
+            8 + actions
+                .iter()
+                .map(|a| {
+                    of(match side {
+                        Side::Request => a.endpoint.request,
+                        Side::Response => a.endpoint.response,
+                    })
+                })
+                .max()
+                .unwrap_or(0)
+        }
+    }
+}
+
+/// `ToolRequest` or `ToolResponse`: a variant per tool, tagged by `"tool"`.
+fn tool_enum(cx: &Cx<'_>, side: Side) -> TokenStream {
+    let tools = &cx.model.tools;
+    let variants = tools
+        .iter()
+        .map(|tool| {
+            let docs = match side {
+                Side::Request => docs::attrs(&match tool.docs.as_deref() {
+                    Some(text) => format!("`{}`: {text}", tool.name),
+                    None => format!("Calls `{}`.", tool.name),
+                }),
+                Side::Response => docs::attrs(&format!(
+                    "The answer of `{}`{}.",
+                    tool.name,
+                    if payload(cx, tool, side).is_none() {
+                        ": an acknowledgement"
+                    } else {
+                        ""
+                    }
+                )),
+            };
+            TaggedVariant {
+                ident: names::variant(&tool.name).ident,
+                wire: tool.name.clone(),
+                payload: payload(cx, tool, side),
+                docs,
+                deprecated: tool.deprecated.as_ref(),
+            }
+        })
+        .collect();
+    let (name, expecting, doc) = match side {
+        Side::Request => (
+            format_ident!("ToolRequest"),
+            "a tool request",
+            "A call of any tool of the catalogue: `{\"tool\": name, ...fields}` on the wire, the tag first.",
+        ),
+        Side::Response => (
+            format_ident!("ToolResponse"),
+            "a tool response",
+            "The answer of any tool of the catalogue: `{\"tool\": name, ...fields}` on the wire, the tag first.",
+        ),
+    };
+    tagged_enum(
+        cx,
+        &TaggedEnum {
+            name,
+            tag: "tool",
+            expecting: expecting.to_owned(),
+            docs: docs::attrs(doc),
+            variants,
+            lopsided: layout::lopsided(tools.iter().map(|t| payload_size(cx, t, side)).collect()),
+            touches_deprecated: cx.any_deprecated(),
+        },
+    )
+}
+
+/// `pub struct ToolCatalogue;` and its `Catalogue` impl.
+fn catalogue_impl(cx: &Cx<'_>) -> TokenStream {
+    let rt = &cx.rt;
+    let tools = &cx.model.tools;
+    let allow = allow_deprecated(cx.any_deprecated());
+    let infos = tools.iter().map(|t| tool_info(cx, t));
+    let lookups = tools.iter().enumerate().map(|(i, t)| {
+        let name = &t.name;
+        let i = Literal::usize_unsuffixed(i);
+        quote!(#name => ::core::option::Option::Some(&Self::TOOLS[#i]))
+    });
+    let tool = if tools.is_empty() {
+        quote! {
+            fn tool(_name: &str) -> ::core::option::Option<&'static #rt::ToolInfo> {
+                ::core::option::Option::None
+            }
+        }
+    } else {
+        quote! {
+            fn tool(name: &str) -> ::core::option::Option<&'static #rt::ToolInfo> {
+                match name {
+                    #(#lookups,)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+        }
+    };
+    let call_info = call_info(cx);
+    let (into_job_call, from_job_reply) = job_calls(cx);
+    quote! {
+        /// The catalogue: every tool's metadata, and what the dispatcher
+        /// needs to route a decoded `ToolRequest`.
+        #[derive(
+            ::core::clone::Clone,
+            ::core::marker::Copy,
+            ::core::fmt::Debug,
+            ::core::default::Default,
+        )]
+        pub struct ToolCatalogue;
+
+        #allow
+        impl #rt::Catalogue for ToolCatalogue {
+            type Request = ToolRequest;
+            type Response = ToolResponse;
+
+            const TOOLS: &'static [#rt::ToolInfo] = &[#(#infos),*];
+
+            #tool
+
+            #call_info
+            #into_job_call
+            #from_job_reply
+        }
+    }
+}
+
+fn option_str(s: Option<&str>) -> TokenStream {
+    match s {
+        Some(s) => quote!(::core::option::Option::Some(#s)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// One `ToolInfo { .. }` of `TOOLS`.
+fn tool_info(cx: &Cx<'_>, tool: &Tool) -> TokenStream {
+    let rt = &cx.rt;
+    let name = &tool.name;
+    let title = option_str(tool.title.as_deref());
+    let description = tool.docs.as_deref().unwrap_or_default();
+    let tool_timing = timing(cx, tool_timing(tool));
+    let actions = match &tool.kind {
+        ToolKind::Single(_) => Vec::new(),
+        ToolKind::Actions(actions) => actions
+            .iter()
+            .map(|a| {
+                let name = &a.name;
+                let title = option_str(a.title.as_deref());
+                let description = a.docs.as_deref().unwrap_or_default();
+                let action_timing = timing(cx, a.endpoint.timing);
+                quote! {
+                    #rt::ActionInfo {
+                        name: #name,
+                        title: #title,
+                        description: #description,
+                        timing: #action_timing,
+                    }
+                }
+            })
+            .collect(),
+    };
+    let streams = tool.stream.is_some();
+    let builtin = cx.builtin(tool);
+    quote! {
+        #rt::ToolInfo {
+            name: #name,
+            title: #title,
+            description: #description,
+            timing: #tool_timing,
+            actions: &[#(#actions),*],
+            streams: #streams,
+            builtin: #builtin,
+        }
+    }
+}
+
+/// `fn call_info`: which tool and action a request calls (indices into
+/// `TOOLS`), then the `CallInfo` with that action's or tool's timing.
+fn call_info(cx: &Cx<'_>) -> TokenStream {
+    let rt = &cx.rt;
+    let mut arms = Vec::new();
+    for (i, tool) in cx.model.tools.iter().enumerate() {
+        let variant = names::variant(&tool.name).ident;
+        let i = Literal::usize_unsuffixed(i);
+        match &tool.kind {
+            ToolKind::Single(e) => {
+                let pattern = if e.request.is_some() {
+                    quote!(ToolRequest::#variant(_))
+                } else {
+                    quote!(ToolRequest::#variant)
+                };
+                arms.push(quote!(#pattern => (#i, None)));
+            }
+            ToolKind::Actions(actions) => {
+                let actions_enum = format_ident!("{}Request", names::pascal(&tool.name));
+                for (j, a) in actions.iter().enumerate() {
+                    let action = names::variant(&a.name).ident;
+                    let j = Literal::usize_unsuffixed(j);
+                    let pattern = if a.endpoint.request.is_some() {
+                        quote!(ToolRequest::#variant(#actions_enum::#action(_)))
+                    } else {
+                        quote!(ToolRequest::#variant(#actions_enum::#action))
+                    };
+                    arms.push(quote!(#pattern => (#i, Some(#j))));
+                }
+            }
+        }
+    }
+    if arms.is_empty() {
+        // An empty catalogue's request enum has no values to match on.
+        return quote! {
+            fn call_info(request: &ToolRequest) -> #rt::CallInfo {
+                match *request {}
+            }
+        };
+    }
+    quote! {
+        fn call_info(request: &ToolRequest) -> #rt::CallInfo {
+            use ::core::option::Option::{None, Some};
+            let (tool, action): (usize, ::core::option::Option<usize>) = match request {
+                #(#arms,)*
+            };
+            let tool = &Self::TOOLS[tool];
+            match action {
+                Some(action) => {
+                    let action = &tool.actions[action];
+                    #rt::CallInfo {
+                        tool,
+                        action: Some(action),
+                        timing: action.timing,
+                    }
+                }
+                None => #rt::CallInfo {
+                    tool,
+                    action: None,
+                    timing: tool.timing,
+                },
+            }
+        }
+    }
+}
+
+/// `fn into_job_call` and `fn from_job_reply`: the job tools' requests go
+/// to the dispatcher as the runtime's `JobCall`, and its `JobReply` comes
+/// back as this catalogue's `ToolResponse`.
+fn job_calls(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
+    let rt = &cx.rt;
+    let jobs: Vec<(proc_macro2::Ident, proc_macro2::Ident)> = cx
+        .model
+        .tools
+        .iter()
+        .filter(|t| cx.builtin(t))
+        .filter_map(|t| {
+            let (_, call) = JOB_CALLS.iter().find(|(name, _)| *name == t.name)?;
+            Some((names::variant(&t.name).ident, format_ident!("{call}")))
+        })
+        .collect();
+    let others = cx.model.tools.len() > jobs.len();
+    let into = if jobs.is_empty() {
+        quote!(::core::result::Result::Err(request))
+    } else {
+        let arms = jobs
+            .iter()
+            .map(|(variant, call)| quote!(ToolRequest::#variant(r) => Ok(JobCall::#call(r))));
+        let rest = others.then(|| quote!(other => Err(other),));
+        quote! {
+            use #rt::jobs::JobCall;
+            use ::core::result::Result::{Err, Ok};
+            match request {
+                #(#arms,)*
+                #rest
+            }
+        }
+    };
+    let from = if jobs.len() == JOB_CALLS.len() {
+        let arms = jobs
+            .iter()
+            .map(|(variant, call)| quote!(JobReply::#call(r) => ToolResponse::#variant(r)));
+        quote! {
+            use #rt::jobs::JobReply;
+            match reply {
+                #(#arms,)*
+            }
+        }
+    } else {
+        quote! {
+            ::core::unreachable!(
+                "this catalogue was generated without the job tools, so `into_job_call` never hands out a job call to reply to: {:?}",
+                reply
+            )
+        }
+    };
+    (
+        quote! {
+            fn into_job_call(
+                request: ToolRequest,
+            ) -> ::core::result::Result<#rt::jobs::JobCall, ToolRequest> {
+                #into
+            }
+        },
+        quote! {
+            fn from_job_reply(reply: #rt::jobs::JobReply) -> ToolResponse {
+                #from
+            }
+        },
+    )
+}

@@ -1,0 +1,81 @@
+//! `__toolwright_catalogue!`: how `#[tools]` learns the catalogue without
+//! reading files. `#[tools]` calls it with its input; it calls back the
+//! proc-macro `bind!` with a token description of every tool prepended.
+//! The grammar is in docs/rust.md ("How `#[tools]` finds the catalogue").
+//!
+//! Written as text, one key per line: prettyplease lays a macro body out
+//! as one flowing paragraph, which nobody could read.
+
+use std::fmt::Write as _;
+
+use proc_macro2::Literal;
+
+use super::context::Cx;
+use super::emit_tools::{marker_ident, tool_timing};
+use super::names;
+use crate::model::{Tool, ToolKind};
+
+pub(crate) fn catalogue_macro(cx: &Cx<'_>) -> String {
+    let mut out = String::new();
+    out.push_str("#[doc(hidden)]\n");
+    out.push_str("macro_rules! __toolwright_catalogue {\n");
+    out.push_str("    ($($input:tt)*) => {\n");
+    let _ = writeln!(out, "        {}::bind! {{", cx.rt_path);
+    out.push_str("            catalogue {\n");
+    for tool in &cx.model.tools {
+        describe(cx, tool, &mut out);
+    }
+    out.push_str("            }\n");
+    out.push_str("            $($input)*\n");
+    out.push_str("        }\n");
+    out.push_str("    };\n");
+    out.push_str("}\n\n");
+    // A path to the macro, so `#[tools]` in any module can call it.
+    out.push_str(
+        "#[allow(unused_imports, reason = \"used by `#[tools]`, if the crate binds handlers\")]\n",
+    );
+    out.push_str("pub(crate) use __toolwright_catalogue;\n");
+    out
+}
+
+/// `tool "add" { variant Add, marker AddTool, request MathOperands, .. }`.
+fn describe(cx: &Cx<'_>, tool: &Tool, out: &mut String) {
+    let pascal = names::pascal(&tool.name);
+    let type_name = |id| names::type_ident(&cx.type_def(id).name).to_string();
+    let (request, response) = match &tool.kind {
+        ToolKind::Single(e) => (e.request.map(type_name), e.response.map(type_name)),
+        ToolKind::Actions(_) => (
+            Some(format!("{pascal}Request")),
+            Some(format!("{pascal}Response")),
+        ),
+    };
+    let mut keys = vec![
+        ("variant", names::variant(&tool.name).ident.to_string()),
+        ("marker", marker_ident(tool).to_string()),
+    ];
+    keys.extend(request.map(|t| ("request", t)));
+    keys.extend(response.map(|t| ("response", t)));
+    keys.extend(tool.errors.map(|id| ("error", type_name(id))));
+    keys.extend(tool.stream.map(|id| ("stream", type_name(id))));
+    keys.push(("timing", tool_timing(tool).as_str().to_owned()));
+    let file = cx
+        .model
+        .files
+        .get(tool.location.file)
+        .map_or("", |f| f.path.as_str());
+    let declared = format!("{file}:{}:{}", tool.location.line, tool.location.column);
+    keys.push(("declared", Literal::string(&declared).to_string()));
+
+    let _ = writeln!(
+        out,
+        "                tool {} {{",
+        Literal::string(&tool.name)
+    );
+    for (key, value) in keys {
+        let _ = writeln!(out, "                    {key} {value},");
+    }
+    if cx.builtin(tool) {
+        out.push_str("                    builtin,\n");
+    }
+    out.push_str("                }\n");
+}

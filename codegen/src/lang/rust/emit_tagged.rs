@@ -1,0 +1,137 @@
+//! Enums told apart by a tag that comes first in their map: `ToolRequest`
+//! and `ToolResponse` (tag `"tool"`) and the action enums (tag `"action"`).
+//!
+//! Serialize is serde's internally tagged derive, which streams. Deserialize
+//! is not derived (serde's would buffer the whole map to look for the tag):
+//! it reads the tag through `toolwright::__private::tagged` and hands the
+//! rest of the same map to the variant's own decoder.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+
+use super::context::{Cx, allow_deprecated, deprecated_attr};
+use super::emit_types::large_enum_allow;
+use crate::model::Deprecation;
+
+/// One variant: `Add(MathOperands)`, or `GardenPlay` without a payload.
+pub(crate) struct TaggedVariant<'a> {
+    pub(crate) ident: Ident,
+    /// The tag value (`"add"`).
+    pub(crate) wire: String,
+    /// The payload type, when there is one.
+    pub(crate) payload: Option<TokenStream>,
+    pub(crate) docs: TokenStream,
+    pub(crate) deprecated: Option<&'a Deprecation>,
+}
+
+/// The enum as a whole.
+pub(crate) struct TaggedEnum<'a> {
+    pub(crate) name: Ident,
+    /// `"tool"` or `"action"`.
+    pub(crate) tag: &'a str,
+    /// What it is, for error messages ("a tool request").
+    pub(crate) expecting: String,
+    pub(crate) docs: TokenStream,
+    pub(crate) variants: Vec<TaggedVariant<'a>>,
+    /// Its variants differ so much in size that clippy would object.
+    pub(crate) lopsided: bool,
+    /// A variant or payload is deprecated.
+    pub(crate) touches_deprecated: bool,
+}
+
+pub(crate) fn tagged_enum(cx: &Cx<'_>, e: &TaggedEnum<'_>) -> TokenStream {
+    let rt = &cx.rt;
+    let TaggedEnum {
+        name,
+        tag,
+        expecting,
+        docs,
+        ..
+    } = e;
+    let serde = cx.serde_attr(quote!(tag = #tag));
+    let allow = allow_deprecated(e.touches_deprecated);
+    let allow_large = large_enum_allow(e.lopsided);
+    let definitions = e.variants.iter().map(|v| {
+        let TaggedVariant {
+            ident,
+            wire,
+            payload,
+            docs,
+            ..
+        } = v;
+        let deprecated = deprecated_attr(v.deprecated);
+        let payload = payload.as_ref().map(|p| quote!((#p)));
+        quote! {
+            #docs
+            #deprecated
+            #[serde(rename = #wire)]
+            #ident #payload
+        }
+    });
+    let wires = e.variants.iter().map(|v| &v.wire);
+    let arms = e.variants.iter().map(|v| {
+        let TaggedVariant { ident, wire, .. } = v;
+        if v.payload.is_some() {
+            quote!(#wire => tagged::rest(map).map(Self::#ident))
+        } else {
+            quote!(#wire => tagged::unit(map).map(|()| Self::#ident))
+        }
+    });
+    let unknown = quote!(::core::result::Result::Err(tagged::unknown::<_, Self>(
+        name
+    )));
+    // An enum without variants (a catalogue without tools) has nothing to
+    // match and never reads the map.
+    let (map, body) = if e.variants.is_empty() {
+        (quote!(_map), unknown)
+    } else {
+        (
+            quote!(map),
+            quote! {
+                match name {
+                    #(#arms,)*
+                    _ => #unknown,
+                }
+            },
+        )
+    };
+    quote! {
+        #docs
+        #allow
+        #allow_large
+        #[derive(
+            ::core::clone::Clone,
+            ::core::fmt::Debug,
+            ::core::cmp::PartialEq,
+            #rt::serde::Serialize,
+        )]
+        #serde
+        pub enum #name {
+            #(#definitions,)*
+        }
+
+        impl<'de> #rt::serde::Deserialize<'de> for #name {
+            fn deserialize<D>(deserializer: D) -> ::core::result::Result<Self, D::Error>
+            where
+                D: #rt::serde::Deserializer<'de>,
+            {
+                #rt::tagged::deserialize(deserializer)
+            }
+        }
+
+        #allow
+        impl #rt::tagged::Tagged for #name {
+            const TAG: &'static str = #tag;
+            const EXPECTING: &'static str = #expecting;
+            const VARIANTS: &'static [&'static str] = &[#(#wires),*];
+
+            fn variant<'de, A>(name: &str, #map: A) -> ::core::result::Result<Self, A::Error>
+            where
+                A: #rt::serde::de::MapAccess<'de>,
+            {
+                use #rt::tagged;
+                #body
+            }
+        }
+    }
+}

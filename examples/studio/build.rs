@@ -1,0 +1,5 @@
+//! Generates the reference catalogue's Rust surface into OUT_DIR.
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    toolwright_codegen::Builder::new().compile(["../../idl"])?;
+    Ok(())
+}

@@ -1,0 +1,249 @@
+//! The studio's command line. Its build script compiles the reference
+//! catalogue; this binds the studio's handlers to it and sends MsgPack
+//! requests through the timing-aware dispatcher, printing each exchange.
+//!
+//! - `cargo run -p studio` runs a tour: sync tools, the content store, bad
+//!   input, a streaming `async_long` job, cancellation, a restart.
+//! - `cargo run -p studio -- call TOOL [JSON]` sends one call, its arguments
+//!   given as a JSON object (transcoded to MsgPack), and prints the answer.
+//!
+//! Content is stored under `$STUDIO_DATA`, by default a `toolwright-studio`
+//! folder in the system's temporary directory.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use studio::{
+    AbcParseRequest, CasGetRequest, CasInspectRequest, CasStoreRequest, JobListRequest,
+    JobPollRequest, JobRef, JobState, MathOperands, OrpheusGenerateRequest, Studio, ToolRequest,
+    ToolResponse,
+};
+use toolwright::codec::{self, Limits};
+use toolwright::jobs::JobEvent;
+use toolwright::{Bytes, Dispatcher, ResponseEnvelope};
+
+type Envelope = ResponseEnvelope<ToolResponse>;
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let data_dir = std::env::var_os("STUDIO_DATA").map_or_else(
+        || std::env::temp_dir().join("toolwright-studio"),
+        PathBuf::from,
+    );
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.as_slice() {
+        [] => tour(&data_dir).await,
+        [call, tool] if call == "call" => call_one(&data_dir, tool, "{}").await,
+        [call, tool, json] if call == "call" => call_one(&data_dir, tool, json).await,
+        _ => Err("usage: studio [call TOOL [JSON]]".into()),
+    }
+}
+
+/// Sends one call given as a tool name and a JSON object of arguments.
+async fn call_one(
+    data_dir: &Path,
+    tool: &str,
+    json: &str,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let dispatcher = Dispatcher::new(Studio::open(data_dir)?);
+    // The tool tag must come first: splice it in front of the arguments'
+    // own keys, then transcode the JSON text to MsgPack in order.
+    let rest = json
+        .trim()
+        .strip_prefix('{')
+        .ok_or("the arguments must be a JSON object")?;
+    let tag = String::from_utf8(codec::to_json(tool)?)?;
+    let separator = if rest.trim_start().starts_with('}') {
+        ""
+    } else {
+        ","
+    };
+    let request = format!("{{\"tool\":{tag}{separator}{rest}");
+    println!("→ {request}");
+    let bytes = codec::json_to_msgpack(request.as_bytes(), Limits::default())?;
+    receive(&dispatcher, &bytes).await?;
+    Ok(())
+}
+
+/// The tour `cargo run -p studio` prints.
+async fn tour(data_dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
+    println!("studio: content store in {}", data_dir.display());
+    let dispatcher = Dispatcher::new(Studio::open(data_dir)?);
+
+    section("sync tools answer inline");
+    call(&dispatcher, ToolRequest::Add(MathOperands { a: 2, b: 40 })).await?;
+    call(
+        &dispatcher,
+        ToolRequest::Multiply(MathOperands { a: i64::MAX, b: 2 }),
+    )
+    .await?;
+
+    section("a content-addressed store on disk");
+    let stored = call(
+        &dispatcher,
+        ToolRequest::CasStore(CasStoreRequest {
+            data: Bytes(b"X:1\nT:Studio tune\nK:C\nCDEF GABc|\n".to_vec()),
+            mime_type: "text/vnd.abc".into(),
+        }),
+    )
+    .await?;
+    let Envelope::Success(ToolResponse::CasStore(stored)) = stored else {
+        return Err("cas_store failed".into());
+    };
+    call(
+        &dispatcher,
+        ToolRequest::CasInspect(CasInspectRequest {
+            hash: stored.hash.clone(),
+            preview_chars: 16,
+        }),
+    )
+    .await?;
+
+    section("bad input and unserved tools get a typed error, never a crash");
+    send_raw(
+        &dispatcher,
+        "a misspelled tool",
+        &msgpack_map(&[("tool", "ad")]),
+    )
+    .await;
+    send_raw(&dispatcher, "garbage bytes", b"\xc1\xff\x00garbage").await;
+    send_raw(
+        &dispatcher,
+        "a truncated request",
+        &codec::to_msgpack(&ToolRequest::Add(MathOperands { a: 1, b: 2 }))?[..9],
+    )
+    .await;
+    call(
+        &dispatcher,
+        ToolRequest::AbcParse(AbcParseRequest { abc: "X:1".into() }),
+    )
+    .await?;
+
+    section("async_long: started as a job, streamed, polled");
+    let mut events = dispatcher.subscribe();
+    let started = call(
+        &dispatcher,
+        ToolRequest::OrpheusGenerate(generate_request(2)),
+    )
+    .await?;
+    let Envelope::JobStarted { job_id, .. } = started else {
+        return Err("orpheus_generate did not start a job".into());
+    };
+    let poll = JobPollRequest {
+        job_ids: vec![job_id.clone()],
+        timeout_ms: 10_000,
+        ..Default::default()
+    };
+    call(&dispatcher, ToolRequest::JobPoll(poll)).await?;
+    let mut chunks = 0;
+    while let Ok(event) = events.try_recv() {
+        if matches!(event, JobEvent::Chunk { .. }) {
+            chunks += 1;
+        }
+    }
+    println!("  ({chunks} stream chunks were published while it ran)");
+    call(&dispatcher, ToolRequest::JobStatus(JobRef { job_id })).await?;
+
+    section("cancelling a running job stops its handler");
+    let Envelope::JobStarted { job_id, .. } = call(
+        &dispatcher,
+        ToolRequest::OrpheusGenerate(generate_request(8)),
+    )
+    .await?
+    else {
+        return Err("orpheus_generate did not start a job".into());
+    };
+    tokio::time::sleep(Duration::from_millis(60)).await;
+    call(&dispatcher, ToolRequest::JobCancel(JobRef { job_id })).await?;
+    call(
+        &dispatcher,
+        ToolRequest::JobList(JobListRequest {
+            state: Some(JobState::Cancelled),
+            ..Default::default()
+        }),
+    )
+    .await?;
+
+    section("the store survives a restart");
+    drop(dispatcher);
+    let dispatcher = Dispatcher::new(Studio::open(data_dir)?);
+    call(
+        &dispatcher,
+        ToolRequest::CasGet(CasGetRequest { hash: stored.hash }),
+    )
+    .await?;
+    Ok(())
+}
+
+fn generate_request(num_variations: u32) -> OrpheusGenerateRequest {
+    OrpheusGenerateRequest {
+        num_variations,
+        max_tokens: 512,
+        seed: Some(42),
+        ..Default::default()
+    }
+}
+
+fn section(title: &str) {
+    println!("\n== {title}");
+}
+
+/// Encodes a typed request as MsgPack, dispatches the bytes, decodes the
+/// envelope, and prints both sides as JSON.
+async fn call(
+    dispatcher: &Dispatcher<Studio>,
+    request: ToolRequest,
+) -> Result<Envelope, Box<dyn std::error::Error>> {
+    println!(
+        "→ {}",
+        shorten(&String::from_utf8(codec::to_json(&request)?)?)
+    );
+    let bytes = codec::to_msgpack(&request)?;
+    Ok(receive(dispatcher, &bytes).await?)
+}
+
+async fn send_raw(dispatcher: &Dispatcher<Studio>, what: &str, bytes: &[u8]) {
+    println!("→ {what}: {}", hex(bytes));
+    if let Err(e) = receive(dispatcher, bytes).await {
+        println!("  the envelope itself did not decode: {e}");
+    }
+}
+
+async fn receive(
+    dispatcher: &Dispatcher<Studio>,
+    bytes: &[u8],
+) -> Result<Envelope, toolwright::ToolError> {
+    let started = Instant::now();
+    let reply = dispatcher.call_msgpack(bytes).await;
+    let elapsed = started.elapsed();
+    let envelope: Envelope = codec::from_msgpack(&reply, Limits::default())?;
+    let json = String::from_utf8_lossy(&codec::to_json(&envelope)?).into_owned();
+    println!(
+        "← {} ({} bytes, {elapsed:.1?})",
+        shorten(&json),
+        reply.len()
+    );
+    Ok(envelope)
+}
+
+fn msgpack_map(entries: &[(&str, &str)]) -> Vec<u8> {
+    let map: std::collections::BTreeMap<&str, &str> = entries.iter().copied().collect();
+    codec::to_msgpack(&map).unwrap_or_default()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn shorten(text: &str) -> String {
+    const MAX: usize = 160;
+    if text.chars().count() <= MAX {
+        text.to_owned()
+    } else {
+        format!("{}…", text.chars().take(MAX).collect::<String>())
+    }
+}

@@ -1,0 +1,256 @@
+//! Writes the `Service` impl: one match arm per tool, calling its handler,
+//! answering `NOT_IMPLEMENTED`, or leaving job tools to the dispatcher.
+//!
+//! Where the user's signature can be wrong, the tokens that rustc will
+//! complain about carry the location of the user's own tokens: the request
+//! argument sits on the parameter's type, the context argument on the
+//! context's type, and the call on the return type, so a mismatched type
+//! is reported in the handler's signature. Everything else points at the
+//! `#[tools]` attribute rather than into the generated catalogue file.
+
+use proc_macro2::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
+use quote::{ToTokens, quote_spanned};
+use syn::Type;
+
+use crate::catalogue::ToolEntry;
+use crate::input::BindInput;
+use crate::resolve::Answer;
+use crate::signature::Handler;
+
+/// The message of the arm that job tools never reach: the dispatcher takes
+/// them out of the request before it calls the service.
+const JOB_TOOL: &str = "job tools are answered by the dispatcher";
+
+/// Names and locations shared by every arm.
+struct Scope<'a> {
+    input: &'a BindInput,
+    /// Where generated code points: at the `#[tools]` attribute.
+    span: Span,
+    service: Ident,
+    request: Ident,
+    cx: Ident,
+}
+
+/// A local variable shown at `at`: mixed-site hygiene, so that no name of
+/// the user's (a `const request`, say) can capture it.
+fn local(name: &str, at: Span) -> Ident {
+    Ident::new(name, Span::mixed_site().located_at(at))
+}
+
+/// `impl Service for <the block's type>`.
+pub(crate) fn service_impl(input: &BindInput, answers: &[(&ToolEntry, Answer)]) -> TokenStream {
+    let anchor = input.anchor();
+    let span = Span::call_site().located_at(anchor);
+    let handlers = || {
+        answers.iter().filter_map(|(_, a)| match a {
+            Answer::Handler(handler) => Some(handler),
+            _ => None,
+        })
+    };
+    // Unused parameters get an underscore rather than an `allow`.
+    let used = |yes: bool, name: &str| {
+        if yes {
+            name.to_owned()
+        } else {
+            format!("_{name}")
+        }
+    };
+    let scope = Scope {
+        input,
+        span,
+        service: local(&used(handlers().next().is_some(), "service"), anchor),
+        request: local("request", anchor),
+        cx: local(&used(handlers().any(|h| h.context.is_some()), "cx"), anchor),
+    };
+    let arms = answers
+        .iter()
+        .map(|(tool, answer)| arm(&scope, tool, answer));
+
+    let module = &input.module;
+    let self_ty = &input.item.self_ty;
+    let (impl_generics, _, where_clause) = input.item.generics.split_for_impl();
+    let Scope {
+        service,
+        request,
+        cx,
+        ..
+    } = &scope;
+    let private = quote_spanned!(span=> ::toolwright::__private);
+    let clone = handlers()
+        .next()
+        .map(|_| quote_spanned!(span=> let #service = #private::Arc::clone(#service);));
+    // With every handler under `#[cfg]` compiled out, nothing else reads them.
+    let touch = handlers()
+        .any(|h| !h.cfgs.is_empty())
+        .then(|| quote_spanned!(span=> let _ = (&#service, &#cx);));
+    quote_spanned! {span=>
+        // Deprecated tools are still served: naming their variants and
+        // markers here is the catalogue's business, not the user's.
+        #[allow(deprecated)]
+        impl #impl_generics #private::Service for #self_ty #where_clause {
+            type Catalogue = #module::ToolCatalogue;
+
+            fn call(
+                #service: &#private::Arc<Self>,
+                #request: #module::ToolRequest,
+                #cx: #private::CallContext,
+            ) -> impl #private::Future<
+                Output = #private::Result<#module::ToolResponse, #private::ToolError>,
+            > + ::core::marker::Send + 'static {
+                #clone
+                async move {
+                    #touch
+                    match #request {
+                        #(#arms)*
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn arm(scope: &Scope, tool: &ToolEntry, answer: &Answer) -> TokenStream {
+    let span = scope.span;
+    let module = &scope.input.module;
+    let variant = &tool.variant;
+    let private = quote_spanned!(span=> ::toolwright::__private);
+    let pattern = |binding: TokenStream| match tool.request {
+        Some(_) => quote_spanned!(span=> #module::ToolRequest::#variant(#binding)),
+        None => quote_spanned!(span=> #module::ToolRequest::#variant),
+    };
+    match answer {
+        Answer::Handler(handler) if handler.cfgs.is_empty() => {
+            let pattern = pattern(scope.request.to_token_stream());
+            let body = call(scope, tool, handler);
+            quote_spanned!(span=> #pattern => #body)
+        }
+        // A handler under `#[cfg]`: where the method is compiled out, the
+        // tool answers `NOT_IMPLEMENTED`.
+        Answer::Handler(handler) => {
+            let bound = pattern(scope.request.to_token_stream());
+            let body = call(scope, tool, handler);
+            let unbound = pattern(quote_spanned!(span=> _));
+            let name = &tool.name;
+            let cfg = match &handler.cfgs[..] {
+                [one] => one.clone(),
+                all => quote_spanned!(span=> all(#(#all),*)),
+            };
+            quote_spanned! {span=>
+                #[cfg(#cfg)]
+                #bound => #body
+                #[cfg(not(#cfg))]
+                #unbound => #private::Result::Err(#private::ToolError::not_implemented(#name)),
+            }
+        }
+        Answer::NotImplemented => {
+            let pattern = pattern(quote_spanned!(span=> _));
+            let name = &tool.name;
+            quote_spanned! {span=>
+                #pattern => #private::Result::Err(#private::ToolError::not_implemented(#name)),
+            }
+        }
+        Answer::Builtin => {
+            let pattern = pattern(quote_spanned!(span=> _));
+            quote_spanned! {span=>
+                #pattern => #private::Result::Err(#private::ToolError::internal(#JOB_TOOL)),
+            }
+        }
+    }
+}
+
+/// `{ let result: Result<Response, Error> = <Type>::method(&*service, ..).await;
+/// result.map(..).map_err(..) }`
+fn call(scope: &Scope, tool: &ToolEntry, handler: &Handler) -> TokenStream {
+    let span = scope.span;
+    let module = &scope.input.module;
+    let marker = &tool.marker;
+    let variant = &tool.variant;
+    let private = quote_spanned!(span=> ::toolwright::__private);
+    let tool_ty = quote_spanned!(span=> <#module::#marker as #private::Tool>);
+
+    // The request and context go through bindings typed as the user wrote
+    // them, the values located at those types: a wrong parameter type is
+    // "expected `String`, found `MathOperands`" on the parameter itself.
+    let service = &scope.service;
+    let mut bindings = TokenStream::new();
+    let mut args = vec![quote_spanned!(span=> &*#service)];
+    if let Some(ty) = &handler.request {
+        let (first, _) = ends(ty, span);
+        let request = &scope.request;
+        let value = local(&request.to_string(), first).into_token_stream();
+        bindings.extend(bind_as(span, request, ty, value));
+        args.push(request.to_token_stream());
+    }
+    if let Some(ty) = &handler.context {
+        let (first, last) = ends(ty, span);
+        let cx = &scope.cx;
+        // Spelled out rather than `#private`, whose tokens point at `#[tools]`.
+        let mut value =
+            quote_spanned!(first=> ::toolwright::__private::Context::<#tool_ty::Chunk>::new);
+        value.extend([spanned_group(cx.to_token_stream(), last)]);
+        bindings.extend(bind_as(span, cx, ty, value));
+        args.push(cx.to_token_stream());
+    }
+
+    // The call spans the return type, from its first token to its last, so
+    // that a wrong response or error type is "expected `Result<MathResult,
+    // MathError>`, found `Result<String, MathError>`" there.
+    let (first, last) = ends(&handler.output, span);
+    let self_ty = &scope.input.item.self_ty;
+    let method = &handler.method;
+    let mut call = quote_spanned!(first=> <#self_ty>::#method);
+    let args = quote_spanned!(span=> #(#args),*);
+    if handler.awaits {
+        call.extend([spanned_group(args, first)]);
+        call.extend(quote_spanned!(last=> .await));
+    } else {
+        call.extend([spanned_group(args, last)]);
+    }
+
+    let result = local("result", span);
+    let respond = match tool.response {
+        Some(_) => quote_spanned!(span=> #module::ToolResponse::#variant),
+        None => quote_spanned!(span=> |()| #module::ToolResponse::#variant),
+    };
+    quote_spanned! {span=>
+        {
+            #bindings
+            let #result: #private::Result<#tool_ty::Response, #tool_ty::Error> = #call;
+            #result
+                .map(#respond)
+                .map_err(#private::IntoToolError::into_tool_error)
+        }
+    }
+}
+
+/// `let name: ty = value;`, or `let name = value;` where `ty` cannot be
+/// written in a `let` (`impl Trait` in argument position).
+fn bind_as(span: Span, name: &Ident, ty: &Type, value: TokenStream) -> TokenStream {
+    match ty {
+        Type::ImplTrait(_) | Type::Infer(_) => quote_spanned!(span=> let #name = #value;),
+        _ => quote_spanned!(span=> let #name: #ty = #value;),
+    }
+}
+
+/// `( tokens )`, both parentheses at `span`.
+fn spanned_group(tokens: TokenStream, span: Span) -> Group {
+    let mut group = Group::new(Delimiter::Parenthesis, tokens);
+    group.set_span(span);
+    group
+}
+
+/// Where the first and the last token of `tokens` are, with the hygiene of
+/// `span`: rustc shows an expression from the start of its first token to
+/// the end of its last, so code spelled with these two covers `tokens`.
+fn ends(tokens: impl ToTokens, span: Span) -> (Span, Span) {
+    let trees: Vec<TokenTree> = tokens.into_token_stream().into_iter().collect();
+    let first = trees.first().map_or(span, |tree| match tree {
+        TokenTree::Group(group) => group.span_open(),
+        other => other.span(),
+    });
+    let last = trees.last().map_or(first, |tree| match tree {
+        TokenTree::Group(group) => group.span_close(),
+        other => other.span(),
+    });
+    (span.located_at(first), span.located_at(last))
+}

@@ -1,0 +1,34 @@
+// A job tool listed in `not_implemented(...)`: the runtime answers it.
+
+include!("../support/catalogue.rs");
+
+use toolwright::ToolError;
+
+struct Studio;
+
+#[toolwright::tools(not_implemented(garden_play, transfer, job_cancel))]
+impl Studio {
+    #[tool]
+    async fn add(&self, request: MathOperands) -> Result<MathResult, MathError> {
+        Ok(MathResult {
+            result: request.a + request.b,
+        })
+    }
+
+    #[tool]
+    async fn multiply(&self, request: MathOperands) -> Result<MathResult, MathError> {
+        Ok(MathResult {
+            result: request.a * request.b,
+        })
+    }
+
+    #[tool]
+    async fn garden_status(&self) -> Result<GardenStatus, ToolError> {
+        Ok(GardenStatus {
+            playing: false,
+            tempo_bpm: 120.0,
+        })
+    }
+}
+
+fn main() {}

@@ -1,0 +1,118 @@
+//! `call_msgpack`: bytes in, bytes out. Every failure to understand the
+//! request becomes an `Error` envelope with a code; nothing panics and
+//! nothing is allocated beyond what the input holds.
+
+use super::decode;
+use super::suggest::{closest, shown};
+use super::{Dispatcher, RequestOf};
+use crate::{Catalogue, ResponseEnvelope, Service, ToolError, codec};
+
+impl<S: Service> Dispatcher<S> {
+    /// Answers one MsgPack-encoded request with a MsgPack-encoded
+    /// [`ResponseEnvelope`].
+    ///
+    /// The request must be a map whose first key is `tool` (and, for an
+    /// action tool, whose second is `action`). An unknown tool is
+    /// `UNKNOWN_TOOL` and an unknown action `UNKNOWN_ACTION`, each with a
+    /// suggestion when a name is close; bytes that do not decode (truncated,
+    /// mistyped or missing fields, over the size or depth limits, trailing
+    /// bytes) are `INVALID_REQUEST` with the decoder's message. A response
+    /// that cannot be encoded is answered with an `INTERNAL` error.
+    pub async fn call_msgpack(&self, bytes: &[u8]) -> Vec<u8> {
+        let envelope = match self.decode(bytes) {
+            Ok(request) => self.call(request).await,
+            Err(e) => ResponseEnvelope::Error(e),
+        };
+        encode(&envelope)
+    }
+
+    /// Decodes a request, naming the tool and action first so that a wrong
+    /// name gets its own code and a suggestion.
+    fn decode(&self, bytes: &[u8]) -> Result<RequestOf<S>, ToolError> {
+        let limits = self.config().limits;
+        if bytes.len() > limits.max_bytes {
+            return Err(ToolError::invalid_request(format!(
+                "message of {} bytes is larger than the limit of {} bytes",
+                bytes.len(),
+                limits.max_bytes
+            )));
+        }
+        let peek = codec::peek_call(bytes)?;
+        let Some(tool) = S::Catalogue::tool(peek.tool) else {
+            let names = S::Catalogue::TOOLS.iter().map(|t| t.name);
+            return Err(ToolError::unknown_tool(
+                &shown(peek.tool),
+                closest(peek.tool, names),
+            ));
+        };
+        if let Some(action) = peek.action
+            && !tool.actions.is_empty()
+            && tool.action(action).is_none()
+        {
+            let names = tool.actions.iter().map(|a| a.name);
+            return Err(ToolError::unknown_action(
+                tool.name,
+                &shown(action),
+                closest(action, names),
+            ));
+        }
+        decode::request(bytes, limits)
+    }
+}
+
+/// Encodes an envelope. One that does not encode (a response holding a map
+/// with non-string keys, say) is replaced by its `INTERNAL` error, and if
+/// even that failed, by a fixed encoding of a fixed error.
+fn encode<R: serde::Serialize>(envelope: &ResponseEnvelope<R>) -> Vec<u8> {
+    to_msgpack(envelope).unwrap_or_else(|e| {
+        // The error variant does not depend on the response type.
+        to_msgpack(&ResponseEnvelope::<()>::Error(e)).unwrap_or_else(|_| fallback())
+    })
+}
+
+/// As [`codec::to_msgpack`], into a buffer sized for a typical answer: a
+/// buffer grown from empty is reallocated several times on every call.
+fn to_msgpack<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, ToolError> {
+    const TYPICAL: usize = 128;
+    let mut out = Vec::with_capacity(TYPICAL);
+    let mut serializer = rmp_serde::Serializer::new(&mut out).with_struct_map();
+    value
+        .serialize(&mut serializer)
+        .map_err(|e| ToolError::internal(format!("cannot encode MsgPack: {e}")))?;
+    Ok(out)
+}
+
+/// `{"error": {"code": "INTERNAL", "message": "cannot encode the response"}}`.
+fn fallback() -> Vec<u8> {
+    use rmp::encode::{ValueWriteError, write_map_len, write_str};
+    fn write(out: &mut Vec<u8>) -> Result<(), ValueWriteError> {
+        let error = ToolError::internal("cannot encode the response");
+        write_map_len(out, 1)?;
+        write_str(out, "error")?;
+        write_map_len(out, 2)?;
+        write_str(out, "code")?;
+        write_str(out, &error.code)?;
+        write_str(out, "message")?;
+        write_str(out, &error.message)
+    }
+    let mut out = Vec::with_capacity(64);
+    // Writing to a Vec cannot fail; if rmp ever said otherwise, the output
+    // would be cut short and the caller would see a decode error, not a
+    // panic.
+    let _ = write(&mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fallback_is_an_internal_error_envelope() {
+        let decoded: ResponseEnvelope<()> =
+            codec::from_msgpack(&fallback(), codec::Limits::default()).expect("decodes");
+        let error = decoded.error().expect("an error");
+        assert_eq!(error.code, crate::codes::INTERNAL);
+        assert_eq!(error.message, "cannot encode the response");
+    }
+}

@@ -1,0 +1,103 @@
+//! Running a call as a job: create it in the store, give the handler a
+//! context wired to it, spawn it under its cancellation token, and record
+//! how it ends.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
+
+use super::panic::CatchPanic;
+use super::sink::{JobSink, StreamTx};
+use super::{Inner, ResponseOf};
+use crate::jobs::Outcome;
+use crate::{CallContext, CallInfo, Catalogue, ResponseEnvelope, Service, ToolError};
+
+/// A job that has been spawned.
+pub(super) struct Spawned<R> {
+    pub(super) job_id: Arc<str>,
+    /// The outcome, when asked for (see [`spawn`]).
+    pub(super) waiter: Option<oneshot::Receiver<Outcome<R>>>,
+    pub(super) sink: Arc<JobSink<R>>,
+}
+
+/// Creates a job for `request` and spawns its handler.
+///
+/// With `waiter`, the outcome is sent to [`Spawned::waiter`] when the job
+/// ends, unless the receiver is gone or detached by then, in which case the
+/// store keeps it. With `stream`, `StreamStart` is sent on it before the
+/// handler can send a chunk, and chunks follow as the handler sends them.
+///
+/// # Errors
+/// When there is no tokio runtime to spawn on, or the dispatcher is shutting
+/// down.
+pub(super) fn spawn<S: Service>(
+    inner: &Inner<S>,
+    request: <S::Catalogue as Catalogue>::Request,
+    info: CallInfo,
+    waiter: bool,
+    stream: Option<StreamTx<ResponseOf<S>>>,
+) -> Result<Spawned<ResponseOf<S>>, ToolError> {
+    let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
+        ToolError::internal("the dispatcher runs jobs on a tokio runtime, and there is none")
+    })?;
+    let tool = info.tool.name;
+    let job = inner.jobs.create(tool, info.timing, waiter)?;
+    if let Some(tx) = &stream {
+        let _ = tx.send(ResponseEnvelope::StreamStart {
+            job_id: job.id.to_string(),
+            tool: tool.to_owned(),
+        });
+    }
+    let sink = Arc::new(JobSink::new(inner.jobs.clone(), job.id.clone(), stream));
+    let cx = CallContext::new(Some(job.id.clone()), job.token.clone(), Some(sink.clone()));
+    let handler = S::call(&inner.service, request, cx);
+
+    let store = inner.jobs.clone();
+    let grace = inner.config.cancel_grace;
+    let job_id = job.id.clone();
+    let token = job.token;
+    let stop_guard = job.stop_guard;
+    runtime.spawn(async move {
+        let _stop_guard = stop_guard;
+        // Cancelled before it started: the store has recorded that already.
+        if token.is_cancelled() {
+            return;
+        }
+        store.mark_running(&job_id);
+        let outcome = supervise(tool, handler, &token, grace).await;
+        store.finish(&job_id, outcome);
+    });
+    Ok(Spawned {
+        job_id: job.id,
+        waiter: job.waiter,
+        sink,
+    })
+}
+
+/// Runs a handler to its end, or until `grace` after `token` is cancelled,
+/// when it is dropped (which stops it at the `.await` it is parked on).
+async fn supervise<R>(
+    tool: &'static str,
+    handler: impl Future<Output = Result<R, ToolError>>,
+    token: &CancellationToken,
+    grace: Duration,
+) -> Outcome<R> {
+    let handler = CatchPanic::new(tool, handler);
+    let deadline = async {
+        token.cancelled().await;
+        tokio::time::sleep(grace).await;
+    };
+    tokio::select! {
+        // The handler first: one that finished when the grace ran out
+        // keeps its outcome.
+        biased;
+        outcome = handler => outcome,
+        () = deadline => Err(ToolError::cancelled(format!(
+            "`{tool}` did not stop within {} ms of being cancelled and was aborted",
+            grace.as_millis()
+        ))),
+    }
+}
