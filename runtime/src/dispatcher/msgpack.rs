@@ -26,8 +26,10 @@ impl<S: Service> Dispatcher<S> {
         encode(&envelope)
     }
 
-    /// Decodes a request, naming the tool and action first so that a wrong
-    /// name gets its own code and a suggestion.
+    /// Decodes a request. When that fails, the head of the request is read
+    /// again to tell a wrong tool or action name (its own code, with a
+    /// suggestion) from malformed fields; a request that decodes pays for
+    /// one pass only.
     fn decode(&self, bytes: &[u8]) -> Result<RequestOf<S>, ToolError> {
         let limits = self.config().limits;
         if bytes.len() > limits.max_bytes {
@@ -37,6 +39,15 @@ impl<S: Service> Dispatcher<S> {
                 limits.max_bytes
             )));
         }
+        decode::request(bytes, limits).map_err(|e| match Self::misnamed(bytes) {
+            Err(named) => named,
+            Ok(()) => e,
+        })
+    }
+
+    /// The error for a request whose head is malformed or names no tool or
+    /// action of the catalogue; `Ok` when the names are fine.
+    fn misnamed(bytes: &[u8]) -> Result<(), ToolError> {
         let peek = codec::peek_call(bytes)?;
         let Some(tool) = S::Catalogue::tool(peek.tool) else {
             let names = S::Catalogue::TOOLS.iter().map(|t| t.name);
@@ -56,7 +67,7 @@ impl<S: Service> Dispatcher<S> {
                 closest(action, names),
             ));
         }
-        decode::request(bytes, limits)
+        Ok(())
     }
 }
 

@@ -194,3 +194,34 @@ fn job_tools_go_to_the_dispatcher_and_back() {
         ToolResponse::JobCancel(_)
     ));
 }
+
+/// The byte examples in docs/wire.md are what the runtime writes.
+#[test]
+fn the_examples_in_the_wire_spec_are_exact() {
+    let spec = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/wire.md"))
+        .expect("docs/wire.md");
+    let hex = |bytes: &[u8]| {
+        bytes
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+
+    let add = ToolRequest::Add(MathOperands { a: 1, b: 2 });
+    let encoded = to_msgpack(&add).unwrap();
+    assert!(
+        spec.contains(&hex(&encoded)),
+        "wire.md lacks the add request: {}",
+        hex(&encoded)
+    );
+
+    let success: toolwright::ResponseEnvelope<ToolResponse> =
+        toolwright::ResponseEnvelope::Success(ToolResponse::Add(MathResult { result: 3 }));
+    let encoded = to_msgpack(&success).unwrap();
+    assert!(
+        spec.contains(&hex(&encoded)),
+        "wire.md lacks the success envelope: {}",
+        hex(&encoded)
+    );
+}

@@ -2,7 +2,8 @@
 //! serves a catalogue; rebuild with nothing changed (the build script must
 //! not run again); add a tool to the IDL (the build fails, naming the tool
 //! that has no handler, and the generated code has its variant); write the
-//! handler (it builds and answers); add a `.tool` file (the build script
+//! handler (it builds and answers); break the IDL (the build script's
+//! output is the CLI's diagnostic); add a `.tool` file (the build script
 //! runs again).
 //!
 //! The crate's dependencies are compiled once into `target/user-flow` and
@@ -258,6 +259,27 @@ fn add_a_tool_then_its_handler() {
         "{}",
         text(&run)
     );
+
+    // A mistake in the IDL fails the build script with the CLI's rendering.
+    let good = fs::read_to_string(&idl).expect("read idl");
+    fs::write(&idl, good.replacen("timing sync", "timing snyc", 1)).expect("write idl");
+    let broken = shop.build();
+    assert!(!broken.status.success(), "{}", text(&broken));
+    let stderr = String::from_utf8_lossy(&broken.stderr);
+    for expected in [
+        "error[TW202]",
+        "idl/shop.tool:",
+        "timing snyc",
+        "did you mean `sync`?",
+        "1 error found",
+    ] {
+        assert!(
+            stderr.contains(expected),
+            "build script output lacks {expected:?}\n{}",
+            text(&broken)
+        );
+    }
+    fs::write(&idl, good).expect("restore idl");
 
     // A new file in the IDL directory is found too.
     fs::write(
