@@ -150,6 +150,15 @@ struct Described {
 /// the `bind!` proc-macro reads it.
 fn parse_bind(input: ParseStream<'_>) -> syn::Result<(Vec<Described>, proc_macro2::TokenStream)> {
     let keyword: syn::Ident = input.parse()?;
+    assert_eq!(keyword, "runtime");
+    let runtime;
+    syn::parenthesized!(runtime in input);
+    let path = runtime.call(syn::Path::parse_mod_style)?;
+    assert_eq!(
+        quote::quote!(#path).to_string().replace(' ', ""),
+        "::toolwright"
+    );
+    let keyword: syn::Ident = input.parse()?;
     assert_eq!(keyword, "catalogue");
     let catalogue;
     syn::braced!(catalogue in input);

@@ -31,6 +31,25 @@ struct Scope<'a> {
     cx: Ident,
 }
 
+/// `<runtime>::__private`, every token located at `at`: the runtime's path
+/// comes from the generated catalogue, whose spans must not leak into
+/// messages.
+fn private_path(input: &BindInput, at: Span) -> TokenStream {
+    let runtime = match &input.runtime {
+        Some(path) => path.to_token_stream(),
+        None => quote_spanned!(at=> ::toolwright),
+    };
+    let mut out: TokenStream = runtime
+        .into_iter()
+        .map(|mut t| {
+            t.set_span(at);
+            t
+        })
+        .collect();
+    out.extend(quote_spanned!(at=> ::__private));
+    out
+}
+
 /// A local variable shown at `at`: mixed-site hygiene, so that no name of
 /// the user's (a `const request`, say) can capture it.
 fn local(name: &str, at: Span) -> Ident {
@@ -75,7 +94,7 @@ pub(crate) fn service_impl(input: &BindInput, answers: &[(&ToolEntry, Answer)]) 
         cx,
         ..
     } = &scope;
-    let private = quote_spanned!(span=> ::toolwright::__private);
+    let private = private_path(input, span);
     let clone = handlers()
         .next()
         .map(|_| quote_spanned!(span=> let #service = #private::Arc::clone(#service);));
@@ -113,7 +132,7 @@ fn arm(scope: &Scope, tool: &ToolEntry, answer: &Answer) -> TokenStream {
     let span = scope.span;
     let module = &scope.input.module;
     let variant = &tool.variant;
-    let private = quote_spanned!(span=> ::toolwright::__private);
+    let private = private_path(scope.input, span);
     let pattern = |binding: TokenStream| match tool.request {
         Some(_) => quote_spanned!(span=> #module::ToolRequest::#variant(#binding)),
         None => quote_spanned!(span=> #module::ToolRequest::#variant),
@@ -165,7 +184,7 @@ fn call(scope: &Scope, tool: &ToolEntry, handler: &Handler) -> TokenStream {
     let module = &scope.input.module;
     let marker = &tool.marker;
     let variant = &tool.variant;
-    let private = quote_spanned!(span=> ::toolwright::__private);
+    let private = private_path(scope.input, span);
     let tool_ty = quote_spanned!(span=> <#module::#marker as #private::Tool>);
 
     // The request and context go through bindings typed as the user wrote
@@ -184,9 +203,9 @@ fn call(scope: &Scope, tool: &ToolEntry, handler: &Handler) -> TokenStream {
     if let Some(ty) = &handler.context {
         let (first, last) = ends(ty, span);
         let cx = &scope.cx;
-        // Spelled out rather than `#private`, whose tokens point at `#[tools]`.
-        let mut value =
-            quote_spanned!(first=> ::toolwright::__private::Context::<#tool_ty::Chunk>::new);
+        // Not `#private`, whose tokens point at `#[tools]`.
+        let context = private_path(scope.input, first);
+        let mut value = quote_spanned!(first=> #context::Context::<#tool_ty::Chunk>::new);
         value.extend([spanned_group(cx.to_token_stream(), last)]);
         bindings.extend(bind_as(span, cx, ty, value));
         args.push(cx.to_token_stream());

@@ -2,6 +2,7 @@
 //! passed on through the generated `__toolwright_catalogue!`.
 //!
 //! ```text
+//! runtime (::toolwright)           // optional; the runtime crate's path
 //! catalogue { tool "add" { ... } ... }
 //! module (crate::api)
 //! options (not_implemented)        // or (not_implemented (a, b)), or ()
@@ -19,6 +20,9 @@ use crate::options::Options;
 
 /// The parsed input of `bind!`.
 pub(crate) struct BindInput {
+    /// The runtime crate's path (`::toolwright` unless the catalogue was
+    /// generated with `Builder::runtime_crate`).
+    pub(crate) runtime: Option<Path>,
     pub(crate) catalogue: Catalogue,
     /// Where the generated items live (`crate`, `crate::api`).
     pub(crate) module: Path,
@@ -46,6 +50,7 @@ impl BindInput {
     /// the error is the only one.
     pub(crate) fn parse(tokens: TokenStream) -> Result<Self, (syn::Error, TokenStream)> {
         let Header {
+            runtime,
             catalogue,
             module,
             options,
@@ -61,6 +66,7 @@ impl BindInput {
             Err(error) => return Err((error, rest)),
         };
         Ok(BindInput {
+            runtime,
             catalogue,
             module,
             options,
@@ -71,6 +77,7 @@ impl BindInput {
 
 /// Everything before the impl block.
 struct Header {
+    runtime: Option<Path>,
     catalogue: Catalogue,
     module: Path,
     options: Options,
@@ -79,6 +86,18 @@ struct Header {
 
 impl Parse for Header {
     fn parse(input: ParseStream) -> syn::Result<Self> {
+        let runtime = if input.fork().parse::<Ident>().is_ok_and(|i| i == "runtime") {
+            keyword(input, "runtime")?;
+            let content;
+            parenthesized!(content in input);
+            let path = content.call(Path::parse_mod_style)?;
+            if !content.is_empty() {
+                return Err(content.error("expected the runtime crate's path"));
+            }
+            Some(path)
+        } else {
+            None
+        };
         keyword(input, "catalogue")?;
         let content;
         braced!(content in input);
@@ -98,6 +117,7 @@ impl Parse for Header {
         let options = content.parse()?;
 
         Ok(Header {
+            runtime,
             catalogue,
             module,
             options,

@@ -134,3 +134,36 @@ fn handler_under_cfg() {
         ),
     );
 }
+
+/// A catalogue generated with `Builder::runtime_crate` names the runtime's
+/// path; every path of the binding goes through it.
+#[test]
+fn the_runtime_path_comes_from_the_catalogue() {
+    let catalogue = super::catalogue();
+    let input = quote! {
+        runtime (::my_sdk::toolwright)
+        #catalogue
+        module (crate)
+        options (not_implemented)
+        impl Studio {
+            #[tool]
+            async fn add(&self, request: MathOperands) -> Result<MathResult, MathError> {
+                Ok(MathResult { result: request.a + request.b })
+            }
+        }
+    };
+    let Ok(expansion) = crate::bind::expand(input) else {
+        panic!("bind! rejected its input");
+    };
+    let text = pretty(expansion.tokens);
+    assert!(
+        text.contains("impl ::my_sdk::toolwright::__private::Service for Studio"),
+        "{text}"
+    );
+    // Every path into the runtime is the catalogue's, none the default.
+    assert_eq!(
+        text.matches("::toolwright::__private").count(),
+        text.matches("::my_sdk::toolwright::__private").count(),
+        "{text}"
+    );
+}

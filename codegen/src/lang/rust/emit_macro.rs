@@ -21,6 +21,12 @@ pub(crate) fn catalogue_macro(cx: &Cx<'_>) -> String {
     out.push_str("macro_rules! __toolwright_catalogue {\n");
     out.push_str("    ($($input:tt)*) => {\n");
     let _ = writeln!(out, "        {}::bind! {{", cx.rt_path);
+    // The runtime's path itself, so the binding reaches the same crate.
+    let runtime = cx
+        .rt_path
+        .strip_suffix("::__private")
+        .unwrap_or("::toolwright");
+    let _ = writeln!(out, "            runtime ({runtime})");
     out.push_str("            catalogue {\n");
     for tool in &cx.model.tools {
         describe(cx, tool, &mut out);
