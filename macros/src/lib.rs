@@ -38,12 +38,12 @@ use proc_macro::TokenStream;
 /// `NOT_IMPLEMENTED`, or `#[tools(not_implemented(tool_a, tool_b))]`, which
 /// answers only the listed ones so (every other tool still needs a handler).
 ///
-/// ```ignore
+/// ```text
 /// #[toolwright::tools]
 /// impl Calculator {
 ///     #[tool]
 ///     async fn add(&self, request: MathOperands) -> Result<MathResult, MathError> {
-///         let result = request.a.checked_add(request.b).ok_or(MathError::Overflow)?;
+///         let result = request.a.checked_add(request.b).ok_or(MathError::Overflow {})?;
 ///         Ok(MathResult { result })
 ///     }
 /// }

@@ -5,7 +5,10 @@
 //! [`tools`] and [`tool`], and hands the handlers to a [`Dispatcher`], which
 //! answers each call according to its tool's [`ToolTiming`].
 //!
-//! ```ignore
+//! For example (not a doctest, since it needs the code a build script
+//! generates; `examples/studio` and `tests/flow` build it for real):
+//!
+//! ```text
 //! toolwright::include_tools!();
 //!
 //! struct Calculator;
@@ -14,7 +17,7 @@
 //! impl Calculator {
 //!     #[tool]
 //!     async fn add(&self, request: MathOperands) -> Result<MathResult, MathError> {
-//!         let result = request.a.checked_add(request.b).ok_or(MathError::Overflow)?;
+//!         let result = request.a.checked_add(request.b).ok_or(MathError::Overflow {})?;
 //!         Ok(MathResult { result })
 //!     }
 //! }
