@@ -43,7 +43,7 @@ impl Limits {
         self
     }
 
-    fn check_size(&self, len: usize) -> Result<(), ToolError> {
+    pub(crate) fn check_size(&self, len: usize) -> Result<(), ToolError> {
         if len > self.max_bytes {
             return Err(ToolError::invalid_request(format!(
                 "message of {len} bytes is larger than the limit of {} bytes",
@@ -71,8 +71,7 @@ pub fn to_msgpack<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, ToolError
 /// missing field, nesting deeper than the limit.
 pub fn from_msgpack<T: DeserializeOwned>(bytes: &[u8], limits: Limits) -> Result<T, ToolError> {
     limits.check_size(bytes.len())?;
-    let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
-    de.set_max_depth(limits.max_depth);
+    let mut de = deserializer(bytes, limits);
     let value = T::deserialize(&mut de).map_err(|e| invalid_msgpack(&e))?;
     // The slice reader does not expose what is left, so try to start a
     // second value: only "no marker to read" means the input has ended.
@@ -89,6 +88,18 @@ pub fn from_msgpack<T: DeserializeOwned>(bytes: &[u8], limits: Limits) -> Result
             "trailing bytes after the MsgPack value",
         )),
     }
+}
+
+/// A MsgPack reader over `bytes` that borrows strings and bytes from them
+/// (so no length prefix is trusted before the data is there) and stops at
+/// `limits.max_depth`.
+pub(crate) fn deserializer(
+    bytes: &[u8],
+    limits: Limits,
+) -> rmp_serde::Deserializer<rmp_serde::decode::ReadRefReader<'_, [u8]>> {
+    let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
+    de.set_max_depth(limits.max_depth);
+    de
 }
 
 /// A visitor that accepts no value at all: every `visit_*` is serde's

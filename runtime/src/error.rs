@@ -74,19 +74,16 @@ impl ToolError {
 
     /// `UNKNOWN_TOOL`, with a suggestion when one name is close.
     pub fn unknown_tool(name: &str, suggestion: Option<&str>) -> Self {
-        let mut message = format!("no tool is named `{name}`");
-        if let Some(s) = suggestion {
-            message.push_str(&format!("; did you mean `{s}`?"));
-        }
+        let message = did_you_mean(format!("no tool is named `{name}`"), suggestion);
         Self::new(codes::UNKNOWN_TOOL, message)
     }
 
     /// `UNKNOWN_ACTION`, with a suggestion when one name is close.
     pub fn unknown_action(tool: &str, action: &str, suggestion: Option<&str>) -> Self {
-        let mut message = format!("tool `{tool}` has no action `{action}`");
-        if let Some(s) = suggestion {
-            message.push_str(&format!("; did you mean `{s}`?"));
-        }
+        let message = did_you_mean(
+            format!("tool `{tool}` has no action `{action}`"),
+            suggestion,
+        );
         Self::new(codes::UNKNOWN_ACTION, message)
     }
 
@@ -112,6 +109,14 @@ impl ToolError {
     pub fn internal(message: impl Into<String>) -> Self {
         Self::new(codes::INTERNAL, message)
     }
+}
+
+/// `message`, followed by "; did you mean `s`?" when there is a suggestion.
+fn did_you_mean(mut message: String, suggestion: Option<&str>) -> String {
+    if let Some(s) = suggestion {
+        message.push_str(&format!("; did you mean `{s}`?"));
+    }
+    message
 }
 
 impl std::fmt::Display for ToolError {

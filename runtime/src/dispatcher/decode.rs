@@ -22,8 +22,7 @@ pub(super) fn request<T: DeserializeOwned>(bytes: &[u8], limits: Limits) -> Resu
 
 /// `error`, said better when a second, path-tracking decode pins it down.
 fn locate<T: DeserializeOwned>(bytes: &[u8], limits: Limits, error: ToolError) -> ToolError {
-    let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
-    de.set_max_depth(limits.max_depth);
+    let mut de = codec::deserializer(bytes, limits);
     let Err(traced) = serde_path_to_error::deserialize::<_, T>(&mut de) else {
         // The value decodes: what failed was around it (trailing bytes).
         return error;

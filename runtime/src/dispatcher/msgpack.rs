@@ -32,13 +32,9 @@ impl<S: Service> Dispatcher<S> {
     /// one pass only.
     fn decode(&self, bytes: &[u8]) -> Result<RequestOf<S>, ToolError> {
         let limits = self.config().limits;
-        if bytes.len() > limits.max_bytes {
-            return Err(ToolError::invalid_request(format!(
-                "message of {} bytes is larger than the limit of {} bytes",
-                bytes.len(),
-                limits.max_bytes
-            )));
-        }
+        // Before anything reads the head: an oversized message is refused as
+        // that, whatever tool it names.
+        limits.check_size(bytes.len())?;
         decode::request(bytes, limits).map_err(|e| match Self::misnamed(bytes) {
             Err(named) => named,
             Ok(()) => e,
