@@ -5,8 +5,10 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::generate::{Generator, InvalidRuntimeCrate, Options, RuntimeCrate, generate};
-use crate::{ColorChoice, LoadError, Sources};
+use crate::generate::{
+    Binding, Generator, InvalidRuntimeCrate, Options, RuntimeCrate, binding_files, rust_files,
+};
+use crate::{ColorChoice, LoadError, Sources, check};
 
 /// Generates a crate's Rust from its `.tool` files, in a build script.
 ///
@@ -28,6 +30,7 @@ pub struct Builder {
     runtime_crate: String,
     job_tools: bool,
     rerun_if_changed: bool,
+    bindings: Option<(PathBuf, Vec<Binding>)>,
 }
 
 impl Default for Builder {
@@ -46,6 +49,7 @@ impl Builder {
             runtime_crate: "::toolwright".to_owned(),
             job_tools: true,
             rerun_if_changed: true,
+            bindings: None,
         }
     }
 
@@ -84,6 +88,29 @@ impl Builder {
     /// Turn it off when calling the builder outside a build script.
     pub fn emit_rerun_if_changed(&mut self, emit: bool) -> &mut Self {
         self.rerun_if_changed = emit;
+        self
+    }
+
+    /// Also writes frontend bindings (`schemas/`, `typescript/`,
+    /// `python/`) into `dir`, keeping them in step with the `.tool` files
+    /// on every build: files are written only when their bytes change, and
+    /// files a binding's directory holds that the catalogue no longer
+    /// produces are removed. For a crate that publishes its catalogue to
+    /// frontends from a checked-in directory, such as `generated/`:
+    ///
+    /// ```no_run
+    /// // build.rs
+    /// use toolwright_codegen::{Binding, Builder};
+    ///
+    /// fn main() -> Result<(), Box<dyn std::error::Error>> {
+    ///     Builder::new()
+    ///         .bindings("generated", &Binding::ALL)
+    ///         .compile(["idl"])?;
+    ///     Ok(())
+    /// }
+    /// ```
+    pub fn bindings(&mut self, dir: impl Into<PathBuf>, which: &[Binding]) -> &mut Self {
+        self.bindings = Some((dir.into(), which.to_vec()));
         self
     }
 
@@ -160,7 +187,7 @@ impl Builder {
             runtime_crate,
             output_name: self.output_name.clone(),
         };
-        let files = generate(&sources, &options).map_err(|diagnostics| {
+        let report = |diagnostics: crate::Diagnostics| {
             // Build scripts' output is captured into a log, not a terminal.
             let report = diagnostics.report(&sources, ColorChoice::Never);
             eprint!("{report}");
@@ -168,7 +195,22 @@ impl Builder {
                 count: diagnostics.len(),
                 report,
             }
-        })?;
+        };
+        let model = check(&sources).map_err(report)?;
+        // The Rust embeds the MCP schema: one the metaschema rejects fails
+        // the build like any other diagnostic.
+        crate::lang::schema::validate(&model, &sources).map_err(report)?;
+        let files = rust_files(&model, &options);
+        if let Some((dir, which)) = &self.bindings {
+            let files = binding_files(&model, &sources, which).map_err(report)?;
+            let owned: Vec<PathBuf> = which.iter().map(|b| PathBuf::from(b.dir())).collect();
+            crate::output::plan(dir, &files, &owned)
+                .and_then(|plan| plan.apply())
+                .map_err(|e| BuildError::Write {
+                    path: e.path,
+                    source: e.source,
+                })?;
+        }
 
         let out_dir = match &self.out_dir {
             Some(dir) => dir.clone(),

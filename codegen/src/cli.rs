@@ -48,9 +48,13 @@ pub enum Command {
     ///
     /// Checks the catalogue first, printing every problem as `check` does;
     /// writes nothing unless it is valid. Files whose contents are
-    /// unchanged are not rewritten.
+    /// unchanged are not rewritten. The bindings (`schemas`, `typescript`,
+    /// `python`, or all three with `bindings`) each own a directory under
+    /// `--out`: files in it that the catalogue no longer produces are
+    /// removed.
+    #[command(visible_alias = "gen")]
     Generate {
-        /// The target language.
+        /// The target.
         #[arg(value_enum)]
         language: Language,
         /// `.tool` files, or directories searched recursively for them.
@@ -65,6 +69,10 @@ pub enum Command {
         /// The path generated Rust reaches the runtime crate by.
         #[arg(long, value_name = "PATH", default_value = "::toolwright")]
         runtime_crate: String,
+        /// Write nothing; list every file that is missing, different or
+        /// left over, and exit 1 if there is any.
+        #[arg(long)]
+        check: bool,
         /// Which files besides the given ones are read.
         #[command(flatten)]
         inputs: Inputs,
@@ -125,6 +133,29 @@ impl Inputs {
 pub enum Language {
     /// Rust, as the build script's `Builder` generates it: one `tools.rs`.
     Rust,
+    /// `schemas/`: the MCP `tools` array and JSON Schema 2020-12 per type.
+    Schemas,
+    /// `typescript/`: the npm package.
+    #[value(name = "typescript")]
+    TypeScript,
+    /// `python/`: the pip package.
+    Python,
+    /// All three bindings: `schemas/`, `typescript/` and `python/`.
+    Bindings,
+}
+
+impl Language {
+    /// The bindings this target generates; empty for Rust.
+    fn bindings(self) -> &'static [crate::Binding] {
+        use crate::Binding;
+        match self {
+            Language::Rust => &[],
+            Language::Schemas => &[Binding::Schemas],
+            Language::TypeScript => &[Binding::TypeScript],
+            Language::Python => &[Binding::Python],
+            Language::Bindings => &Binding::ALL,
+        }
+    }
 }
 
 /// How diagnostics are printed (to stderr).
@@ -191,14 +222,24 @@ pub fn main() -> ExitCode {
             output,
         } => check(&paths, emit.as_deref(), inputs, output),
         Command::Generate {
-            language: Language::Rust,
+            language,
             paths,
             out,
             output_name,
             runtime_crate,
+            check,
             inputs,
             output,
-        } => generate(&paths, &out, &output_name, &runtime_crate, inputs, output),
+        } => {
+            let target = match language {
+                Language::Rust => Target::Rust {
+                    output_name: &output_name,
+                    runtime_crate: &runtime_crate,
+                },
+                other => Target::Bindings(other.bindings()),
+            };
+            generate(&paths, &out, target, check, inputs, output)
+        }
         Command::Fmt {
             paths,
             write,
@@ -296,21 +337,23 @@ fn fmt(paths: &[PathBuf], mode: FmtMode, output: Output) -> ExitCode {
     }
 }
 
+/// What `generate` produces.
+enum Target<'a> {
+    Rust {
+        output_name: &'a str,
+        runtime_crate: &'a str,
+    },
+    Bindings(&'a [crate::Binding]),
+}
+
 fn generate(
     paths: &[PathBuf],
     out: &Path,
-    output_name: &str,
-    runtime_crate: &str,
+    target: Target<'_>,
+    check: bool,
     inputs: Inputs,
     output: Output,
 ) -> ExitCode {
-    let runtime_crate = match crate::RuntimeCrate::new(runtime_crate) {
-        Ok(path) => path,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
     let sources = match inputs.load(paths) {
         Ok(sources) => sources,
         Err(e) => {
@@ -318,34 +361,78 @@ fn generate(
             return ExitCode::FAILURE;
         }
     };
-    let options = crate::Options {
-        generator: crate::Generator::Cli,
-        runtime_crate,
-        output_name: output_name.to_owned(),
+    let (generated, owned_dirs) = match target {
+        Target::Rust {
+            output_name,
+            runtime_crate,
+        } => {
+            let runtime_crate = match crate::RuntimeCrate::new(runtime_crate) {
+                Ok(path) => path,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let options = crate::Options {
+                generator: crate::Generator::Cli,
+                runtime_crate,
+                output_name: output_name.to_owned(),
+            };
+            (crate::generate(&sources, &options), Vec::new())
+        }
+        Target::Bindings(bindings) => (
+            crate::generate_bindings(&sources, bindings),
+            bindings.iter().map(|b| PathBuf::from(b.dir())).collect(),
+        ),
     };
-    let files = match crate::generate(&sources, &options) {
+    let files = match generated {
         Ok(files) => files,
         Err(diagnostics) => {
             output.report(&diagnostics, &sources);
             return ExitCode::FAILURE;
         }
     };
-    if let Err(e) = std::fs::create_dir_all(out) {
-        eprintln!("error: cannot create `{}`: {e}", out.display());
-        return ExitCode::FAILURE;
+    let plan = match crate::output::plan(out, &files, &owned_dirs) {
+        Ok(plan) => plan,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if check {
+        for change in &plan.changes {
+            println!("{change}");
+        }
+        return if plan.changes.is_empty() {
+            println!("up to date: {} files in {}", files.len(), out.display());
+            ExitCode::SUCCESS
+        } else {
+            eprintln!(
+                "error: `{}` is out of date ({}); run the same command without `--check` to update it",
+                out.display(),
+                crate::diag::messages::plural(plan.changes.len(), "file", "files"),
+            );
+            ExitCode::FAILURE
+        };
     }
-    for file in files {
-        let path = out.join(&file.path);
-        match crate::output::write_if_changed(&path, file.contents.as_bytes()) {
-            Ok(true) => println!("wrote {}", path.display()),
-            Ok(false) => println!("unchanged {}", path.display()),
-            Err(e) => {
-                eprintln!("error: cannot write `{}`: {e}", path.display());
-                return ExitCode::FAILURE;
+    match plan.apply() {
+        Ok(()) => {
+            for change in &plan.changes {
+                println!("{change}");
             }
+            println!(
+                "{} in {}, {} unchanged",
+                crate::diag::messages::plural(plan.changes.len(), "change", "changes"),
+                out.display(),
+                files.len() - plan.written()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
         }
     }
-    ExitCode::SUCCESS
 }
 
 fn check(paths: &[PathBuf], emit: Option<&Path>, inputs: Inputs, output: Output) -> ExitCode {

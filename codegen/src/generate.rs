@@ -6,7 +6,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use crate::{Diagnostics, Sources, check, lang};
+use crate::{Diagnostics, Model, Sources, check, lang};
 
 /// Which door a generation comes through.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -149,10 +149,81 @@ pub struct OutputFile {
 /// the CLI, the runtime's own job types) goes through here.
 ///
 /// # Errors
-/// Every diagnostic of the catalogue, when it has any.
+/// Every diagnostic of the catalogue, when it has any, or of a schema that
+/// the JSON Schema metaschema rejects (the catalogue embeds its MCP schema).
 pub fn generate(sources: &Sources, options: &Options) -> Result<Vec<OutputFile>, Diagnostics> {
     let model = check(sources)?;
-    Ok(vec![lang::rust::generate(&model, options)])
+    lang::schema::validate(&model, sources)?;
+    Ok(rust_files(&model, options))
+}
+
+/// The Rust files of a checked catalogue.
+pub(crate) fn rust_files(model: &Model, options: &Options) -> Vec<OutputFile> {
+    vec![lang::rust::generate(model, options)]
+}
+
+/// A set of files for frontends, generated beside the Rust: what
+/// `generated/` holds for the reference catalogue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Binding {
+    /// `schemas/`: the MCP `tools` array and JSON Schema 2020-12 per type.
+    Schemas,
+    /// `typescript/`: an npm package with the types, a tool registry, the
+    /// TOON codec and a typed client.
+    TypeScript,
+    /// `python/`: a pip package with pydantic models, a tool registry and
+    /// the TOON codec.
+    Python,
+}
+
+impl Binding {
+    /// Every binding, in the order they are generated.
+    pub const ALL: [Binding; 3] = [Binding::Schemas, Binding::TypeScript, Binding::Python];
+
+    /// The directory the binding's files go in, relative to the output
+    /// directory: `schemas`, `typescript`, `python`.
+    pub fn dir(self) -> &'static str {
+        match self {
+            Binding::Schemas => "schemas",
+            Binding::TypeScript => "typescript",
+            Binding::Python => "python",
+        }
+    }
+}
+
+/// Checks the catalogue and generates the given bindings. Each file's path
+/// starts with its binding's [`Binding::dir`].
+///
+/// # Errors
+/// Every diagnostic of the catalogue, when it has any, or of a schema that
+/// the JSON Schema metaschema rejects.
+pub fn generate_bindings(
+    sources: &Sources,
+    bindings: &[Binding],
+) -> Result<Vec<OutputFile>, Diagnostics> {
+    binding_files(&check(sources)?, sources, bindings)
+}
+
+/// The binding files of a checked catalogue, each under its directory.
+pub(crate) fn binding_files(
+    model: &Model,
+    sources: &Sources,
+    bindings: &[Binding],
+) -> Result<Vec<OutputFile>, Diagnostics> {
+    let mut out = Vec::new();
+    for &binding in bindings {
+        let files = match binding {
+            Binding::Schemas => lang::schema::generate(model, sources)?,
+            Binding::TypeScript => lang::typescript::generate(model),
+            Binding::Python => lang::python::generate(model),
+        };
+        out.extend(files.into_iter().map(|f| OutputFile {
+            path: std::path::Path::new(binding.dir()).join(f.path),
+            contents: f.contents,
+        }));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -38,7 +38,10 @@ mod syntax;
 pub use builder::{BuildError, Builder};
 pub use diag::{ColorChoice, Diagnostic, Diagnostics};
 pub use format::format_file;
-pub use generate::{Generator, InvalidRuntimeCrate, Options, OutputFile, RuntimeCrate, generate};
+pub use generate::{
+    Binding, Generator, InvalidRuntimeCrate, Options, OutputFile, RuntimeCrate, generate,
+    generate_bindings,
+};
 pub use model::Model;
 pub use source::{
     FileId, LoadError, LoadErrorKind, Location, MAX_FILE_BYTES, SourceFile, Sources, Span,

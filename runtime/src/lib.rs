@@ -24,17 +24,22 @@
 //! ```
 
 mod bytes;
+#[cfg(feature = "client")]
+pub mod client;
 pub mod codec;
 mod context;
 mod dispatcher;
 mod envelope;
 mod error;
 pub mod jobs;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod service;
 #[doc(hidden)]
 pub mod tagged;
 mod timing;
 mod tool;
+pub mod toon;
 
 pub use bytes::Bytes;
 pub use context::{CallContext, CallSink, Context};

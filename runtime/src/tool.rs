@@ -92,6 +92,13 @@ pub trait Catalogue: Send + Sync + 'static {
     /// Every tool, in declaration order.
     const TOOLS: &'static [ToolInfo];
 
+    /// The catalogue as MCP sees it, JSON text generated from the same
+    /// `.tool` files: `{"tools": [..], "actions": {..}}`, where `tools` is
+    /// the `tools/list` array (name, title, description, inputSchema,
+    /// outputSchema, annotations) and `actions` maps each action tool to
+    /// its actions' own schemas. The MCP server parses it once.
+    const MCP_SCHEMA: &'static str;
+
     /// The tool with this wire name.
     fn tool(name: &str) -> Option<&'static ToolInfo>;
 

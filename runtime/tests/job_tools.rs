@@ -147,7 +147,7 @@ async fn job_tools_through_call_msgpack() {
 
     let state_filter = encode(&ToolRequest::JobList(JobListRequest {
         state: Some(JobState::Failed),
-        tool: None,
+        tool_name: None,
         limit: 10,
     }));
     let ResponseEnvelope::Success(ToolResponse::JobList(failed)) =

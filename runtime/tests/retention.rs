@@ -96,7 +96,7 @@ async fn list_filters_by_state_and_tool_and_limits() {
 
     let failed = d.jobs().list(toolwright::jobs::JobListRequest {
         state: Some(JobState::Failed),
-        tool: Some("launch".into()),
+        tool_name: Some("launch".into()),
         limit: 2,
     });
     assert_eq!(failed.total, 3);
@@ -108,7 +108,7 @@ async fn list_filters_by_state_and_tool_and_limits() {
 
     let stubborn = d.jobs().list(toolwright::jobs::JobListRequest {
         state: None,
-        tool: Some("stubborn".into()),
+        tool_name: Some("stubborn".into()),
         limit: 100,
     });
     assert_eq!(stubborn.total, 1);

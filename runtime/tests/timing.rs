@@ -65,7 +65,7 @@ async fn async_short_within_its_budget_answers_inline() {
     // It ran as a job all the same, and is listed as complete.
     let list = d.jobs().list(all_jobs());
     assert_eq!(list.total, 1);
-    assert_eq!(list.jobs[0].tool, "sleep");
+    assert_eq!(list.jobs[0].tool_name, "sleep");
     assert_eq!(list.jobs[0].state, JobState::Complete);
 }
 
@@ -178,7 +178,7 @@ async fn fire_and_forget_acknowledges_with_a_job_and_records_its_failure() {
 
     let failed = d.jobs().list(JobListRequest {
         state: Some(JobState::Failed),
-        tool: None,
+        tool_name: None,
         limit: 100,
     });
     assert_eq!(failed.total, 1);

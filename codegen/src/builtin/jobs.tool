@@ -22,7 +22,7 @@ tool job_list {
         /// Only jobs in this state, e.g. `failed` to see what went wrong.
         state: JobState?,
         /// Only jobs started by this tool.
-        tool: string?,
+        tool_name: string?,
         /// Maximum number of jobs to return.
         @range(1, 1000)
         limit: u32 = 100,
@@ -118,7 +118,7 @@ struct JobInfo {
     /// Job ID.
     job_id: string,
     /// Name of the tool the job runs, e.g. `orpheus_generate`.
-    tool: string,
+    tool_name: string,
     /// Current state.
     state: JobState,
     /// Progress from 0 to 1, for tools that report it.

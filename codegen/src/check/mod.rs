@@ -64,6 +64,29 @@ mod tests {
     }
 
     #[test]
+    fn request_and_response_fields_cannot_repeat_the_wire_tags() {
+        assert_eq!(
+            codes("tool t { timing sync request { tool: string } }"),
+            [Code::ReservedName]
+        );
+        assert_eq!(
+            codes("struct R { tool: string }\ntool t { timing sync response R }"),
+            [Code::ReservedName]
+        );
+        assert_eq!(
+            codes("tool fs { timing sync action read { request { action: string } } }"),
+            [Code::ReservedName]
+        );
+        // Only the top level is the call's map; `action` is free outside actions.
+        assert!(
+            codes(
+                "struct In { tool: string }\ntool t { timing sync request { x: In, action: u8 } }"
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
     fn anonymous_shapes_are_named_after_the_tool_and_action() {
         let m = model(
             "tool abc_parse { timing sync request { a: string } response { b: bool } }\n\

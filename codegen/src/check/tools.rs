@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::attrs::{self, Target};
 use super::names::Namespace;
-use super::symbols::{Kind, Symbols, ToolEntry, shape_key};
+use super::symbols::{Body, Kind, Symbols, ToolEntry, shape_key};
 use crate::diag::{Ctxt, messages};
 use crate::model::{Action, Endpoint, Timing, Tool, ToolKind, TypeId};
 use crate::source::{Sources, Span};
@@ -259,11 +259,42 @@ fn endpoint(
         Some((_, shape)) => Some(shape_type(symbols, cx, shape)?),
         None => None,
     };
+    for (id, clause) in [(request, "request"), (response, "response")] {
+        if let Some(id) = id {
+            tag_fields(symbols, cx, name, id, clause);
+        }
+    }
     Some(Endpoint {
         timing,
         request,
         response,
     })
+}
+
+/// A request or response field named like the wire's tags: `tool` always,
+/// `action` in an action. Requests and responses are written as one map
+/// whose first key is `tool` (then `action`), so such a field would repeat
+/// the key, and a JSON reader would keep only one of the two.
+/// `tool t { timing sync request { tool: string } }` → TW105.
+fn tag_fields(symbols: &Symbols<'_>, cx: &mut Ctxt, name: &str, id: TypeId, clause: &str) {
+    let fields = match &symbols.slots[id.index()].body {
+        Body::Shape(fields) => *fields,
+        Body::Decl(decl) => match &decl.body {
+            ast::TypeBody::Struct(fields) => fields.as_slice(),
+            _ => return,
+        },
+    };
+    let in_action = name.contains('.');
+    for field in fields {
+        if field.name.name == "tool" || (in_action && field.name.name == "action") {
+            cx.push(messages::reserved_tag_field(
+                field.name.span,
+                &field.name.name,
+                name,
+                clause,
+            ));
+        }
+    }
 }
 
 /// The struct a `request`/`response` clause stands for.

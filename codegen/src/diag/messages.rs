@@ -92,7 +92,8 @@ codes! {
     Uninhabited = "TW312": "a type that contains itself through required fields only",
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
+/// "1 file", "2 files".
+pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
     if n == 1 {
         format!("{n} {one}")
     } else {
@@ -378,6 +379,23 @@ pub(crate) fn reserved_enum_value(span: Span, name: &str) -> Diagnostic {
         "a default written `= {name}` would be the boolean, not this value"
     ))
     .help("choose another name, such as `on`/`off` or `yes`/`no`")
+}
+
+pub(crate) fn reserved_tag_field(span: Span, field: &str, tool: &str, clause: &str) -> Diagnostic {
+    let what = match tool.split_once('.') {
+        Some((tool, action)) => format!("action `{tool}.{action}`"),
+        None => format!("tool `{tool}`"),
+    };
+    Diagnostic::error(
+        Code::ReservedName,
+        span,
+        format!("the {clause} of {what} cannot have a field named `{field}`"),
+    )
+    .label(format!("`{field}` is a key of the call itself"))
+    .note(format!(
+        "a call is written as one map whose first keys are `tool` and `action`, followed by the {clause}'s fields; a field `{field}` would repeat that key, and JSON readers keep only one of the two"
+    ))
+    .help(format!("rename the field, e.g. `{field}_name`"))
 }
 
 pub(crate) fn reserved_type(span: Span, name: &str) -> Diagnostic {

@@ -61,6 +61,9 @@ pub const RESERVED_TYPES: &[&str] = &[
     "ResponseEnvelope",
     "ToolError",
     "Tool",
+    // The answer of a call that runs on as a job, in the generated schemas
+    // (`schemas/types/JobHandle.json` and each tool's `$defs`).
+    "JobHandle",
     // Keywords no escape can spell as a type name: Rust's `Self` (not even
     // as `r#Self`) and Python's `None`, `True` and `False`.
     "Self",

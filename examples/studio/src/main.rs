@@ -6,6 +6,9 @@
 //!   input, a streaming `async_long` job, cancellation, a restart.
 //! - `cargo run -p studio -- call TOOL [JSON]` sends one call, its arguments
 //!   given as a JSON object (transcoded to MsgPack), and prints the answer.
+//! - `cargo run -p studio -- serve --stdio` serves the studio to one MCP
+//!   client on stdin and stdout; `serve --http [ADDR]` serves MCP over
+//!   Streamable HTTP at `http://ADDR/mcp` (default `127.0.0.1:8787`).
 //!
 //! Content is stored under `$STUDIO_DATA`, by default a `toolwright-studio`
 //! folder in the system's temporary directory.
@@ -20,6 +23,7 @@ use studio::{
 };
 use toolwright::codec::{self, Limits};
 use toolwright::jobs::JobEvent;
+use toolwright::mcp::{HttpConfig, McpServer};
 use toolwright::{Bytes, Dispatcher, ResponseEnvelope};
 
 type Envelope = ResponseEnvelope<ToolResponse>;
@@ -35,8 +39,46 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         [] => tour(&data_dir).await,
         [call, tool] if call == "call" => call_one(&data_dir, tool, "{}").await,
         [call, tool, json] if call == "call" => call_one(&data_dir, tool, json).await,
-        _ => Err("usage: studio [call TOOL [JSON]]".into()),
+        [serve, mode, rest @ ..] if serve == "serve" => serve_mcp(&data_dir, mode, rest).await,
+        _ => Err(USAGE.into()),
     }
+}
+
+const USAGE: &str = "usage: studio [call TOOL [JSON] | serve --stdio | serve --http [ADDR]]";
+
+/// Serves the studio over MCP. Only protocol messages go to stdout; what
+/// the server says about itself goes to stderr.
+async fn serve_mcp(
+    data_dir: &Path,
+    mode: &str,
+    rest: &[String],
+) -> Result<(), Box<dyn std::error::Error>> {
+    let dispatcher = Dispatcher::new(Studio::open(data_dir)?);
+    let server = McpServer::new(dispatcher)?.named("studio", env!("CARGO_PKG_VERSION"));
+    match (mode, rest) {
+        ("--stdio", []) => {
+            eprintln!("studio: serving MCP on stdio");
+            server.serve_stdio().await?;
+        }
+        ("--http", [] | [_]) => {
+            let addr = match rest {
+                [addr] => addr
+                    .parse()
+                    .map_err(|e| format!("bad address `{addr}`: {e}"))?,
+                _ => HttpConfig::default().addr,
+            };
+            let listener = tokio::net::TcpListener::bind(addr).await?;
+            let config = HttpConfig::default();
+            eprintln!(
+                "studio: serving MCP at http://{}{}",
+                listener.local_addr()?,
+                config.path
+            );
+            server.serve_http_on(listener, config).await?;
+        }
+        _ => return Err(USAGE.into()),
+    }
+    Ok(())
 }
 
 /// Sends one call given as a tool name and a JSON object of arguments.

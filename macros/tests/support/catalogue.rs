@@ -550,6 +550,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             true,
         ),
     ];
+    const MCP_SCHEMA: &'static str = r#"{"tools": [], "actions": {}}"#;
 
     fn tool(name: &str) -> ::core::option::Option<&'static ::toolwright::__private::ToolInfo> {
         <Self as ::toolwright::__private::Catalogue>::TOOLS

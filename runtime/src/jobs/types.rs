@@ -18,7 +18,7 @@ pub struct JobListRequest {
     pub state: ::core::option::Option<JobState>,
     /// Only jobs started by this tool.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub tool: ::core::option::Option<::std::string::String>,
+    pub tool_name: ::core::option::Option<::std::string::String>,
     /// Maximum number of jobs to return.
     #[serde(default = "JobListRequest::default_limit")]
     pub limit: u32,
@@ -35,7 +35,7 @@ impl ::core::default::Default for JobListRequest {
     fn default() -> Self {
         Self {
             state: ::core::option::Option::None,
-            tool: ::core::option::Option::None,
+            tool_name: ::core::option::Option::None,
             limit: Self::default_limit(),
         }
     }
@@ -216,7 +216,7 @@ pub struct JobInfo {
     /// Job ID.
     pub job_id: ::std::string::String,
     /// Name of the tool the job runs, e.g. `orpheus_generate`.
-    pub tool: ::std::string::String,
+    pub tool_name: ::std::string::String,
     /// Current state.
     pub state: JobState,
     /// Progress from 0 to 1, for tools that report it.

@@ -470,6 +470,7 @@ impl Catalogue for ToolCatalogue {
     type Response = ToolResponse;
 
     const TOOLS: &'static [ToolInfo] = &TOOLS;
+    const MCP_SCHEMA: &'static str = r#"{"tools": [], "actions": {}}"#;
 
     fn tool(name: &str) -> Option<&'static ToolInfo> {
         let index = TOOL_NAMES.iter().position(|n| *n == name)?;

@@ -64,7 +64,7 @@ pub async fn wait_all(dispatcher: &Dispatcher<Studio>, ids: &[&str]) -> JobPollR
 pub fn all_jobs() -> JobListRequest {
     JobListRequest {
         state: None,
-        tool: None,
+        tool_name: None,
         limit: 100,
     }
 }

@@ -10,6 +10,10 @@ use super::{docs, layout, names};
 use crate::builtin::JOB_CALLS;
 use crate::model::{Tool, ToolKind, TypeId};
 
+/// Stands for the MCP schema's raw string literal until the section is
+/// formatted: prettyplease would print the JSON as one escaped line.
+pub(crate) const MCP_SCHEMA_PLACEHOLDER: &str = "__TOOLWRIGHT_MCP_SCHEMA__";
+
 pub(crate) fn catalogue(cx: &Cx<'_>) -> TokenStream {
     let request = tool_enum(cx, Side::Request);
     let response = tool_enum(cx, Side::Response);
@@ -141,6 +145,7 @@ fn catalogue_impl(cx: &Cx<'_>) -> TokenStream {
         }
     };
     let call_info = call_info(cx);
+    let mcp_schema_placeholder = format_ident!("{MCP_SCHEMA_PLACEHOLDER}");
     let (into_job_call, from_job_reply) = job_calls(cx);
     quote! {
         /// The catalogue: every tool's metadata, and what the dispatcher
@@ -159,6 +164,8 @@ fn catalogue_impl(cx: &Cx<'_>) -> TokenStream {
             type Response = ToolResponse;
 
             const TOOLS: &'static [#rt::ToolInfo] = &[#(#infos),*];
+
+            const MCP_SCHEMA: &'static str = #mcp_schema_placeholder;
 
             #tool
 

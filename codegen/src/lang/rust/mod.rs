@@ -58,9 +58,14 @@ pub(crate) fn generate(model: &Model, options: &Options) -> OutputFile {
         }
     }
     if !runtime {
+        let catalogue = format(emit_catalogue::catalogue(&cx)).replacen(
+            emit_catalogue::MCP_SCHEMA_PLACEHOLDER,
+            &mcp_schema_literal(model),
+            1,
+        );
         sections.push(format!(
             "// The catalogue: every tool, in declaration order.\n\n{}\n{}",
-            format(emit_catalogue::catalogue(&cx)),
+            catalogue,
             emit_macro::catalogue_macro(&cx),
         ));
     }
@@ -68,6 +73,19 @@ pub(crate) fn generate(model: &Model, options: &Options) -> OutputFile {
         path: PathBuf::from(format!("{}.rs", options.output_name)),
         contents: sections.join("\n"),
     }
+}
+
+/// The schema backend's MCP view as a raw string literal, pretty-printed
+/// so a change to a tool reads as a small diff.
+fn mcp_schema_literal(model: &Model) -> String {
+    let json = serde_json::to_string_pretty(&crate::lang::schema::mcp_schema(model))
+        .expect("JSON values serialize");
+    // Enough `#`s that no `"#…` inside the JSON ends the literal early.
+    let mut hashes = "#".to_owned();
+    while json.contains(&format!("\"{hashes}")) {
+        hashes.push('#');
+    }
+    format!("r{hashes}\"{json}\"{hashes}")
 }
 
 /// The `@generated` line, what to do instead of editing, and the sources.

@@ -286,7 +286,10 @@ impl<R: Serialize + Send + 'static> JobStore<R> {
         let mut jobs = Vec::new();
         for record in table.newest_first() {
             if request.state.is_some_and(|s| s != record.state)
-                || request.tool.as_deref().is_some_and(|t| t != record.tool)
+                || request
+                    .tool_name
+                    .as_deref()
+                    .is_some_and(|t| t != record.tool)
             {
                 continue;
             }

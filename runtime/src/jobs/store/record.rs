@@ -89,7 +89,7 @@ impl<R: Serialize> Record<R> {
     pub(super) fn info(&self) -> JobInfo {
         JobInfo {
             job_id: self.id.to_string(),
-            tool: self.tool.to_owned(),
+            tool_name: self.tool.to_owned(),
             state: self.state,
             progress: self.progress,
             created_at: self.created_at,

@@ -1,0 +1,123 @@
+//! The client driver of the MCP benchmark: one session, a warm-up, then N
+//! sequential `tools/call`s of `add`, each answer checked. Prints one JSON
+//! line: `{"calls", "seconds", "calls_per_sec", "p50_us", "p99_us"}`.
+//!
+//! `mcp_bench_driver [--calls N] [--warmup N] (--http URL | --stdio PROGRAM [ARG]...)`
+
+use std::time::{Duration, Instant};
+
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use serde_json::{Map, Value, json};
+
+const USAGE: &str =
+    "usage: mcp_bench_driver [--calls N] [--warmup N] (--http URL | --stdio PROGRAM [ARG]...)";
+
+struct Options {
+    calls: usize,
+    warmup: usize,
+    target: Vec<String>,
+}
+
+fn parse(mut args: &[String]) -> Result<Options, String> {
+    let mut options = Options {
+        calls: 5_000,
+        warmup: 500,
+        target: Vec::new(),
+    };
+    loop {
+        match args {
+            [flag, n, rest @ ..] if flag == "--calls" || flag == "--warmup" => {
+                let n: usize = n.parse().map_err(|e| format!("{flag} {n}: {e}"))?;
+                if flag == "--calls" {
+                    options.calls = n.max(1);
+                } else {
+                    options.warmup = n;
+                }
+                args = rest;
+            }
+            [flag, ..] if flag == "--http" || flag == "--stdio" => {
+                options.target = args.to_vec();
+                return Ok(options);
+            }
+            _ => return Err(USAGE.to_owned()),
+        }
+    }
+}
+
+async fn connect(
+    target: &[String],
+) -> Result<RunningService<RoleClient, ()>, Box<dyn std::error::Error>> {
+    Ok(match target {
+        [flag, url] if flag == "--http" => {
+            ().serve(StreamableHttpClientTransport::from_uri(url.as_str()))
+                .await?
+        }
+        [flag, program, args @ ..] if flag == "--stdio" => {
+            let mut command = tokio::process::Command::new(program);
+            command.args(args);
+            ().serve(TokioChildProcess::new(command)?).await?
+        }
+        _ => return Err(USAGE.into()),
+    })
+}
+
+async fn call_add(
+    client: &RunningService<RoleClient, ()>,
+    a: i64,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let mut arguments = Map::new();
+    arguments.insert("a".into(), json!(a));
+    arguments.insert("b".into(), json!(1));
+    let result = client
+        .call_tool(CallToolRequestParams::new("add").with_arguments(arguments))
+        .await?;
+    let expected = json!({"result": a + 1});
+    match result.structured_content {
+        Some(value) if value == expected && result.is_error != Some(true) => Ok(()),
+        other => Err(format!("add({a}, 1) answered {other:?}, not {expected}").into()),
+    }
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let options = parse(&args)?;
+    let client = connect(&options.target).await?;
+    for i in 0..options.warmup {
+        call_add(&client, i as i64).await?;
+    }
+    let mut latencies = Vec::with_capacity(options.calls);
+    let started = Instant::now();
+    for i in 0..options.calls {
+        let call_started = Instant::now();
+        call_add(&client, i as i64).await?;
+        latencies.push(call_started.elapsed());
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let _ = client.cancel().await;
+    latencies.sort_unstable();
+    let percentile = |p: f64| -> Value {
+        let index = ((latencies.len() as f64 - 1.0) * p).round() as usize;
+        json!(
+            latencies
+                .get(index)
+                .copied()
+                .unwrap_or(Duration::ZERO)
+                .as_micros() as u64
+        )
+    };
+    println!(
+        "{}",
+        json!({
+            "calls": options.calls,
+            "seconds": seconds,
+            "calls_per_sec": options.calls as f64 / seconds,
+            "p50_us": percentile(0.50),
+            "p99_us": percentile(0.99),
+        })
+    );
+    Ok(())
+}

@@ -1,0 +1,173 @@
+//! The schema backend: the model → JSON Schema 2020-12 for every type and
+//! the MCP `tools` array, built as `serde_json::Value`s. Used by
+//! [`crate::generate_bindings`] (files under `schemas/`) and by the Rust
+//! backend, which embeds [`mcp_schema`] for the runtime's MCP server.
+//! `docs/schemas.md` describes the mapping.
+
+mod actions;
+mod output;
+mod reach;
+#[cfg(test)]
+mod tests;
+mod tools;
+mod types;
+mod validate;
+
+use std::path::PathBuf;
+
+use serde_json::{Map, Value, json};
+
+use crate::Diagnostics;
+use crate::diag::Diagnostic;
+use crate::generate::OutputFile;
+use crate::model::{Model, TypeId};
+use crate::source::Sources;
+
+use types::Cx;
+use validate::{Origin, Validator};
+
+/// The dialect every type file declares.
+const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// What the runtime's MCP server needs: `{"tools": [..], "actions": {..}}`.
+/// `tools` is the `tools/list` array; `actions` maps each action tool to
+/// `{"<action>": {"description", "inputSchema", "outputSchema"}}`.
+pub(crate) fn mcp_schema(model: &Model) -> Value {
+    let cx = Cx::new(model);
+    let mut tools = Vec::new();
+    let mut actions = Map::new();
+    for tool in &model.tools {
+        let (object, per_action) = tools::tool(&cx, tool);
+        tools.push(object);
+        if let Some(per_action) = per_action {
+            actions.insert(tool.name.clone(), per_action);
+        }
+    }
+    json!({ "tools": tools, "actions": actions })
+}
+
+/// The files of `schemas/`: `tools.json` (the MCP `tools` array) and
+/// `types/<Name>.json` for every named type and the job handle.
+///
+/// # Errors
+/// A diagnostic at each declaration whose schema the JSON Schema 2020-12
+/// metaschema rejects.
+pub(crate) fn generate(model: &Model, sources: &Sources) -> Result<Vec<OutputFile>, Diagnostics> {
+    let documents = Documents::new(model);
+    documents.validate(model, sources)?;
+    let mut files = vec![file("tools.json", &documents.mcp["tools"])];
+    for (id, schema) in &documents.types {
+        let name = &model.type_def(*id).name;
+        files.push(file(&format!("types/{name}.json"), schema));
+    }
+    files.push(file(
+        &format!("types/{}.json", output::JOB_HANDLE),
+        &documents.job_handle,
+    ));
+    Ok(files)
+}
+
+/// Checks every schema the catalogue generates (the type files, and each
+/// tool's and action's input and output schemas) against the JSON Schema
+/// 2020-12 metaschema. [`generate`] does it before writing; the Rust
+/// backend's callers do it before embedding [`mcp_schema`].
+///
+/// # Errors
+/// A diagnostic at each declaration whose schema is rejected.
+pub(crate) fn validate(model: &Model, sources: &Sources) -> Result<(), Diagnostics> {
+    Documents::new(model).validate(model, sources)
+}
+
+/// Every schema document of a catalogue.
+struct Documents {
+    /// Each named type's file, in model order.
+    types: Vec<(TypeId, Value)>,
+    /// The job handle's file (fixed; its validity is a unit test).
+    job_handle: Value,
+    /// [`mcp_schema`].
+    mcp: Value,
+}
+
+impl Documents {
+    fn new(model: &Model) -> Self {
+        let cx = Cx::new(model);
+        let types = model
+            .types
+            .iter()
+            .map(|ty| {
+                let mut schema = Map::new();
+                schema.insert("$schema".into(), json!(DIALECT));
+                schema.insert("title".into(), json!(ty.name));
+                schema.extend(cx.type_schema(ty));
+                let schema = tools::rooted(schema, &cx, Some(ty.id));
+                (ty.id, Value::Object(schema))
+            })
+            .collect();
+        let mut job_handle = Map::new();
+        job_handle.insert("$schema".into(), json!(DIALECT));
+        job_handle.insert("title".into(), json!(output::JOB_HANDLE));
+        job_handle.extend(output::job_handle());
+        Documents {
+            types,
+            job_handle: Value::Object(job_handle),
+            mcp: mcp_schema(model),
+        }
+    }
+
+    /// Type files first: a type's mistake is reported once, at the type,
+    /// rather than again in every tool that uses it.
+    fn validate(&self, model: &Model, sources: &Sources) -> Result<(), Diagnostics> {
+        let mut validator = Validator::new();
+        let mut found: Vec<Diagnostic> = Vec::new();
+        let mut report = |origin: Origin<'_>, rejection: validate::Rejection| {
+            let d = validate::diagnostic(model, sources, origin, &rejection);
+            if !found.contains(&d) {
+                found.push(d);
+            }
+        };
+        let mut failed = false;
+        for (id, schema) in &self.types {
+            if let Err(rejection) = validator.check(schema) {
+                failed = true;
+                report(Origin::Type(*id), rejection);
+            }
+        }
+        if !failed {
+            let listed = self.mcp["tools"].as_array().map_or(&[][..], Vec::as_slice);
+            // `tools` lists the model's tools in order.
+            for (tool, entry) in model.tools.iter().zip(listed) {
+                for schema in tool_schemas(&self.mcp, entry, &tool.name) {
+                    if let Err(rejection) = validator.check(schema) {
+                        report(Origin::Tool(tool), rejection);
+                    }
+                }
+            }
+        }
+        if found.is_empty() {
+            Ok(())
+        } else {
+            Err(Diagnostics::new(found))
+        }
+    }
+}
+
+/// A tool's input and output schemas, and its actions'.
+fn tool_schemas<'v>(mcp: &'v Value, entry: &'v Value, name: &str) -> Vec<&'v Value> {
+    let mut out = vec![&entry["inputSchema"], &entry["outputSchema"]];
+    if let Some(actions) = mcp["actions"][name].as_object() {
+        for action in actions.values() {
+            out.extend([&action["inputSchema"], &action["outputSchema"]]);
+        }
+    }
+    out
+}
+
+/// A JSON file: pretty-printed, with a final newline.
+fn file(path: &str, value: &Value) -> OutputFile {
+    let mut contents = serde_json::to_string_pretty(value).unwrap_or_default();
+    contents.push('\n');
+    OutputFile {
+        path: PathBuf::from(path),
+        contents,
+    }
+}

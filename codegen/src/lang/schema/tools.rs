@@ -1,0 +1,116 @@
+//! Tools as MCP `Tool` objects: name, title, description, annotations, and
+//! self-contained input and output schemas.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Map, Value as Json, json};
+
+use super::types::{Cx, describe};
+use super::{actions, output, reach};
+use crate::model::{Endpoint, Tool, ToolKind, TypeId};
+
+/// One tool as MCP lists it, and for an action tool its actions' own
+/// schemas (`{"<action>": {"description", "inputSchema", "outputSchema"}}`).
+pub(super) fn tool(cx: &Cx<'_>, tool: &Tool) -> (Json, Option<Json>) {
+    let (mut input, output, actions) = match &tool.kind {
+        ToolKind::Single(endpoint) => {
+            let (input, output) = single(cx, endpoint);
+            (input, output, None)
+        }
+        ToolKind::Actions(list) => {
+            let schemas = actions::schemas(cx, list);
+            (schemas.input, schemas.output, Some(schemas.actions))
+        }
+    };
+    if tool.deprecated.is_some() {
+        input.insert("deprecated".into(), json!(true));
+    }
+    let mut object = Map::new();
+    object.insert("name".into(), json!(tool.name));
+    if let Some(title) = &tool.title {
+        object.insert("title".into(), json!(title));
+    }
+    if let Some(description) = tool_description(tool) {
+        object.insert("description".into(), json!(description));
+    }
+    object.insert("inputSchema".into(), Json::Object(input));
+    object.insert(
+        "outputSchema".into(),
+        Json::Object(output::with_error(output)),
+    );
+    object.insert("annotations".into(), annotations(tool));
+    (Json::Object(object), actions)
+}
+
+/// The tool's docs; a deprecated tool says so first, where a model reads
+/// it before choosing the tool.
+fn tool_description(tool: &Tool) -> Option<String> {
+    match &tool.deprecated {
+        Some(deprecation) => {
+            let note = describe(None, Some(deprecation));
+            match (note, &tool.docs) {
+                (Some(note), Some(docs)) => Some(format!("{note}\n\n{docs}")),
+                (note, None) => note,
+                (None, docs) => docs.clone(),
+            }
+        }
+        None => tool.docs.clone(),
+    }
+}
+
+/// MCP's hints, each stated: MCP's defaults (destructive, open world)
+/// are not what a tool without the attributes means.
+fn annotations(tool: &Tool) -> Json {
+    let a = tool.annotations;
+    let mut object = Map::new();
+    if let Some(title) = &tool.title {
+        object.insert("title".into(), json!(title));
+    }
+    object.insert("readOnlyHint".into(), json!(a.read_only));
+    object.insert("destructiveHint".into(), json!(a.destructive));
+    object.insert("idempotentHint".into(), json!(a.idempotent));
+    object.insert("openWorldHint".into(), json!(a.open_world));
+    Json::Object(object)
+}
+
+/// Input and output schemas of a plain tool.
+fn single(cx: &Cx<'_>, endpoint: &Endpoint) -> (Map<String, Json>, Map<String, Json>) {
+    let input = rooted(request(cx, endpoint.request), cx, endpoint.request);
+    let mut output = rooted(
+        output::with_timing(output::response(cx, endpoint.response), endpoint.timing),
+        cx,
+        endpoint.response,
+    );
+    output::define_job_handle(&mut output, std::iter::once(endpoint.timing));
+    (input, output)
+}
+
+/// The arguments: the request's fields, or none.
+pub(super) fn request(cx: &Cx<'_>, request: Option<TypeId>) -> Map<String, Json> {
+    match request {
+        Some(id) => cx.type_schema(cx.model.type_def(id)),
+        None => cx.object(&[], true),
+    }
+}
+
+/// `schema` with `$defs` for every named type `root` reaches.
+pub(super) fn rooted(
+    schema: Map<String, Json>,
+    cx: &Cx<'_>,
+    root: Option<TypeId>,
+) -> Map<String, Json> {
+    let reached = reach::reached_from(cx.model, &root.into_iter().collect::<Vec<_>>());
+    with_defs(schema, cx, &reached)
+}
+
+/// `schema` with `$defs` for `types`, when there are any.
+pub(super) fn with_defs(
+    mut schema: Map<String, Json>,
+    cx: &Cx<'_>,
+    types: &BTreeSet<TypeId>,
+) -> Map<String, Json> {
+    if !types.is_empty() {
+        schema.insert("$defs".into(), Json::Object(cx.defs(types)));
+    }
+    schema
+}

@@ -1,0 +1,79 @@
+//! The rmcp `ServerHandler`: `initialize`, `tools/list` and `tools/call`.
+
+use std::borrow::Cow;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::json;
+
+use super::McpServer;
+use super::actions::{self, Route};
+use super::call::Progress;
+use crate::{Catalogue, Service};
+
+/// What `initialize` tells the client about calling the tools.
+const INSTRUCTIONS: &str = "Tools answer as their timing class says. A call that runs on as a \
+job answers with {job_id, tool, expected_timing}: wait for its result with job_poll, check it \
+with job_status, stop it with job_cancel. Action tools take an `action` argument; \
+action `help` describes them and action `schema` gives each action's schemas.";
+
+impl<S: Service> ServerHandler for McpServer<S> {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder().enable_tools().build();
+        let mut info = ServerConfig::new(capabilities).with_instructions(INSTRUCTIONS);
+        info.server_info = Implementation::new(self.name.as_ref(), self.version.as_ref());
+        info.protocol_version = ProtocolVersion::V_2025_11_25;
+        info
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.schema.tools.clone()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.schema.tool(name).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let Some(tool) = S::Catalogue::tool(&request.name) else {
+            return Err(unknown_tool(&request.name));
+        };
+        let args = request.arguments.unwrap_or_default();
+        if !tool.actions.is_empty()
+            && let Route::Answer(result) = actions::route(tool, &self.schema, &args)
+        {
+            return Ok(result.into());
+        }
+        let progress = context
+            .meta
+            .get_progress_token()
+            .map(|token| Progress::new(token, context.peer.clone()));
+        Ok(self.call(tool, &args, context.ct, progress).await.into())
+    }
+}
+
+/// `-32602` for a tool the catalogue does not have: a call that cannot be
+/// routed is a protocol error, not a tool result.
+fn unknown_tool(name: &str) -> ErrorData {
+    let shown: String = name.chars().take(64).collect();
+    ErrorData::invalid_params(
+        format!("no tool is named `{shown}`; tools/list gives the tools there are"),
+        Some(json!({ "tool": shown })),
+    )
+}

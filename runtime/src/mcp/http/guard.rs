@@ -1,0 +1,141 @@
+//! The guard in front of rmcp: the bearer token, the body limit, and
+//! JSON-RPC errors for malformed messages and batches.
+
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::Value;
+use std::sync::Arc;
+
+use super::{HttpConfig, Inner, batch};
+use crate::Service;
+use crate::mcp::jsonrpc::{self, Checked};
+
+/// The rmcp service and what the guard checks before it.
+pub(super) struct Guard<S: Service> {
+    pub(super) inner: Inner<S>,
+    bearer: Option<String>,
+    pub(super) max_body_bytes: usize,
+}
+
+impl<S: Service> Guard<S> {
+    pub(super) fn new(inner: Inner<S>, config: &HttpConfig) -> Self {
+        Guard {
+            inner,
+            bearer: config.bearer_token.clone(),
+            max_body_bytes: config.max_body_bytes,
+        }
+    }
+
+    /// True when the request carries the token, or none is needed.
+    fn authorized(&self, headers: &HeaderMap) -> bool {
+        let Some(expected) = &self.bearer else {
+            return true;
+        };
+        let given = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "));
+        // Compared in constant time, so the answer's timing does not tell how
+        // much of a guess was right.
+        given.is_some_and(|given| constant_time_eq(given.as_bytes(), expected.as_bytes()))
+    }
+
+    /// Hands a request to rmcp.
+    pub(super) async fn forward(&self, request: axum::http::Request<Body>) -> Response {
+        self.inner.handle(request).await.map(Body::new)
+    }
+}
+
+/// Answers one HTTP request.
+pub(super) async fn handle<S: Service>(
+    guard: Arc<Guard<S>>,
+    request: axum::http::Request<Body>,
+) -> Response {
+    if !guard.authorized(request.headers()) {
+        return (
+            StatusCode::UNAUTHORIZED,
+            [(header::WWW_AUTHENTICATE, "Bearer")],
+            "Unauthorized: this server needs `Authorization: Bearer <token>`",
+        )
+            .into_response();
+    }
+    // Only JSON POSTs carry messages; rmcp answers the rest (GET streams,
+    // DELETE sessions, wrong content types) itself.
+    if request.method() != Method::POST || !is_json(request.headers()) {
+        return guard.forward(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let bytes = match read_body(&parts.headers, body, guard.max_body_bytes).await {
+        Ok(bytes) => bytes,
+        Err(response) => return response,
+    };
+    let message: Value = match serde_json::from_slice(&bytes) {
+        Ok(message) => message,
+        Err(e) => {
+            let body = jsonrpc::error(
+                Value::Null,
+                jsonrpc::PARSE_ERROR,
+                &format!("invalid JSON: {e}"),
+            );
+            return reply(StatusCode::BAD_REQUEST, &body);
+        }
+    };
+    if let Value::Array(messages) = message {
+        return batch::answer(&guard, &parts, messages).await;
+    }
+    match jsonrpc::check(&message) {
+        Checked::Forward => {
+            guard
+                .forward(axum::http::Request::from_parts(parts, Body::from(bytes)))
+                .await
+        }
+        Checked::Ignore => StatusCode::ACCEPTED.into_response(),
+        Checked::Reject(error) => reply(StatusCode::BAD_REQUEST, &error),
+    }
+}
+
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// The body, read only up to `limit`: a declared or actual length over it
+/// is answered 413 before more than `limit` bytes are held.
+async fn read_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<Bytes, Response> {
+    let too_large = || {
+        let message = format!("Payload Too Large: the request body exceeds {limit} bytes");
+        let body = jsonrpc::error(Value::Null, jsonrpc::INVALID_REQUEST, &message);
+        reply(StatusCode::PAYLOAD_TOO_LARGE, &body)
+    };
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(too_large());
+    }
+    axum::body::to_bytes(body, limit)
+        .await
+        .map_err(|_| too_large())
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// An HTTP response carrying one JSON-RPC error.
+pub(super) fn reply(status: StatusCode, body: &Value) -> Response {
+    (
+        status,
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
+}

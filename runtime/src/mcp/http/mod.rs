@@ -1,0 +1,97 @@
+//! Streamable HTTP: rmcp's `StreamableHttpService` on axum, behind a guard
+//! that checks the bearer token, bounds the body and answers malformed
+//! JSON-RPC and batches itself.
+
+mod batch;
+mod config;
+mod guard;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::serve::ListenerExt as _;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::net::TcpListener;
+
+pub use config::HttpConfig;
+
+use super::{McpServer, ServeError};
+use crate::Service;
+use guard::Guard;
+
+/// The rmcp service the guard hands well-formed messages to.
+type Inner<S> = StreamableHttpService<McpServer<S>, LocalSessionManager>;
+
+impl<S: Service> McpServer<S> {
+    /// Serves MCP over Streamable HTTP on `config.addr` until `config`'s
+    /// shutdown token is cancelled.
+    ///
+    /// # Errors
+    /// [`ServeError::Bind`] when the address cannot be bound,
+    /// [`ServeError::Io`] when the server fails.
+    pub async fn serve_http(self, config: HttpConfig) -> Result<(), ServeError> {
+        let listener = TcpListener::bind(config.addr)
+            .await
+            .map_err(|source| ServeError::Bind {
+                addr: config.addr,
+                source,
+            })?;
+        self.serve_http_on(listener, config).await
+    }
+
+    /// As [`McpServer::serve_http`], on a listener already bound (to port 0
+    /// in tests, say); `config.addr` is not used.
+    ///
+    /// # Errors
+    /// [`ServeError::Io`] when the server fails.
+    pub async fn serve_http_on(
+        self,
+        listener: TcpListener,
+        config: HttpConfig,
+    ) -> Result<(), ServeError> {
+        let shutdown = config.shutdown.clone();
+        let app = self.router(config)?;
+        // Answers are small and latency matters more than packet count.
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async move { shutdown.cancelled().await })
+            .await
+            .map_err(ServeError::Io)
+    }
+
+    /// The axum router serving MCP at `config.path`, for embedding in an
+    /// application of your own. The caller sets TCP_NODELAY on its sockets.
+    ///
+    /// # Errors
+    /// [`ServeError::Config`] when the path does not start with `/`.
+    pub fn router(self, config: HttpConfig) -> Result<Router, ServeError> {
+        if !config.path.starts_with('/') {
+            return Err(ServeError::Config(format!(
+                "the path `{}` must start with `/`",
+                config.path
+            )));
+        }
+        let mut rmcp_config = StreamableHttpServerConfig::default()
+            .with_allowed_hosts(config.allowed_hosts.iter().cloned())
+            .with_allowed_origins(config.allowed_origins.iter().cloned())
+            .with_max_request_body_bytes(config.max_body_bytes)
+            .with_cancellation_token(config.shutdown.child_token());
+        if config.allowed_origins.is_empty() {
+            rmcp_config = rmcp_config.disable_allowed_origins();
+        }
+        let inner: Inner<S> = StreamableHttpService::new(
+            move || Ok(self.clone()),
+            Arc::new(LocalSessionManager::default()),
+            rmcp_config,
+        );
+        let guard = Arc::new(Guard::new(inner, &config));
+        let path = config.path.clone();
+        Ok(Router::new().route(
+            &path,
+            axum::routing::any(move |request| guard::handle(guard.clone(), request)),
+        ))
+    }
+}

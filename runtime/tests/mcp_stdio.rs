@@ -1,0 +1,436 @@
+//! The MCP server driven by rmcp's own client over an in-process pipe (the
+//! stdio transport's framing): listing, calls of each timing class, typed
+//! and argument errors, action tools, job handles polled with the job
+//! tools, progress for streams, and cancellation.
+#![cfg(feature = "mcp")]
+
+mod support;
+
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, ErrorCode,
+    ProgressNotificationParam,
+};
+use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
+use rmcp::{ClientHandler, RoleClient, ServiceError, ServiceExt};
+use serde_json::{Value, json};
+use support::*;
+use tokio::sync::mpsc;
+use toolwright::jobs::JobState;
+use toolwright::mcp::McpServer;
+use toolwright::{Dispatcher, DispatcherConfig};
+
+/// A client that hands every progress notification to the test.
+#[derive(Clone)]
+struct Listener {
+    progress: mpsc::UnboundedSender<ProgressNotificationParam>,
+}
+
+impl ClientHandler for Listener {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let _ = self.progress.send(params);
+    }
+}
+
+struct Session {
+    client: RunningService<RoleClient, Listener>,
+    progress: mpsc::UnboundedReceiver<ProgressNotificationParam>,
+    dispatcher: Dispatcher<Studio>,
+}
+
+/// A server over a fresh test studio, and a client connected to it through
+/// a pipe.
+async fn connect(config: DispatcherConfig) -> Session {
+    let dispatcher = support::dispatcher(config);
+    let server = McpServer::new(dispatcher.clone()).expect("the schema parses");
+    let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+    let (server_read, server_write) = tokio::io::split(server_end);
+    tokio::spawn(server.serve_io(server_read, server_write));
+    let (tx, progress) = mpsc::unbounded_channel();
+    let client = Listener { progress: tx }
+        .serve(tokio::io::split(client_end))
+        .await
+        .expect("the handshake succeeds");
+    Session {
+        client,
+        progress,
+        dispatcher,
+    }
+}
+
+fn args(value: Value) -> rmcp::model::JsonObject {
+    match value {
+        Value::Object(map) => map,
+        other => panic!("arguments must be an object, not {other}"),
+    }
+}
+
+async fn call(session: &Session, tool: &'static str, arguments: Value) -> CallToolResult {
+    session
+        .client
+        .call_tool(CallToolRequestParams::new(tool).with_arguments(args(arguments)))
+        .await
+        .unwrap_or_else(|e| panic!("calling `{tool}` failed: {e}"))
+}
+
+fn structured(result: &CallToolResult) -> &Value {
+    result
+        .structured_content
+        .as_ref()
+        .unwrap_or_else(|| panic!("no structured content in {result:?}"))
+}
+
+fn text(result: &CallToolResult) -> String {
+    let block = result.content.first().expect("one content block");
+    block
+        .as_text()
+        .map(|t| t.text.clone())
+        .unwrap_or_else(|| panic!("not a text block: {block:?}"))
+}
+
+#[tokio::test]
+async fn initialize_advertises_tools_and_a_known_revision() {
+    let session = connect(DispatcherConfig::default()).await;
+    let info = session
+        .client
+        .peer_info()
+        .expect("the server introduced itself");
+    assert!(info.capabilities.tools.is_some(), "{info:?}");
+    let server = info.server_info.as_ref().expect("server info");
+    assert_eq!(server.name, "toolwright");
+    assert_eq!(info.protocol_version.as_str(), "2025-11-25");
+    assert!(toolwright::mcp::PROTOCOL_VERSIONS.contains(&info.protocol_version.as_str()));
+}
+
+#[tokio::test]
+async fn a_sync_call_answers_with_the_response_fields() {
+    let session = connect(DispatcherConfig::default()).await;
+    let result = call(&session, "add", json!({"a": 2, "b": 40})).await;
+    assert_eq!(result.is_error, Some(false));
+    assert_eq!(structured(&result), &json!({"result": 42}));
+    let text: Value = serde_json::from_str(&text(&result)).expect("the text is JSON");
+    assert_eq!(&text, structured(&result));
+}
+
+#[tokio::test]
+async fn a_typed_error_is_a_tool_result_with_its_code() {
+    let session = connect(DispatcherConfig::default()).await;
+    let result = call(&session, "add", json!({"a": i64::MAX, "b": 1})).await;
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(structured(&result)["code"], "OVERFLOW");
+    assert!(text(&result).starts_with("OVERFLOW: "), "{}", text(&result));
+}
+
+#[tokio::test]
+async fn a_bad_argument_names_the_field() {
+    let session = connect(DispatcherConfig::default()).await;
+    let result = call(&session, "add", json!({"a": "two", "b": 40})).await;
+    assert_eq!(result.is_error, Some(true));
+    let error = structured(&result);
+    assert_eq!(error["code"], "INVALID_REQUEST");
+    assert_eq!(error["details"]["field"], "a");
+    assert!(text(&result).contains("field `a`"), "{}", text(&result));
+
+    let missing = call(&session, "add", json!({"a": 1})).await;
+    assert_eq!(structured(&missing)["details"]["field"], "b");
+}
+
+#[tokio::test]
+async fn an_unknown_tool_is_invalid_params() {
+    let session = connect(DispatcherConfig::default()).await;
+    let error = session
+        .client
+        .call_tool(CallToolRequestParams::new("subtract"))
+        .await
+        .expect_err("no such tool");
+    match error {
+        ServiceError::McpError(e) => {
+            assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
+            assert!(e.message.contains("`subtract`"), "{}", e.message);
+        }
+        other => panic!("expected a JSON-RPC error, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn action_tools_answer_help_schema_and_unknown_actions() {
+    let session = connect(DispatcherConfig::default()).await;
+    let read = call(&session, "fs", json!({"action": "read", "uri": "a.txt"})).await;
+    assert_eq!(
+        structured(&read),
+        &json!({"action": "read", "text": "contents of a.txt"})
+    );
+
+    let help = call(&session, "fs", json!({"action": "help"})).await;
+    let actions: Vec<&str> = structured(&help)["actions"]
+        .as_array()
+        .expect("a list of actions")
+        .iter()
+        .map(|a| a["name"].as_str().expect("a name"))
+        .collect();
+    assert_eq!(actions, ["read", "write"]);
+
+    let schema = call(
+        &session,
+        "fs",
+        json!({"action": "schema", "of_action": "write"}),
+    )
+    .await;
+    let described: Vec<&String> = structured(&schema)["actions"]
+        .as_object()
+        .expect("a map of actions")
+        .keys()
+        .collect();
+    assert_eq!(described, ["write"]);
+
+    let unknown = call(&session, "fs", json!({"action": "wirte"})).await;
+    assert_eq!(unknown.is_error, Some(true));
+    assert_eq!(structured(&unknown)["code"], "UNKNOWN_ACTION");
+    assert_eq!(
+        structured(&unknown)["details"]["available"],
+        json!(["read", "write", "help", "schema"])
+    );
+}
+
+#[tokio::test]
+async fn a_short_job_within_its_budget_answers_inline() {
+    let session = connect(DispatcherConfig::default()).await;
+    let result = call(&session, "sleep", json!({"ms": 10})).await;
+    assert_eq!(structured(&result), &json!({"slept_ms": 10}));
+}
+
+#[tokio::test]
+async fn a_job_over_its_budget_answers_with_a_handle_to_poll() {
+    let config = DispatcherConfig::default().short_wait(Duration::from_millis(20));
+    let session = connect(config).await;
+    let result = call(&session, "sleep", json!({"ms": 300})).await;
+    assert_eq!(result.is_error, Some(false));
+    let handle = structured(&result);
+    assert_eq!(handle["tool"], "sleep");
+    assert_eq!(handle["expected_timing"], "async_short");
+    let job_id = handle["job_id"].as_str().expect("a job id").to_owned();
+    assert!(text(&result).contains("job_poll"), "{}", text(&result));
+
+    let polled = call(
+        &session,
+        "job_poll",
+        json!({"job_ids": [job_id], "timeout_ms": 10_000}),
+    )
+    .await;
+    assert_eq!(structured(&polled)["completed"], json!([job_id]));
+    let status = call(&session, "job_status", json!({"job_id": job_id})).await;
+    assert_eq!(structured(&status)["state"], "complete");
+}
+
+#[tokio::test]
+async fn medium_calls_wait_and_fire_and_forget_calls_do_not() {
+    let session = connect(DispatcherConfig::default()).await;
+    let render = call(&session, "render", json!({"ms": 20})).await;
+    assert_eq!(structured(&render), &json!({"frames": 2}));
+    let launch = call(&session, "launch", json!({"fail": true})).await;
+    assert_eq!(structured(&launch)["expected_timing"], "fire_and_forget");
+    let job_id = structured(&launch)["job_id"]
+        .as_str()
+        .expect("a job id")
+        .to_owned();
+    let polled = call(
+        &session,
+        "job_poll",
+        json!({"job_ids": [job_id], "timeout_ms": 10_000}),
+    )
+    .await;
+    assert_eq!(structured(&polled)["failed"], json!([job_id]));
+}
+
+#[tokio::test]
+async fn an_async_long_call_answers_with_its_handle_at_once() {
+    let session = connect(DispatcherConfig::default()).await;
+    let result = call(
+        &session,
+        "generate",
+        json!({"chunks": 3, "interval_ms": 5_000}),
+    )
+    .await;
+    let handle = structured(&result);
+    assert_eq!(handle["expected_timing"], "async_long");
+    let job_id = handle["job_id"].as_str().expect("a job id");
+    let state = status(&session.dispatcher, job_id).state;
+    assert!(
+        matches!(state, JobState::Pending | JobState::Running),
+        "{state:?}"
+    );
+}
+
+#[tokio::test]
+async fn polling_a_stream_sends_its_chunks_as_progress() {
+    let mut session = connect(DispatcherConfig::default()).await;
+    let result = call(
+        &session,
+        "generate",
+        json!({"chunks": 4, "interval_ms": 30}),
+    )
+    .await;
+    let job_id = structured(&result)["job_id"]
+        .as_str()
+        .expect("a job id")
+        .to_owned();
+    // rmcp's client gives every request a progress token.
+    let polled = call(
+        &session,
+        "job_poll",
+        json!({"job_ids": [job_id], "timeout_ms": 10_000}),
+    )
+    .await;
+    assert_eq!(structured(&polled)["completed"], json!([job_id]));
+
+    let mut messages = Vec::new();
+    while let Ok(p) = session.progress.try_recv() {
+        messages.push(p.message.unwrap_or_default());
+    }
+    // The poll may start after the first chunk; the last ones come while it
+    // waits.
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("\"step\"") && m.contains("\"n\":3")),
+        "{messages:?}"
+    );
+}
+
+#[tokio::test]
+async fn cancelling_a_call_cancels_its_job() {
+    let session = connect(DispatcherConfig::default()).await;
+    let params = CallToolRequestParams::new("sleep").with_arguments(args(json!({"ms": 60_000})));
+    let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+    let handle = session
+        .client
+        .peer()
+        .send_cancellable_request(request, PeerRequestOptions::no_options())
+        .await
+        .expect("sent");
+    let probes = &session.dispatcher.service().probes;
+    tokio::time::timeout(SOON, probes.started("sleep", 1))
+        .await
+        .expect("the handler starts");
+    handle
+        .cancel(Some("changed my mind".into()))
+        .await
+        .expect("cancelled");
+
+    let jobs = tokio::time::timeout(SOON, async {
+        loop {
+            let jobs = session.dispatcher.jobs().list(all_jobs()).jobs;
+            if jobs.iter().all(|j| j.state == JobState::Cancelled) {
+                return jobs;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("the job is cancelled");
+    assert_eq!(jobs.len(), 1);
+    // The server still answers.
+    let result = call(&session, "add", json!({"a": 1, "b": 1})).await;
+    assert_eq!(structured(&result), &json!({"result": 2}));
+}
+
+/// Raw lines in, raw lines out: what a client that is not rmcp sees.
+mod raw {
+    use super::*;
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    #[tokio::test]
+    async fn malformed_lines_get_their_errors_and_the_session_goes_on() {
+        let server =
+            McpServer::new(dispatcher(DispatcherConfig::default())).expect("the schema parses");
+        let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+        let (server_read, server_write) = tokio::io::split(server_end);
+        let served = tokio::spawn(server.serve_io(server_read, server_write));
+        let (client_read, mut client_write) = tokio::io::split(client_end);
+        let mut lines = BufReader::new(client_read).lines();
+
+        let init = json!({
+            "jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                       "clientInfo": {"name": "raw", "version": "1"}}
+        });
+        let too_long = format!("{{\"pad\": \"{}\"}}", "x".repeat(MAX_LINE));
+        let input = [
+            init.to_string(),
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
+            "{\"jsonrpc\": \"2.0\", \"id\": 1,".to_owned(),
+            json!({"id": 2, "method": "ping"}).to_string(),
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": 3}})
+                .to_string(),
+            json!([{"jsonrpc": "2.0", "id": 4, "method": "ping"}]).to_string(),
+            too_long,
+            json!({"jsonrpc": "2.0", "id": 5, "method": "tools/mix"}).to_string(),
+            add_call(6).to_string(),
+        ];
+        let writer = tokio::spawn(async move {
+            for line in input {
+                client_write
+                    .write_all(line.as_bytes())
+                    .await
+                    .expect("write");
+                client_write.write_all(b"\n").await.expect("write");
+            }
+            client_write
+        });
+
+        let mut answers = Vec::new();
+        while answers.len() < 8 {
+            let line = tokio::time::timeout(SOON, lines.next_line())
+                .await
+                .expect("answered in time")
+                .expect("read")
+                .expect("a line");
+            answers.push(serde_json::from_str::<Value>(&line).expect("JSON"));
+        }
+        let code_of = |id: Value| -> Option<i64> {
+            answers
+                .iter()
+                .find(|a| a["id"] == id)
+                .and_then(|a| a["error"]["code"].as_i64())
+        };
+        assert_eq!(code_of(json!(2)), Some(-32600));
+        assert_eq!(code_of(json!(3)), Some(-32602));
+        assert_eq!(code_of(json!(5)), Some(-32601));
+        let anonymous: Vec<i64> = answers
+            .iter()
+            .filter(|a| a["id"].is_null())
+            .filter_map(|a| a["error"]["code"].as_i64())
+            .collect();
+        // The broken line, the batch, the over-long line.
+        assert_eq!(anonymous, [-32700, -32600, -32600]);
+        let sum = answers
+            .iter()
+            .find(|a| a["id"] == 6)
+            .expect("the call is answered");
+        assert_eq!(sum["result"]["structuredContent"], json!({"result": 7}));
+
+        // The end of input ends the session.
+        let mut client_write = writer.await.expect("the writer ends");
+        client_write.shutdown().await.expect("shutdown");
+        tokio::time::timeout(SOON, served)
+            .await
+            .expect("the server stops")
+            .expect("the task ends")
+            .expect("served without error");
+    }
+
+    fn add_call(id: u64) -> Value {
+        json!({
+            "jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "add", "arguments": {"a": 3, "b": 4}}
+        })
+    }
+
+    /// The longest line the server reads; the padding alone reaches it.
+    const MAX_LINE: usize = 16 * 1024 * 1024;
+}

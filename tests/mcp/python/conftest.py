@@ -1,0 +1,121 @@
+"""Fixtures for the MCP conformance suite: the studio server over stdio and
+over Streamable HTTP, reached with the official `mcp` client.
+
+The server binary is `$STUDIO_BIN`, else `$CARGO_TARGET_DIR/debug/studio`
+(`target/debug/studio` by default); `tests/mcp/run` builds it first. An HTTP
+server is started once per test session on a free loopback port, unless
+`$MCP_HTTP_URL` names one already running.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, StdioServerParameters
+
+ROOT = Path(__file__).resolve().parents[3]
+CASES: dict[str, Any] = json.loads((ROOT / "tests/mcp/cases.json").read_text())
+TRANSPORTS = ["stdio", "http"]
+
+
+def studio_bin() -> Path:
+    explicit = os.environ.get("STUDIO_BIN")
+    if explicit:
+        path = Path(explicit)
+    else:
+        target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+        path = target / "debug" / "studio"
+    if not path.is_file():
+        pytest.fail(f"no studio binary at {path}: build it with `cargo build -p studio` or set STUDIO_BIN")
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_until_listening(process: subprocess.Popen[bytes], port: int, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"studio exited with status {process.returncode} before listening")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"studio did not listen on port {port} within {timeout} s")
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Iterator[Path]:
+    with tempfile.TemporaryDirectory(prefix="studio-mcp-") as path:
+        yield Path(path)
+
+
+@pytest.fixture(scope="session")
+def http_url(data_dir: Path) -> Iterator[str]:
+    running = os.environ.get("MCP_HTTP_URL")
+    if running:
+        yield running
+        return
+    port = free_port()
+    process = subprocess.Popen(
+        [str(studio_bin()), "serve", "--http", f"127.0.0.1:{port}"],
+        cwd=data_dir,
+        env=os.environ | {"STUDIO_DATA": str(data_dir / "http")},
+        stdin=subprocess.DEVNULL,
+    )
+    try:
+        wait_until_listening(process, port)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(params=TRANSPORTS)
+def transport(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def connect(transport: str, data_dir: Path, request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    """An async context manager factory: `async with connect() as client`."""
+
+    @asynccontextmanager
+    async def open_client() -> AsyncIterator[Client]:
+        if transport == "stdio":
+            server: Any = StdioServerParameters(
+                command=str(studio_bin()),
+                args=["serve", "--stdio"],
+                cwd=str(data_dir),
+                env={"STUDIO_DATA": str(data_dir / "stdio")},
+            )
+        else:
+            server = request.getfixturevalue("http_url")
+        async with Client(server, read_timeout_seconds=60) as client:
+            yield client
+
+    return open_client

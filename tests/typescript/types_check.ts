@@ -1,0 +1,33 @@
+// Compile-time checks: every `@ts-expect-error` line must be an error, or
+// tsc fails the suite. Never run.
+
+import type { ToolClient, ToolEvent, ToolRequest } from "../../generated/typescript/src/index.js";
+
+export async function typeChecks(client: ToolClient): Promise<void> {
+  const parsed = await client.callTool("abc_parse", { abc: "X:1\nK:C\nCDEF|" });
+  const valid: boolean = parsed.valid;
+  const notes: number = parsed.notes_count;
+  void [valid, notes];
+
+  // @ts-expect-error `abc` is a string
+  await client.callTool("abc_parse", { abc: 1 });
+  // @ts-expect-error `abc` is required
+  await client.callTool("abc_parse", {});
+  // @ts-expect-error no such tool
+  await client.callTool("abc_parsee", { abc: "" });
+  // @ts-expect-error the result has no such field
+  void parsed.tempo_bpm;
+
+  const read = await client.callTool("fs", { action: "read", uri: "file:///a" });
+  const contents: string = read.text;
+  void contents;
+  // @ts-expect-error no such action
+  await client.callTool("fs", { action: "fly", uri: "file:///a" });
+
+  const request: ToolRequest = { tool: "add", args: { a: 1, b: 2 } };
+  // @ts-expect-error `b` is missing
+  const partial: ToolRequest = { tool: "add", args: { a: 1 } };
+  // @ts-expect-error the event's source is "local" or "mcp"
+  const event: ToolEvent = { type: "tool_start", tool_name: "add", tool_input: "{}", source: "remote", timestamp: "" };
+  void [request, partial, event];
+}
