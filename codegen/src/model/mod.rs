@@ -50,6 +50,36 @@ impl Model {
         self.files.get(location.file).is_some_and(|f| f.builtin)
     }
 
+    /// Indexed by type id: true when a request can contain the type (a
+    /// tool's or action's request struct, or a type its fields reach).
+    /// Such structs reject unknown fields on the wire (docs/wire.md), so
+    /// every backend marks the same set.
+    pub fn request_types(&self) -> Vec<bool> {
+        let mut marked = vec![false; self.types.len()];
+        let mut stack: Vec<TypeId> = self
+            .tools
+            .iter()
+            .flat_map(|tool| match &tool.kind {
+                ToolKind::Single(e) => e.request.into_iter().collect::<Vec<_>>(),
+                ToolKind::Actions(actions) => {
+                    actions.iter().filter_map(|a| a.endpoint.request).collect()
+                }
+            })
+            .collect();
+        while let Some(id) = stack.pop() {
+            let Some(slot) = marked.get_mut(id.index()) else {
+                continue;
+            };
+            if std::mem::replace(slot, true) {
+                continue;
+            }
+            for field in self.type_def(id).kind.fields() {
+                field.ty.push_named(&mut stack);
+            }
+        }
+        marked
+    }
+
     /// Number of actions across all tools.
     pub fn action_count(&self) -> usize {
         self.tools
@@ -171,6 +201,20 @@ pub struct Action {
     pub endpoint: Endpoint,
     /// Where it is declared.
     pub location: Location,
+}
+
+impl TypeKind {
+    /// The fields of a struct, or of every variant of a union or error;
+    /// none for an enum.
+    pub fn fields(&self) -> Vec<&Field> {
+        match self {
+            TypeKind::Struct(fields) => fields.iter().collect(),
+            TypeKind::Union(variants) | TypeKind::Error(variants) => {
+                variants.iter().flat_map(|v| &v.fields).collect()
+            }
+            TypeKind::Enum(_) => Vec::new(),
+        }
+    }
 }
 
 /// Why a type exists.

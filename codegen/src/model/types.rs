@@ -140,6 +140,16 @@ impl Type {
         }
     }
 
+    /// The named type this type mentions, if any (through lists, maps
+    /// and `?`), pushed onto `out`.
+    pub fn push_named(&self, out: &mut Vec<TypeId>) {
+        match self {
+            Type::Primitive(_) => {}
+            Type::List(inner) | Type::Map(inner) | Type::Optional(inner) => inner.push_named(out),
+            Type::Named(r) => out.push(r.id),
+        }
+    }
+
     /// How the type is written in the IDL.
     pub fn idl(&self) -> String {
         match self {

@@ -97,7 +97,7 @@ pub(crate) struct PyField {
 /// Builds the context.
 pub(crate) fn package(model: &Model, package: &str, distribution: &str) -> Package {
     let class_names = class_names(model);
-    let in_request = in_request(model);
+    let in_request = model.request_types();
     let mut defined: HashSet<TypeId> = HashSet::new();
     let mut rebuild = Vec::new();
     let mut types = Vec::new();
@@ -534,43 +534,5 @@ fn single(ty: &Type) -> bool {
         Type::Primitive(p) => *p == Primitive::F32,
         Type::List(inner) | Type::Map(inner) | Type::Optional(inner) => single(inner),
         Type::Named(_) => false,
-    }
-}
-
-/// Indexed by type id: true when a request can contain the type.
-fn in_request(model: &Model) -> Vec<bool> {
-    let mut marked = vec![false; model.types.len()];
-    let mut stack: Vec<TypeId> = model
-        .tools
-        .iter()
-        .flat_map(|tool| {
-            super::envelopes::endpoints(tool)
-                .into_iter()
-                .filter_map(|(_, e)| e.request)
-        })
-        .collect();
-    while let Some(id) = stack.pop() {
-        if std::mem::replace(&mut marked[id.index()], true) {
-            continue;
-        }
-        let fields: Vec<&Field> = match &model.type_def(id).kind {
-            TypeKind::Struct(fields) => fields.iter().collect(),
-            TypeKind::Union(vs) | TypeKind::Error(vs) => {
-                vs.iter().flat_map(|v| &v.fields).collect()
-            }
-            TypeKind::Enum(_) => Vec::new(),
-        };
-        for field in fields {
-            named(&field.ty, &mut stack);
-        }
-    }
-    marked
-}
-
-fn named(ty: &Type, out: &mut Vec<TypeId>) {
-    match ty {
-        Type::Primitive(_) => {}
-        Type::List(inner) | Type::Map(inner) | Type::Optional(inner) => named(inner, out),
-        Type::Named(r) => out.push(r.id),
     }
 }

@@ -35,7 +35,7 @@ impl<'a> Cx<'a> {
             rt,
             serde_crate: format!("{private}::serde"),
             rt_path: private,
-            in_request: in_request(model),
+            in_request: model.request_types(),
             sizes: super::layout::sizes(model),
         }
     }
@@ -243,46 +243,4 @@ pub(crate) fn tool_types(tool: &Tool) -> Vec<TypeId> {
     }
     out.extend(tool.errors.into_iter().chain(tool.stream));
     out
-}
-
-/// Marks every type a request can contain.
-fn in_request(model: &Model) -> Vec<bool> {
-    let mut marked = vec![false; model.types.len()];
-    let mut stack: Vec<TypeId> = model
-        .tools
-        .iter()
-        .flat_map(|tool| match &tool.kind {
-            ToolKind::Single(e) => e.request.into_iter().collect::<Vec<_>>(),
-            ToolKind::Actions(actions) => {
-                actions.iter().filter_map(|a| a.endpoint.request).collect()
-            }
-        })
-        .collect();
-    while let Some(id) = stack.pop() {
-        let Some(slot) = marked.get_mut(id.index()) else {
-            continue;
-        };
-        if std::mem::replace(slot, true) {
-            continue;
-        }
-        let fields: Vec<&Field> = match &model.type_def(id).kind {
-            TypeKind::Struct(fields) => fields.iter().collect(),
-            TypeKind::Union(variants) | TypeKind::Error(variants) => {
-                variants.iter().flat_map(|v| &v.fields).collect()
-            }
-            TypeKind::Enum(_) => Vec::new(),
-        };
-        for field in fields {
-            named(&field.ty, &mut stack);
-        }
-    }
-    marked
-}
-
-fn named(ty: &Type, out: &mut Vec<TypeId>) {
-    match ty {
-        Type::Primitive(_) => {}
-        Type::List(inner) | Type::Map(inner) | Type::Optional(inner) => named(inner, out),
-        Type::Named(r) => out.push(r.id),
-    }
 }

@@ -104,7 +104,7 @@ fn merged_input(cx: &Cx<'_>, actions: &[Action]) -> Map<String, Json> {
     for action in actions {
         if let Some(id) = action.endpoint.request {
             requests.push(id);
-            for field in reach::fields_of(cx.model, id) {
+            for field in cx.model.type_def(id).kind.fields() {
                 uses.entry(field.name.as_str())
                     .or_default()
                     .push((action, field));

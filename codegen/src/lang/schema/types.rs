@@ -6,7 +6,6 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value as Json, json};
 
-use super::reach;
 use crate::model::{
     Deprecation, Field, Model, Number, Primitive, Type, TypeDef, TypeId, TypeKind, Value, Variant,
 };
@@ -27,7 +26,7 @@ impl<'a> Cx<'a> {
     pub(super) fn new(model: &'a Model) -> Self {
         Cx {
             model,
-            in_request: reach::in_request(model),
+            in_request: model.request_types(),
         }
     }
 

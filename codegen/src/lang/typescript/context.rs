@@ -143,12 +143,12 @@ pub(crate) struct EndpointCtx {
 impl Context {
     /// Works out the context of `model`.
     pub(crate) fn new(model: &Model) -> Context {
-        let strict = request_reachable(model);
+        let strict = model.request_types();
         let mut defined = BTreeSet::new();
         let mut types = Vec::new();
         for &id in &model.type_order {
             let def = model.type_def(id);
-            types.push(type_ctx(model, def, &defined, strict.contains(&id)));
+            types.push(type_ctx(model, def, &defined, strict[id.index()]));
             defined.insert(id);
         }
         let tools = model.tools.iter().map(|t| tool_ctx(model, t)).collect();
@@ -157,44 +157,6 @@ impl Context {
             tools,
             has_actions: model.action_count() > 0,
         }
-    }
-}
-
-/// Types reachable from a request: they refuse unknown keys (docs/wire.md).
-fn request_reachable(model: &Model) -> BTreeSet<TypeId> {
-    let mut seen = BTreeSet::new();
-    let mut stack: Vec<TypeId> = model
-        .tools
-        .iter()
-        .flat_map(|t| match &t.kind {
-            ToolKind::Single(ep) => vec![ep.request],
-            ToolKind::Actions(actions) => actions.iter().map(|a| a.endpoint.request).collect(),
-        })
-        .flatten()
-        .collect();
-    while let Some(id) = stack.pop() {
-        if !seen.insert(id) {
-            continue;
-        }
-        let fields: Vec<&Field> = match &model.type_def(id).kind {
-            TypeKind::Struct(fields) => fields.iter().collect(),
-            TypeKind::Union(vs) | TypeKind::Error(vs) => {
-                vs.iter().flat_map(|v| &v.fields).collect()
-            }
-            TypeKind::Enum(_) => Vec::new(),
-        };
-        for f in fields {
-            refs(&f.ty, &mut stack);
-        }
-    }
-    seen
-}
-
-fn refs(ty: &Type, out: &mut Vec<TypeId>) {
-    match ty {
-        Type::List(t) | Type::Map(t) | Type::Optional(t) => refs(t, out),
-        Type::Named(r) => out.push(r.id),
-        Type::Primitive(_) => {}
     }
 }
 
