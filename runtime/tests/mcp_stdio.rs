@@ -424,6 +424,291 @@ mod raw {
             .expect("served without error");
     }
 
+    /// A server on one end of a pipe, driven line by line from the other.
+    struct RawSession {
+        lines: tokio::io::Lines<BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>>,
+        input: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+        served: tokio::task::JoinHandle<Result<(), toolwright::mcp::ServeError>>,
+    }
+
+    impl RawSession {
+        fn start() -> RawSession {
+            let server =
+                McpServer::new(dispatcher(DispatcherConfig::default())).expect("the schema parses");
+            let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+            let (server_read, server_write) = tokio::io::split(server_end);
+            let served = tokio::spawn(server.serve_io(server_read, server_write));
+            let (client_read, input) = tokio::io::split(client_end);
+            RawSession {
+                lines: BufReader::new(client_read).lines(),
+                input,
+                served,
+            }
+        }
+
+        /// A session past `initialize` on `revision`; gives the
+        /// `initialize` result.
+        async fn initialized(revision: &str) -> (RawSession, Value) {
+            let mut session = RawSession::start();
+            let result = session.initialize(revision).await;
+            (session, result)
+        }
+
+        async fn initialize(&mut self, revision: &str) -> Value {
+            self.send(&initialize(revision)).await;
+            let answer = self.next().await;
+            assert_eq!(answer["id"], 0, "{answer}");
+            self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+                .await;
+            answer["result"].clone()
+        }
+
+        async fn send(&mut self, message: &Value) {
+            self.send_line(&message.to_string()).await;
+        }
+
+        async fn send_line(&mut self, line: &str) {
+            self.input.write_all(line.as_bytes()).await.expect("write");
+            self.input.write_all(b"\n").await.expect("write");
+        }
+
+        /// The next line the server writes.
+        async fn next(&mut self) -> Value {
+            let line = tokio::time::timeout(SOON, self.lines.next_line())
+                .await
+                .expect("answered in time")
+                .expect("read")
+                .expect("a line");
+            serde_json::from_str(&line).expect("JSON")
+        }
+
+        /// Ends the input; the server stops without error.
+        async fn end(mut self) {
+            self.input.shutdown().await.expect("shutdown");
+            tokio::time::timeout(SOON, self.served)
+                .await
+                .expect("the server stops")
+                .expect("the task ends")
+                .expect("served without error");
+        }
+    }
+
+    fn initialize(revision: &str) -> Value {
+        json!({
+            "jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": revision, "capabilities": {},
+                       "clientInfo": {"name": "raw", "version": "1"}}
+        })
+    }
+
+    fn ping(id: u64) -> Value {
+        json!({"jsonrpc": "2.0", "id": id, "method": "ping"})
+    }
+
+    fn add(id: u64, a: i64, b: i64) -> Value {
+        json!({
+            "jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "add", "arguments": {"a": a, "b": b}}
+        })
+    }
+
+    /// A lone JSON-RPC error without an id, and its message.
+    fn anonymous_error(answer: &Value) -> String {
+        assert!(answer.is_object(), "one error object, not {answer}");
+        assert_eq!(answer["id"], Value::Null, "{answer}");
+        assert_eq!(answer["error"]["code"], -32600, "{answer}");
+        answer["error"]["message"]
+            .as_str()
+            .expect("a message")
+            .to_owned()
+    }
+
+    #[tokio::test]
+    async fn a_2025_03_26_session_answers_a_batch_with_one_array() {
+        let (mut session, _) = RawSession::initialized("2025-03-26").await;
+        session
+            .send(&json!([
+                add(1, 3, 4),
+                {"jsonrpc": "2.0", "method": "notifications/roots/list_changed"},
+                add(2, 10, 20),
+                {"id": 9, "method": "ping"},
+            ]))
+            .await;
+        let reply = session.next().await;
+        let answers = reply.as_array().expect("one array for the batch");
+        assert_eq!(answers.len(), 3, "{reply}");
+        let by_id = |id: u64| {
+            answers
+                .iter()
+                .find(|a| a["id"] == id)
+                .unwrap_or_else(|| panic!("no answer for {id} in {reply}"))
+        };
+        assert_eq!(
+            by_id(1)["result"]["structuredContent"],
+            json!({"result": 7})
+        );
+        assert_eq!(
+            by_id(2)["result"]["structuredContent"],
+            json!({"result": 30})
+        );
+        assert_eq!(by_id(9)["error"]["code"], -32600);
+
+        // An empty batch is one error object, not an array.
+        session.send_line("[]").await;
+        let empty = session.next().await;
+        assert!(anonymous_error(&empty).contains("empty"), "{empty}");
+
+        // Notifications only: no reply at all, and the session goes on.
+        session
+            .send(&json!([
+                {"jsonrpc": "2.0", "method": "notifications/roots/list_changed"},
+                {"jsonrpc": "2.0", "method": "notifications/progress",
+                 "params": {"progress": "not a number"}},
+            ]))
+            .await;
+        session.send(&ping(5)).await;
+        let pong = session.next().await;
+        assert_eq!(pong["id"], 5, "the batch got no reply: {pong}");
+        assert_eq!(pong["result"], json!({}));
+        session.end().await;
+    }
+
+    #[tokio::test]
+    async fn a_batch_does_not_wait_for_a_cancelled_request() {
+        let (mut session, _) = RawSession::initialized("2025-03-26").await;
+        let sleep = json!({
+            "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "sleep", "arguments": {"ms": 60_000}}
+        });
+        session.send(&json!([sleep, add(2, 1, 1)])).await;
+        session
+            .send(
+                &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                          "params": {"requestId": 1, "reason": "changed my mind"}}),
+            )
+            .await;
+        let reply = session.next().await;
+        let ids: Vec<&Value> = reply
+            .as_array()
+            .expect("an array")
+            .iter()
+            .map(|a| &a["id"])
+            .collect();
+        assert_eq!(ids, [2], "{reply}");
+        session.send(&ping(3)).await;
+        assert_eq!(session.next().await["id"], 3);
+        session.end().await;
+    }
+
+    #[tokio::test]
+    async fn a_batch_of_errors_only_is_answered_at_once() {
+        let (mut session, _) = RawSession::initialized("2024-11-05").await;
+        session
+            .send(
+                &json!([7, {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                              "params": {"name": 3}}]),
+            )
+            .await;
+        let reply = session.next().await;
+        let codes: Vec<&Value> = reply
+            .as_array()
+            .expect("an array")
+            .iter()
+            .map(|a| &a["error"]["code"])
+            .collect();
+        assert_eq!(codes, [-32600, -32602], "{reply}");
+        session.end().await;
+    }
+
+    #[tokio::test]
+    async fn later_revisions_and_uninitialized_sessions_refuse_batches() {
+        let mut session = RawSession::start();
+        session.send(&json!([ping(1)])).await;
+        let before = session.next().await;
+        assert!(anonymous_error(&before).contains("initialize"), "{before}");
+        session.initialize("2025-06-18").await;
+        session.send(&json!([ping(2), ping(3)])).await;
+        let refused = session.next().await;
+        assert!(
+            anonymous_error(&refused).contains("MCP 2025-06-18"),
+            "{refused}"
+        );
+        session.send(&ping(4)).await;
+        assert_eq!(session.next().await["id"], 4);
+        session.end().await;
+
+        let (mut session, _) = RawSession::initialized("2025-11-25").await;
+        session.send(&json!([ping(1)])).await;
+        let refused = session.next().await;
+        assert!(
+            anonymous_error(&refused).contains("MCP 2025-11-25"),
+            "{refused}"
+        );
+        session.end().await;
+    }
+
+    #[tokio::test]
+    async fn tools_list_on_a_2025_11_25_session_is_answered() {
+        let (mut session, _) = RawSession::initialized("2025-11-25").await;
+        session
+            .send(&json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list"}))
+            .await;
+        let answer = session.next().await;
+        assert_eq!(answer["id"], 7, "{answer}");
+        // Rerouted to `toolwright/tools/list`, whose tools carry the
+        // `execution` that rmcp's own `tools/list` would drop.
+        let tools = answer["result"]["tools"].as_array().expect("the tools");
+        assert!(tools.iter().any(|t| t["execution"].is_object()), "{answer}");
+        session.end().await;
+    }
+
+    #[tokio::test]
+    async fn the_tasks_capability_comes_with_2025_11_25() {
+        let (session, result) = RawSession::initialized("2025-11-25").await;
+        assert_eq!(result["protocolVersion"], "2025-11-25");
+        assert!(result["capabilities"]["tasks"].is_object(), "{result}");
+        assert!(result["capabilities"]["tools"].is_object(), "{result}");
+        session.end().await;
+
+        let (session, result) = RawSession::initialized("2025-06-18").await;
+        assert_eq!(result["protocolVersion"], "2025-06-18");
+        assert!(result["capabilities"].get("tasks").is_none(), "{result}");
+        session.end().await;
+    }
+
+    #[tokio::test]
+    async fn a_task_is_created_followed_and_fetched_on_stdio() {
+        let (mut session, _) = RawSession::initialized("2025-11-25").await;
+        session
+            .send(
+                &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+                "name": "sleep", "arguments": {"ms": 50}, "task": {"ttl": 5000}}}),
+            )
+            .await;
+        let created = session.next().await;
+        let task_id = created["result"]["task"]["taskId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no task in {created}"))
+            .to_owned();
+        session
+            .send(&json!({"jsonrpc": "2.0", "id": 2, "method": "tasks/result",
+                "params": {"taskId": task_id}}))
+            .await;
+        let result = session.next().await;
+        assert_eq!(result["id"], 2, "{result}");
+        assert_eq!(
+            result["result"]["structuredContent"],
+            json!({"slept_ms": 50})
+        );
+        session
+            .send(&json!({"jsonrpc": "2.0", "id": 3, "method": "tasks/get",
+                "params": {"taskId": task_id}}))
+            .await;
+        let got = session.next().await;
+        assert_eq!(got["result"]["status"], "completed", "{got}");
+        session.end().await;
+    }
+
     fn add_call(id: u64) -> Value {
         json!({
             "jsonrpc": "2.0", "id": id, "method": "tools/call",

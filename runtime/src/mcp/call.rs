@@ -8,6 +8,8 @@ use std::time::Duration;
 use rmcp::RoleServer;
 use rmcp::model::{CallToolResult, JsonObject, ProgressNotificationParam, ProgressToken};
 use rmcp::service::Peer;
+use serde::Serialize;
+use serde::ser::SerializeMap as _;
 use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
 
@@ -17,9 +19,9 @@ use crate::{
     CallInfo, Catalogue, ResponseEnvelope, Service, ToolError, ToolInfo, ToolTiming, codec,
 };
 
-type RequestOf<S> = <<S as Service>::Catalogue as Catalogue>::Request;
-type ResponseOf<S> = <<S as Service>::Catalogue as Catalogue>::Response;
-type Envelope<S> = ResponseEnvelope<ResponseOf<S>>;
+pub(super) type RequestOf<S> = <<S as Service>::Catalogue as Catalogue>::Request;
+pub(super) type ResponseOf<S> = <<S as Service>::Catalogue as Catalogue>::Response;
+pub(super) type Envelope<S> = ResponseEnvelope<ResponseOf<S>>;
 
 /// The job tool that waits, during which its caller is sent progress.
 const JOB_POLL: &str = "job_poll";
@@ -44,7 +46,7 @@ impl Progress {
 
     /// Sends one `notifications/progress`. A client that went away just
     /// stops receiving them.
-    async fn send(&mut self, message: String) {
+    pub(super) async fn send(&mut self, message: String) {
         self.sent = self.sent.saturating_add(1);
         let param = ProgressNotificationParam::new(self.token.clone(), f64::from(self.sent))
             .with_message(message);
@@ -98,16 +100,24 @@ impl<S: Service> McpServer<S> {
         progress: Option<Progress>,
     ) -> CallToolResult {
         let watched = (tool.name == JOB_POLL).then(|| Watched::from_poll(args));
-        let limits = self.dispatcher.config().limits;
-        let msgpack = match request_json(tool.name, args)
-            .and_then(|json| codec::json_to_msgpack(&json, limits))
-        {
-            Ok(msgpack) => msgpack,
-            Err(e) => return result::error(&e),
-        };
-        match codec::from_msgpack::<RequestOf<S>>(&msgpack, limits) {
+        match self.decode(tool, args).await {
             Ok(request) => self.run(request, ct, progress, watched).await,
-            Err(_) => self.explain(tool, args, &msgpack).await,
+            Err(refused) => refused,
+        }
+    }
+
+    /// The typed request for a call of `tool` with `args`, or the error
+    /// result that names what is wrong with them.
+    pub(super) async fn decode(
+        &self,
+        tool: &'static ToolInfo,
+        args: &JsonObject,
+    ) -> Result<RequestOf<S>, CallToolResult> {
+        let limits = self.dispatcher.config().limits;
+        let msgpack = request_msgpack(tool.name, args, limits).map_err(|e| result::error(&e))?;
+        match codec::from_msgpack::<RequestOf<S>>(&msgpack, limits) {
+            Ok(request) => Ok(request),
+            Err(_) => Err(self.explain(tool, args, &msgpack).await),
         }
     }
 
@@ -259,28 +269,76 @@ async fn next_event(events: &mut Option<broadcast::Receiver<JobEvent>>) -> Optio
     }
 }
 
-/// `{"tool": name, "action": …, …args}`: the tag first and the action
-/// second, as the decoder reads them.
-fn request_json(tool: &str, args: &JsonObject) -> Result<Vec<u8>, ToolError> {
-    let encode = |e: serde_json::Error| ToolError::internal(format!("cannot encode JSON: {e}"));
+/// `{"tool": name, "action": …, …args}` as MsgPack: the tag first and the
+/// action second, as the decoder reads them. The same bytes as writing the
+/// JSON and transcoding it (`codec::json_to_msgpack`), without the JSON.
+fn request_msgpack(
+    tool: &str,
+    args: &JsonObject,
+    limits: codec::Limits,
+) -> Result<Vec<u8>, ToolError> {
     let mut out = Vec::with_capacity(64);
-    out.extend_from_slice(b"{\"tool\":");
-    serde_json::to_writer(&mut out, tool).map_err(encode)?;
-    let action = args.get("action");
-    if let Some(action) = action {
-        out.extend_from_slice(b",\"action\":");
-        serde_json::to_writer(&mut out, action).map_err(encode)?;
-    }
-    for (key, value) in args.iter().filter(|(key, _)| *key != "action") {
-        out.push(b',');
-        serde_json::to_writer(&mut out, key).map_err(encode)?;
-        out.push(b':');
-        serde_json::to_writer(&mut out, value).map_err(encode)?;
-    }
-    out.push(b'}');
+    RequestArgs { tool, args }
+        .serialize(&mut rmp_serde::Serializer::new(&mut out))
+        .map_err(|e| ToolError::internal(format!("cannot encode the arguments: {e}")))?;
+    limits.check_size(out.len())?;
     Ok(out)
 }
 
-fn cancelled(tool: &str) -> ToolError {
+/// A call's arguments with its tool's name, in the request's key order.
+struct RequestArgs<'a> {
+    tool: &'a str,
+    args: &'a JsonObject,
+}
+
+impl Serialize for RequestArgs<'_> {
+    fn serialize<Ser: serde::Serializer>(&self, serializer: Ser) -> Result<Ser::Ok, Ser::Error> {
+        let mut map = serializer.serialize_map(Some(self.args.len() + 1))?;
+        map.serialize_entry("tool", self.tool)?;
+        if let Some(action) = self.args.get("action") {
+            map.serialize_entry("action", action)?;
+        }
+        for (key, value) in self.args.iter().filter(|(key, _)| *key != "action") {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+pub(super) fn cancelled(tool: &str) -> ToolError {
     ToolError::cancelled(format!("the call of `{tool}` was cancelled by the client"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn arguments_encode_as_the_transcoded_json_would() {
+        let args = json!({"b": [1, -2, 3.5, null, true], "action": "write", "a": {"x": "é"}, "n": 18446744073709551615u64});
+        let Some(args) = args.as_object() else {
+            panic!("an object");
+        };
+        let limits = codec::Limits::default();
+        let direct = request_msgpack("fs", args, limits).unwrap_or_else(|e| panic!("{e:?}"));
+        let mut json = br#"{"tool":"fs","action":"write""#.to_vec();
+        for (key, value) in args.iter().filter(|(k, _)| *k != "action") {
+            json.extend_from_slice(format!(",{}:{}", json!(key), value).as_bytes());
+        }
+        json.push(b'}');
+        let transcoded = codec::json_to_msgpack(&json, limits).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(direct, transcoded);
+    }
+
+    #[test]
+    fn arguments_over_the_limit_are_refused() {
+        let args = json!({"text": "x".repeat(100)});
+        let Some(args) = args.as_object() else {
+            panic!("an object");
+        };
+        let limits = codec::Limits::default().max_bytes(50);
+        let refused = request_msgpack("echo", args, limits).map(|_| ());
+        assert_eq!(refused.map_err(|e| e.code), Err("INVALID_REQUEST".into()));
+    }
 }

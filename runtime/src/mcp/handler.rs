@@ -3,8 +3,9 @@
 use std::borrow::Cow;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
+    Implementation, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
+    ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -19,7 +20,8 @@ use crate::{Catalogue, Service};
 const INSTRUCTIONS: &str = "Tools answer as their timing class says. A call that runs on as a \
 job answers with {job_id, tool, expected_timing}: wait for its result with job_poll, check it \
 with job_status, stop it with job_cancel. Action tools take an `action` argument; \
-action `help` describes them and action `schema` gives each action's schemas.";
+action `help` describes them and action `schema` gives each action's schemas. On MCP \
+2025-11-25, tools whose execution.taskSupport is optional may also be called as tasks.";
 
 impl<S: Service> ServerHandler for McpServer<S> {
     fn get_info(&self) -> ServerConfig {
@@ -51,6 +53,27 @@ impl<S: Service> ServerHandler for McpServer<S> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        self.call_tool_params(request, context)
+            .await
+            .map(Into::into)
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        self.rerouted(request, context).await
+    }
+}
+
+impl<S: Service> McpServer<S> {
+    /// Answers a `tools/call`.
+    pub(super) async fn call_tool_params(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
         let Some(tool) = S::Catalogue::tool(&request.name) else {
             return Err(unknown_tool(&request.name));
         };
@@ -58,19 +81,19 @@ impl<S: Service> ServerHandler for McpServer<S> {
         if !tool.actions.is_empty()
             && let Route::Answer(result) = actions::route(tool, &self.schema, &args)
         {
-            return Ok(result.into());
+            return Ok(result);
         }
         let progress = context
             .meta
             .get_progress_token()
             .map(|token| Progress::new(token, context.peer.clone()));
-        Ok(self.call(tool, &args, context.ct, progress).await.into())
+        Ok(self.call(tool, &args, context.ct, progress).await)
     }
 }
 
 /// `-32602` for a tool the catalogue does not have: a call that cannot be
 /// routed is a protocol error, not a tool result.
-fn unknown_tool(name: &str) -> ErrorData {
+pub(super) fn unknown_tool(name: &str) -> ErrorData {
     let shown: String = name.chars().take(64).collect();
     ErrorData::invalid_params(
         format!("no tool is named `{shown}`; tools/list gives the tools there are"),

@@ -14,6 +14,10 @@
 //!   waited on, and the chunks and progress of the jobs a `job_poll` waits
 //!   for.
 //! - `notifications/cancelled` cancels the call's job and stops its handler.
+//! - A client on 2025-11-25 may call a job-capable tool as a task and follow
+//!   it with `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel`;
+//!   the task is the job (see the `reroute` module for how those methods
+//!   get past rmcp).
 //!
 //! ```no_run
 //! # async fn serve<S: toolwright::Service>(dispatcher: toolwright::Dispatcher<S>)
@@ -32,9 +36,12 @@ mod error;
 mod handler;
 mod http;
 mod jsonrpc;
+mod reroute;
+mod rerouted;
 mod result;
 mod schema;
 mod stdio;
+mod tasks;
 mod validation;
 
 use std::sync::Arc;
@@ -46,6 +53,7 @@ pub use http::HttpConfig;
 
 use crate::{Catalogue, Dispatcher, Service};
 use schema::McpSchema;
+use tasks::Tasks;
 
 /// The protocol revisions the server negotiates, oldest first.
 pub const PROTOCOL_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -57,6 +65,9 @@ pub struct McpServer<S: Service> {
     schema: Arc<McpSchema>,
     name: Arc<str>,
     version: Arc<str>,
+    /// The tasks of the session this value serves; see
+    /// [`McpServer::for_session`].
+    tasks: Arc<Tasks>,
 }
 
 impl<S: Service> Clone for McpServer<S> {
@@ -66,6 +77,7 @@ impl<S: Service> Clone for McpServer<S> {
             schema: self.schema.clone(),
             name: self.name.clone(),
             version: self.version.clone(),
+            tasks: self.tasks.clone(),
         }
     }
 }
@@ -99,6 +111,7 @@ impl<S: Service> McpServer<S> {
             schema: Arc::new(schema),
             name: Arc::from("toolwright"),
             version: Arc::from(env!("CARGO_PKG_VERSION")),
+            tasks: Arc::default(),
         })
     }
 
@@ -108,6 +121,16 @@ impl<S: Service> McpServer<S> {
         self.name = Arc::from(name);
         self.version = Arc::from(version);
         self
+    }
+
+    /// A server for one more session: the same dispatcher and schema, and
+    /// a task list of its own, since tasks belong to the session that
+    /// made them.
+    fn for_session(&self) -> Self {
+        McpServer {
+            tasks: Arc::default(),
+            ..self.clone()
+        }
     }
 
     /// The dispatcher it serves.
@@ -125,42 +148,34 @@ impl<S: Service> McpServer<S> {
     }
 
     /// Serves one client on any byte stream pair (a pipe, a socket) until it
-    /// disconnects: line-delimited JSON-RPC, as on stdio.
+    /// disconnects: line-delimited JSON-RPC, as on stdio, through a
+    /// transport of the server's own in front of rmcp. Malformed lines get
+    /// their JSON-RPC error and the session goes on; a line longer than
+    /// 16 MiB is skipped (`-32600`). A JSON-RPC batch is answered with one
+    /// array line when the session negotiated 2025-03-26 or earlier (at
+    /// most 1024 members, and 64 batches awaiting answers at once; more is
+    /// refused with `-32600`), and refused with `-32600` before
+    /// `initialize` and in later revisions. The client's end of input ends
+    /// the session, once the answers already under way are written.
     ///
     /// # Errors
-    /// As [`McpServer::serve_stdio`].
+    /// As [`McpServer::serve_stdio`], and [`ServeError::Io`] when writing to
+    /// the client failed.
     pub async fn serve_io<R, W>(self, reader: R, writer: W) -> Result<(), ServeError>
     where
         R: tokio::io::AsyncRead + Send + Unpin + 'static,
         W: tokio::io::AsyncWrite + Send + Unpin + 'static,
     {
-        // rmcp reads and writes one end of a pipe; the guard sits between
-        // the other end and the client.
-        let (guard_end, rmcp_end) = tokio::io::duplex(64 * 1024);
-        let (from_rmcp, to_rmcp) = tokio::io::split(guard_end);
-        let (errors_tx, errors_rx) = tokio::sync::mpsc::channel(64);
-        let input = tokio::spawn(stdio::pump_in(reader, to_rmcp, errors_tx));
-        let output = tokio::spawn(stdio::pump_out(from_rmcp, errors_rx, writer));
-        let served = async {
-            let running = self
-                .serve(tokio::io::split(rmcp_end))
-                .await
-                .map_err(|e| ServeError::Initialize(e.to_string()))?;
-            running
-                .waiting()
-                .await
-                .map_err(|e| ServeError::Task(e.to_string()))
-        }
-        .await;
-        // rmcp has stopped: no more lines are worth reading, and the writer
-        // ends once it has written what rmcp said last.
-        input.abort();
-        let written = output.await;
-        served?;
-        match written {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(ServeError::Io(e)),
-            Err(e) => Err(ServeError::Task(e.to_string())),
-        }
+        let transport = stdio::LineTransport::new(reader, writer);
+        let outcome = transport.outcome();
+        let running = self
+            .serve(transport)
+            .await
+            .map_err(|e| ServeError::Initialize(e.to_string()))?;
+        running
+            .waiting()
+            .await
+            .map_err(|e| ServeError::Task(e.to_string()))?;
+        outcome.failure().map_or(Ok(()), |e| Err(ServeError::Io(e)))
     }
 }

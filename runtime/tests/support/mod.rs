@@ -3,6 +3,8 @@
 #![allow(dead_code)]
 
 pub mod catalogue;
+#[cfg(feature = "mcp")]
+pub mod http;
 pub mod service;
 
 use std::time::Duration;

@@ -160,6 +160,40 @@ for (const transport of TRANSPORTS) {
       assert.deepEqual(cancelled, { job_id: handle.job_id, cancelled: false, state: 'complete' });
     });
 
+    test('an async tool runs as an MCP task (2025-11-25)', async () => {
+      const job = CASES.job;
+      assert.ok(client.getServerCapabilities()?.tasks?.requests?.tools?.call, 'tasks for tools/call');
+      assert.equal(tools.get(job.tool).execution?.taskSupport, 'optional');
+      assert.equal(tools.get('add').execution, undefined, 'a sync tool is not called as a task');
+
+      const seen = [];
+      let taskId;
+      let result;
+      const stream = client.experimental.tasks.callToolStream(
+        { name: job.tool, arguments: job.arguments }, undefined, { timeout: 60_000 });
+      for await (const message of stream) {
+        seen.push(message.type);
+        if (message.type === 'taskCreated') taskId = message.task.taskId;
+        if (message.type === 'result') result = message.result;
+        if (message.type === 'error') assert.fail(`the task failed: ${message.error}`);
+      }
+      assert.equal(seen[0], 'taskCreated', seen.join(', '));
+      assert.equal(seen.at(-1), 'result', seen.join(', '));
+      assert.match(taskId, /^job_[A-Za-z0-9]+$/);
+      const output = success(job.tool, result);
+      assert.equal(output.output_hashes.length, job.arguments.num_variations);
+      assert.equal(result._meta?.['io.modelcontextprotocol/related-task']?.taskId, taskId);
+
+      const task = await client.experimental.tasks.getTask(taskId);
+      assert.equal(task.status, 'completed');
+      const listed = await client.experimental.tasks.listTasks();
+      assert.ok(listed.tasks.some((t) => t.taskId === taskId), JSON.stringify(listed));
+      // The task is the job: the job tools see it too.
+      const status = success('job_status', await call('job_status', { job_id: taskId }));
+      assert.equal(status.state, 'complete');
+      await assert.rejects(client.experimental.tasks.cancelTask(taskId), /already completed/);
+    });
+
     test('typed errors carry their code and details', async () => {
       for (const { tool, arguments: args, code, details } of CASES.typed_errors) {
         const error = assertToolError(await call(tool, args), code);

@@ -17,6 +17,7 @@ use serde_json::Value;
 use super::guard::{Guard, reply};
 use crate::Service;
 use crate::mcp::jsonrpc::{self, Checked};
+use crate::mcp::reroute;
 
 /// The last revision with batches.
 const LAST_WITH_BATCHES: &str = "2025-03-26";
@@ -48,7 +49,9 @@ pub(super) async fn answer<S: Service>(
         return reply(StatusCode::BAD_REQUEST, &body);
     }
     let mut answers = Vec::new();
-    for message in &messages {
+    for mut message in messages {
+        reroute::reroute(&mut message);
+        let message = &message;
         match jsonrpc::check(message) {
             Checked::Forward => {
                 if let Some(answer) = one(guard, parts, message).await {

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use super::{HttpConfig, Inner, batch};
 use crate::Service;
 use crate::mcp::jsonrpc::{self, Checked};
+use crate::mcp::reroute;
 
 /// The rmcp service and what the guard checks before it.
 pub(super) struct Guard<S: Service> {
@@ -70,7 +71,7 @@ pub(super) async fn handle<S: Service>(
         Ok(bytes) => bytes,
         Err(response) => return response,
     };
-    let message: Value = match serde_json::from_slice(&bytes) {
+    let mut message: Value = match serde_json::from_slice(&bytes) {
         Ok(message) => message,
         Err(e) => {
             let body = jsonrpc::error(
@@ -84,15 +85,65 @@ pub(super) async fn handle<S: Service>(
     if let Value::Array(messages) = message {
         return batch::answer(&guard, &parts, messages).await;
     }
+    let rerouted = reroute::may_reroute(&bytes) && reroute::reroute(&mut message);
     match jsonrpc::check(&message) {
         Checked::Forward => {
-            guard
-                .forward(axum::http::Request::from_parts(parts, Body::from(bytes)))
-                .await
+            let body = if rerouted {
+                Body::from(message.to_string())
+            } else {
+                Body::from(bytes)
+            };
+            let initialize = message.get("method").and_then(Value::as_str) == Some("initialize");
+            let response = guard
+                .forward(axum::http::Request::from_parts(parts, body))
+                .await;
+            if initialize {
+                patch_initialize(response).await
+            } else {
+                response
+            }
         }
         Checked::Ignore => StatusCode::ACCEPTED.into_response(),
         Checked::Reject(error) => reply(StatusCode::BAD_REQUEST, &error),
     }
+}
+
+/// Most bytes read from rmcp's answer to `initialize`.
+const MAX_INITIALIZE_BYTES: usize = 1024 * 1024;
+
+/// Adds the `tasks` capability to rmcp's answer to `initialize`, which
+/// comes as JSON or as an event stream of one message.
+async fn patch_initialize(response: Response) -> Response {
+    let (mut parts, body) = response.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_INITIALIZE_BYTES).await else {
+        let body = jsonrpc::error(
+            Value::Null,
+            jsonrpc::INTERNAL_ERROR,
+            "the answer to initialize could not be read",
+        );
+        return reply(StatusCode::INTERNAL_SERVER_ERROR, &body);
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let mut patched = String::with_capacity(text.len() + 96);
+    for line in text.split_inclusive('\n') {
+        let (data, prefix) = match line.strip_prefix("data:") {
+            Some(data) => (data, "data: "),
+            None => (line, ""),
+        };
+        match serde_json::from_str::<Value>(data.trim()) {
+            Ok(mut message) if message.get("result").is_some() => {
+                reroute::patch_initialize(&mut message["result"]);
+                patched.push_str(prefix);
+                patched.push_str(&message.to_string());
+                if line.ends_with('\n') {
+                    patched.push('\n');
+                }
+            }
+            _ => patched.push_str(line),
+        }
+    }
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, Body::from(patched))
 }
 
 fn is_json(headers: &HeaderMap) -> bool {

@@ -83,7 +83,7 @@ impl<S: Service> McpServer<S> {
             rmcp_config = rmcp_config.disable_allowed_origins();
         }
         let inner: Inner<S> = StreamableHttpService::new(
-            move || Ok(self.clone()),
+            move || Ok(self.for_session()),
             Arc::new(LocalSessionManager::default()),
             rmcp_config,
         );

@@ -1,0 +1,134 @@
+//! The 2025-11-25 tasks utility, which rmcp's model cannot carry: its
+//! `Tool` has no `execution`, its capabilities no `tasks`, its `tools/call`
+//! params drop `task`, and it reads `tasks/get` and `tasks/cancel` as a
+//! later extension's requests. So both transports reroute those messages to
+//! the server's own custom methods before rmcp parses them, and add the
+//! `tasks` capability to the `initialize` result on the way out.
+
+use serde_json::{Value, json};
+
+/// The prefix of the methods the transports reroute to the server.
+pub(crate) const PREFIX: &str = "toolwright/";
+
+/// The first revision with tasks.
+pub(crate) const TASKS_REVISION: &str = "2025-11-25";
+
+/// The methods rerouted whatever their params.
+const REROUTED: [&str; 5] = [
+    "tools/list",
+    "tasks/get",
+    "tasks/result",
+    "tasks/list",
+    "tasks/cancel",
+];
+
+/// A cheap test on a message's bytes: false means [`reroute`] would leave
+/// it alone, so the common `tools/call` skips building a JSON tree.
+pub(crate) fn may_reroute(bytes: &[u8]) -> bool {
+    memchr::memmem::find(bytes, b"\"task").is_some()
+        || memchr::memmem::find(bytes, b"tools/list").is_some()
+}
+
+/// Renames a request rmcp cannot serve as the 2025-11-25 revision has it:
+/// `tools/list` (whose tools carry `execution`), a `tools/call` with a
+/// `task`, and the `tasks/…` methods. True when the message changed.
+pub(crate) fn reroute(message: &mut Value) -> bool {
+    let Some(object) = message.as_object_mut() else {
+        return false;
+    };
+    let Some(method) = object.get("method").and_then(Value::as_str) else {
+        return false;
+    };
+    let with_task = method == "tools/call"
+        && object
+            .get("params")
+            .and_then(|p| p.get("task"))
+            .is_some_and(Value::is_object);
+    if !(with_task || REROUTED.contains(&method)) {
+        return false;
+    }
+    let renamed = format!("{PREFIX}{method}");
+    object.insert("method".into(), Value::String(renamed));
+    true
+}
+
+/// True when a negotiated revision has tasks. Revisions are dates, so
+/// they compare as strings.
+pub(crate) fn has_tasks(revision: &str) -> bool {
+    revision >= TASKS_REVISION
+}
+
+/// Adds the `tasks` capability to an `initialize` result (the `result`
+/// object) that negotiated a revision with tasks.
+pub(crate) fn patch_initialize(result: &mut Value) {
+    let revision = result
+        .get("protocolVersion")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if !has_tasks(revision) {
+        return;
+    }
+    if let Some(capabilities) = result
+        .get_mut("capabilities")
+        .and_then(Value::as_object_mut)
+    {
+        capabilities.insert(
+            "tasks".into(),
+            json!({ "list": {}, "cancel": {}, "requests": { "tools": { "call": {} } } }),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rerouted(message: Value) -> Option<String> {
+        let mut message = message;
+        reroute(&mut message).then(|| message["method"].as_str().unwrap_or("").to_owned())
+    }
+
+    #[test]
+    fn task_methods_and_task_calls_are_rerouted() {
+        for method in REROUTED {
+            let message = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": {}});
+            assert!(may_reroute(message.to_string().as_bytes()), "{method}");
+            assert_eq!(rerouted(message), Some(format!("toolwright/{method}")));
+        }
+        let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "add", "arguments": {}, "task": {"ttl": 1000}}});
+        assert!(may_reroute(call.to_string().as_bytes()));
+        assert_eq!(rerouted(call).as_deref(), Some("toolwright/tools/call"));
+    }
+
+    #[test]
+    fn plain_calls_are_left_alone() {
+        let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "add", "arguments": {"a": 1}}});
+        assert!(!may_reroute(call.to_string().as_bytes()));
+        assert_eq!(rerouted(call), None);
+        // An argument named `task` makes the cheap test say maybe; the
+        // message itself is still a plain call.
+        let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "add", "arguments": {"task": {}}}});
+        assert!(may_reroute(call.to_string().as_bytes()));
+        assert_eq!(rerouted(call), None);
+        assert_eq!(
+            rerouted(json!({"jsonrpc": "2.0", "id": 1, "result": {}})),
+            None
+        );
+    }
+
+    #[test]
+    fn initialize_gains_tasks_from_2025_11_25() {
+        let mut result = json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}});
+        patch_initialize(&mut result);
+        assert_eq!(
+            result["capabilities"]["tasks"]["requests"]["tools"]["call"],
+            json!({})
+        );
+        let mut older = json!({"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}});
+        patch_initialize(&mut older);
+        assert!(older["capabilities"].get("tasks").is_none());
+    }
+}
