@@ -71,16 +71,26 @@ pub(super) async fn handle<S: Service>(
         Ok(bytes) => bytes,
         Err(response) => return response,
     };
+    if plain(&bytes) {
+        let response = guard
+            .forward(axum::http::Request::from_parts(
+                parts,
+                Body::from(bytes.clone()),
+            ))
+            .await;
+        // rmcp answers a body it cannot read with a plain-text 415; the
+        // checks say what is wrong with it.
+        if response.status() != StatusCode::UNSUPPORTED_MEDIA_TYPE {
+            return response;
+        }
+        return match unread(&bytes) {
+            Some(error) => reply(StatusCode::BAD_REQUEST, &error),
+            None => response,
+        };
+    }
     let mut message: Value = match serde_json::from_slice(&bytes) {
         Ok(message) => message,
-        Err(e) => {
-            let body = jsonrpc::error(
-                Value::Null,
-                jsonrpc::PARSE_ERROR,
-                &format!("invalid JSON: {e}"),
-            );
-            return reply(StatusCode::BAD_REQUEST, &body);
-        }
+        Err(e) => return reply(StatusCode::BAD_REQUEST, &parse_error(&e)),
     };
     if let Value::Array(messages) = message {
         return batch::answer(&guard, &parts, messages).await;
@@ -106,6 +116,47 @@ pub(super) async fn handle<S: Service>(
         Checked::Ignore => StatusCode::ACCEPTED.into_response(),
         Checked::Reject(error) => reply(StatusCode::BAD_REQUEST, &error),
     }
+}
+
+/// A cheap test on a POST body: true when rmcp may read it first, because
+/// nothing in it is rerouted, it is neither a batch nor an `initialize`
+/// (whose answer is patched), and every `params` holds an object or an
+/// array. A body rmcp then cannot read is checked after (see [`unread`]);
+/// one that rmcp reads is one the checks forward. Anything else is checked
+/// before rmcp sees it.
+fn plain(bytes: &[u8]) -> bool {
+    use memchr::memmem;
+    bytes.trim_ascii_start().first() == Some(&b'{')
+        && !reroute::may_reroute(bytes)
+        && memmem::find(bytes, b"\"initialize\"").is_none()
+        // An error without an id: rmcp reads it, the checks do not.
+        && memmem::find(bytes, b"\"error\"").is_none()
+        && memmem::find_iter(bytes, b"\"params\"").all(|at| {
+            let rest = bytes[at + 8..].trim_ascii_start();
+            rest.strip_prefix(b":").is_some_and(|value| {
+                matches!(value.trim_ascii_start().first(), Some(b'{' | b'['))
+            })
+        })
+}
+
+/// The JSON-RPC error for a body rmcp could not read, or `None` when the
+/// checks find nothing wrong with it (rmcp's answer then stands).
+fn unread(bytes: &[u8]) -> Option<Value> {
+    match serde_json::from_slice::<Value>(bytes) {
+        Err(e) => Some(parse_error(&e)),
+        Ok(message) => match jsonrpc::check(&message) {
+            Checked::Reject(error) => Some(error),
+            Checked::Forward | Checked::Ignore => None,
+        },
+    }
+}
+
+fn parse_error(e: &serde_json::Error) -> Value {
+    jsonrpc::error(
+        Value::Null,
+        jsonrpc::PARSE_ERROR,
+        &format!("invalid JSON: {e}"),
+    )
 }
 
 /// Most bytes read from rmcp's answer to `initialize`.
@@ -189,4 +240,49 @@ pub(super) fn reply(status: StatusCode, body: &Value) -> Response {
         body.to_string(),
     )
         .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_bodies_are_single_messages_with_structured_params() {
+        let call = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1}}}"#;
+        assert!(plain(call));
+        assert!(plain(br#" {"jsonrpc": "2.0", "id": 2, "method": "ping"}"#));
+        assert!(plain(
+            br#"{"jsonrpc":"2.0","id":1,"method":"x","params" : [1]}"#
+        ));
+    }
+
+    #[test]
+    fn everything_else_is_checked_first() {
+        for body in [
+            &br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#[..],
+            br#"{"jsonrpc":"2.0","id":1,"method":"ping","params":3}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"ping","params": null}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"x"}}"#,
+            br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#,
+            br#"{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"x"}}"#,
+            b"7",
+        ] {
+            assert!(!plain(body), "{}", String::from_utf8_lossy(body));
+        }
+    }
+
+    #[test]
+    fn what_rmcp_cannot_read_gets_its_error() {
+        let code = |body: &[u8]| unread(body).and_then(|e| e["error"]["code"].as_i64());
+        assert_eq!(
+            code(br#"{"jsonrpc":"2.0","id":1,"#),
+            Some(jsonrpc::PARSE_ERROR)
+        );
+        assert_eq!(
+            code(br#"{"id":1,"method":"ping"}"#),
+            Some(jsonrpc::INVALID_REQUEST)
+        );
+        assert_eq!(code(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#), None);
+    }
 }
