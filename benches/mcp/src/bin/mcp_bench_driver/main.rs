@@ -2,7 +2,12 @@
 //! sequential `tools/call`s of `add`, each answer checked. Prints one JSON
 //! line: `{"calls", "seconds", "calls_per_sec", "p50_us", "p99_us"}`.
 //!
-//! `mcp_bench_driver [--calls N] [--warmup N] (--http URL | --stdio PROGRAM [ARG]...)`
+//! `mcp_bench_driver [--calls N] [--warmup N] (--http URL | --lean-http URL | --stdio PROGRAM [ARG]...)`
+//!
+//! `--http` and `--stdio` use rmcp's client; `--lean-http` a client of a
+//! few hundred lines over one keep-alive connection (see `lean_http`).
+
+mod lean_http;
 
 use std::time::{Duration, Instant};
 
@@ -12,8 +17,8 @@ use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::{Map, Value, json};
 
-const USAGE: &str =
-    "usage: mcp_bench_driver [--calls N] [--warmup N] (--http URL | --stdio PROGRAM [ARG]...)";
+const USAGE: &str = "usage: mcp_bench_driver [--calls N] [--warmup N] \
+     (--http URL | --lean-http URL | --stdio PROGRAM [ARG]...)";
 
 struct Options {
     calls: usize,
@@ -38,7 +43,7 @@ fn parse(mut args: &[String]) -> Result<Options, String> {
                 }
                 args = rest;
             }
-            [flag, ..] if flag == "--http" || flag == "--stdio" => {
+            [flag, ..] if flag == "--http" || flag == "--lean-http" || flag == "--stdio" => {
                 options.target = args.to_vec();
                 return Ok(options);
             }
@@ -47,36 +52,50 @@ fn parse(mut args: &[String]) -> Result<Options, String> {
     }
 }
 
-async fn connect(
-    target: &[String],
-) -> Result<RunningService<RoleClient, ()>, Box<dyn std::error::Error>> {
+/// A connected client of either kind.
+enum Client {
+    Sdk(RunningService<RoleClient, ()>),
+    Lean(lean_http::LeanHttp),
+}
+
+async fn connect(target: &[String]) -> Result<Client, Box<dyn std::error::Error>> {
     Ok(match target {
-        [flag, url] if flag == "--http" => {
+        [flag, url] if flag == "--http" => Client::Sdk(
             ().serve(StreamableHttpClientTransport::from_uri(url.as_str()))
-                .await?
+                .await?,
+        ),
+        [flag, url] if flag == "--lean-http" => {
+            Client::Lean(lean_http::LeanHttp::connect(url).await?)
         }
         [flag, program, args @ ..] if flag == "--stdio" => {
             let mut command = tokio::process::Command::new(program);
             command.args(args);
-            ().serve(TokioChildProcess::new(command)?).await?
+            Client::Sdk(().serve(TokioChildProcess::new(command)?).await?)
         }
         _ => return Err(USAGE.into()),
     })
 }
 
-async fn call_add(
-    client: &RunningService<RoleClient, ()>,
-    a: i64,
-) -> Result<(), Box<dyn std::error::Error>> {
-    let mut arguments = Map::new();
-    arguments.insert("a".into(), json!(a));
-    arguments.insert("b".into(), json!(1));
-    let result = client
-        .call_tool(CallToolRequestParams::new("add").with_arguments(arguments))
-        .await?;
+/// Calls `add(a, 1)` and checks the answer.
+async fn call_add(client: &mut Client, a: i64) -> Result<(), Box<dyn std::error::Error>> {
     let expected = json!({"result": a + 1});
-    match result.structured_content {
-        Some(value) if value == expected && result.is_error != Some(true) => Ok(()),
+    let answered = match client {
+        Client::Sdk(client) => {
+            let mut arguments = Map::new();
+            arguments.insert("a".into(), json!(a));
+            arguments.insert("b".into(), json!(1));
+            let result = client
+                .call_tool(CallToolRequestParams::new("add").with_arguments(arguments))
+                .await?;
+            if result.is_error == Some(true) {
+                return Err(format!("add({a}, 1) failed: {result:?}").into());
+            }
+            result.structured_content
+        }
+        Client::Lean(client) => Some(client.add(a, 1).await?),
+    };
+    match answered {
+        Some(value) if value == expected => Ok(()),
         other => Err(format!("add({a}, 1) answered {other:?}, not {expected}").into()),
     }
 }
@@ -85,19 +104,21 @@ async fn call_add(
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let options = parse(&args)?;
-    let client = connect(&options.target).await?;
+    let mut client = connect(&options.target).await?;
     for i in 0..options.warmup {
-        call_add(&client, i as i64).await?;
+        call_add(&mut client, i as i64).await?;
     }
     let mut latencies = Vec::with_capacity(options.calls);
     let started = Instant::now();
     for i in 0..options.calls {
         let call_started = Instant::now();
-        call_add(&client, i as i64).await?;
+        call_add(&mut client, i as i64).await?;
         latencies.push(call_started.elapsed());
     }
     let seconds = started.elapsed().as_secs_f64();
-    let _ = client.cancel().await;
+    if let Client::Sdk(client) = client {
+        let _ = client.cancel().await;
+    }
     latencies.sort_unstable();
     let percentile = |p: f64| -> Value {
         let index = ((latencies.len() as f64 - 1.0) * p).round() as usize;
