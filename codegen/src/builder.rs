@@ -119,8 +119,8 @@ impl Builder {
     /// its bytes change.
     ///
     /// ```
-    /// # let dir = std::env::temp_dir().join(format!("toolwright-builder-doc-{}", std::process::id()));
-    /// # std::fs::create_dir_all(&dir).unwrap();
+    /// # let scratch = tempfile::tempdir()?;
+    /// # let dir = scratch.path();
     /// let idl = dir.join("math.tool");
     /// std::fs::write(&idl, "tool add { timing sync request { a: i64, b: i64 } response { sum: i64 } }")?;
     /// toolwright_codegen::Builder::new()
@@ -297,12 +297,12 @@ mod tests {
 
     use super::{BuildError, Builder};
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("toolwright-builder-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    /// A directory of its own, removed when the test ends.
+    fn scratch(name: &str) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("toolwright-builder-{name}-"))
+            .tempdir()
+            .unwrap()
     }
 
     fn compile(
@@ -316,7 +316,8 @@ mod tests {
 
     #[test]
     fn every_file_read_and_directory_walked_is_watched() {
-        let dir = scratch("watch");
+        let scratch = scratch("watch");
+        let dir = scratch.path();
         std::fs::create_dir_all(dir.join("idl/more")).unwrap();
         std::fs::write(dir.join("idl/a.tool"), "tool a { timing sync }").unwrap();
         std::fs::write(dir.join("idl/more/b.tool"), "tool b { timing sync }").unwrap();
@@ -334,11 +335,12 @@ mod tests {
 
     #[test]
     fn unchanged_output_is_not_rewritten() {
-        let dir = scratch("unchanged");
+        let scratch = scratch("unchanged");
+        let dir = scratch.path();
         let idl = dir.join("a.tool");
         std::fs::write(&idl, "tool a { timing sync }").unwrap();
         let mut builder = Builder::new();
-        builder.out_dir(&dir).output_name("api");
+        builder.out_dir(dir).output_name("api");
         compile(&builder, std::slice::from_ref(&idl)).0.unwrap();
         let out = dir.join("api.rs");
         let modified = |p: &Path| std::fs::metadata(p).unwrap().modified().unwrap();
@@ -350,7 +352,8 @@ mod tests {
 
     #[test]
     fn failures_are_typed_and_counted() {
-        let dir = scratch("failures");
+        let scratch = scratch("failures");
+        let dir = scratch.path();
         let (result, watched) = compile(&Builder::new(), &[dir.join("missing")]);
         assert!(matches!(result, Err(BuildError::Load(_))));
         assert!(

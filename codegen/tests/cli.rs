@@ -23,11 +23,12 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("toolwright-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A directory of its own, removed when the test ends.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("toolwright-cli-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 #[test]
@@ -48,7 +49,8 @@ fn help_is_pinned() {
 
 #[test]
 fn generate_check_lists_stale_bindings_and_cleans_leftovers() {
-    let dir = scratch("bindings");
+    let scratch = scratch("bindings");
+    let dir = scratch.path();
     let out_dir = dir.to_str().unwrap();
     let check = |args: &[&str]| toolwright(&[&["generate"], args, &["--out", out_dir]].concat());
 
@@ -91,7 +93,8 @@ fn generate_check_lists_stale_bindings_and_cleans_leftovers() {
 
 #[test]
 fn generate_writes_rust_only_when_it_changes() {
-    let dir = scratch("generate");
+    let scratch = scratch("generate");
+    let dir = scratch.path();
     let out = toolwright(&["generate", "rust", "idl", "--out", dir.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let file = dir.join("tools.rs");
@@ -135,7 +138,8 @@ fn generate_writes_rust_only_when_it_changes() {
 
 #[test]
 fn generate_writes_nothing_for_an_invalid_catalogue() {
-    let dir = scratch("generate-bad");
+    let scratch = scratch("generate-bad");
+    let dir = scratch.path();
     std::fs::write(dir.join("bad.tool"), "tool a { }").unwrap();
     let out_dir = dir.join("out");
     let out = toolwright(&[
@@ -164,7 +168,8 @@ fn generate_writes_nothing_for_an_invalid_catalogue() {
 
 #[test]
 fn a_clash_with_a_job_tool_shows_the_builtin_declaration() {
-    let dir = scratch("job-clash");
+    let scratch = scratch("job-clash");
+    let dir = scratch.path();
     let file = dir.join("mine.tool");
     std::fs::write(
         &file,
@@ -205,7 +210,8 @@ fn reference_catalogue_checks_clean_with_a_summary() {
 
 #[test]
 fn errors_exit_1_with_every_diagnostic_on_stderr() {
-    let dir = scratch("errors");
+    let scratch = scratch("errors");
+    let dir = scratch.path();
     let file = dir.join("bad.tool");
     std::fs::write(
         &file,
@@ -230,7 +236,8 @@ fn errors_exit_1_with_every_diagnostic_on_stderr() {
 
 #[test]
 fn emit_writes_the_model() {
-    let dir = scratch("emit");
+    let scratch = scratch("emit");
+    let dir = scratch.path();
     let model = dir.join("model.json");
     let out = toolwright(&["check", "idl", "--emit", model.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -247,7 +254,8 @@ fn emit_writes_the_model() {
 
 #[test]
 fn emit_is_not_written_when_the_check_fails() {
-    let dir = scratch("emit-fail");
+    let scratch = scratch("emit-fail");
+    let dir = scratch.path();
     std::fs::write(dir.join("bad.tool"), "tool a { }").unwrap();
     let model = dir.join("model.json");
     let out = toolwright(&[
@@ -266,7 +274,8 @@ fn unreadable_paths_and_usage_errors() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("cannot read `no/such/dir`"));
 
-    let empty = scratch("empty");
+    let scratch = scratch("empty");
+    let empty = scratch.path();
     let out = toolwright(&["check", empty.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("contains no `.tool` files"));
@@ -279,7 +288,8 @@ fn unreadable_paths_and_usage_errors() {
 
 #[test]
 fn color_always_uses_ansi_escapes() {
-    let dir = scratch("color");
+    let scratch = scratch("color");
+    let dir = scratch.path();
     std::fs::write(dir.join("bad.tool"), "tool a { }").unwrap();
     let out = toolwright(&["check", dir.to_str().unwrap(), "--color", "always"]);
     assert_eq!(out.status.code(), Some(1));
@@ -288,7 +298,8 @@ fn color_always_uses_ansi_escapes() {
 
 #[test]
 fn fmt_prints_checks_and_writes() {
-    let dir = scratch("fmt");
+    let scratch = scratch("fmt");
+    let dir = scratch.path();
     let file = dir.join("a.tool");
     std::fs::write(&file, "tool a{timing sync   request{x:u8}} // keep\n").unwrap();
     let canonical = "tool a {\n    timing sync\n    request { x: u8 }\n} // keep\n";
@@ -312,7 +323,8 @@ fn fmt_prints_checks_and_writes() {
 
 #[test]
 fn fmt_leaves_files_with_syntax_errors_alone() {
-    let dir = scratch("fmt-bad");
+    let scratch = scratch("fmt-bad");
+    let dir = scratch.path();
     let file = dir.join("bad.tool");
     std::fs::write(&file, "struct A { x: }").unwrap();
     let out = toolwright(&["fmt", "--write", dir.to_str().unwrap()]);
@@ -336,7 +348,8 @@ fn fmt_prints_one_file_only() {
 
 #[test]
 fn json_diagnostics_are_one_object_per_line() {
-    let dir = scratch("json");
+    let scratch = scratch("json");
+    let dir = scratch.path();
     std::fs::write(
         dir.join("bad.tool"),
         "tool a { timing sync response R }\nstruct R { x: Strin }\ntool b { }\n",

@@ -117,13 +117,16 @@ fn readme_checking_example_is_real() {
     let output_len = section[output_start..].find("```").unwrap();
     let shown = &section[output_start..output_start + output_len];
 
-    let dir = std::env::temp_dir().join(format!("toolwright-readme-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new()
+        .prefix("toolwright-readme-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     std::fs::write(dir.join("garden.tool"), source).unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolwright"))
         .args(["check", "garden.tool"])
         .env("NO_COLOR", "1")
-        .current_dir(&dir)
+        .current_dir(dir)
         .output()
         .unwrap();
     let printed = String::from_utf8_lossy(&out.stderr);
