@@ -28,12 +28,14 @@ impl<S: Service> ServerHandler for McpServer<S> {
         let capabilities = ServerCapabilities::builder().enable_tools().build();
         let mut info = ServerConfig::new(capabilities).with_instructions(INSTRUCTIONS);
         info.server_info = Implementation::new(self.name.as_ref(), self.version.as_ref());
+        // The newest revision `initialize` can negotiate; a 2026-07-28
+        // client names its revision on each request instead.
         info.protocol_version = ProtocolVersion::V_2025_11_25;
         info
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25))
+        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2026_07_28))
     }
 
     async fn list_tools(

@@ -55,8 +55,16 @@ use crate::{Catalogue, Dispatcher, Service};
 use schema::McpSchema;
 use tasks::Tasks;
 
-/// The protocol revisions the server negotiates, oldest first.
-pub const PROTOCOL_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+/// The protocol revisions the server speaks, oldest first: through
+/// `initialize` up to 2025-11-25, and 2026-07-28, whose requests each name
+/// their revision.
+pub const PROTOCOL_VERSIONS: [&str; 5] = [
+    "2024-11-05",
+    "2025-03-26",
+    "2025-06-18",
+    "2025-11-25",
+    "2026-07-28",
+];
 
 /// An MCP server over a [`Dispatcher`]. Cheap to clone: clones share the
 /// dispatcher and the parsed schema.

@@ -10,8 +10,11 @@ use serde_json::{Value, json};
 /// The prefix of the methods the transports reroute to the server.
 pub(crate) const PREFIX: &str = "toolwright/";
 
-/// The first revision with tasks.
+/// The revision whose tasks utility is served here.
 pub(crate) const TASKS_REVISION: &str = "2025-11-25";
+
+/// The `_meta` key in which a request names its revision (2026-07-28 on).
+const REVISION_META: &str = "io.modelcontextprotocol/protocolVersion";
 
 /// The methods rerouted whatever their params.
 const REROUTED: [&str; 5] = [
@@ -39,6 +42,16 @@ pub(crate) fn reroute(message: &mut Value) -> bool {
     let Some(method) = object.get("method").and_then(Value::as_str) else {
         return false;
     };
+    // From 2026-07-28 each request names its revision, and rmcp serves
+    // that revision's tasks (an extension) and tools/list itself.
+    let revision = object
+        .get("params")
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get(REVISION_META))
+        .and_then(Value::as_str);
+    if revision.is_some_and(|r| r > TASKS_REVISION) {
+        return false;
+    }
     let with_task = method == "tools/call"
         && object
             .get("params")
@@ -52,10 +65,10 @@ pub(crate) fn reroute(message: &mut Value) -> bool {
     true
 }
 
-/// True when a negotiated revision has tasks. Revisions are dates, so
-/// they compare as strings.
+/// True when a negotiated revision has the tasks utility served here:
+/// 2025-11-25 alone (2026-07-28 moved tasks into an extension).
 pub(crate) fn has_tasks(revision: &str) -> bool {
-    revision >= TASKS_REVISION
+    revision == TASKS_REVISION
 }
 
 /// Adds the `tasks` capability to an `initialize` result (the `result`
@@ -120,7 +133,20 @@ mod tests {
     }
 
     #[test]
-    fn initialize_gains_tasks_from_2025_11_25() {
+    fn requests_naming_a_later_revision_are_left_to_rmcp() {
+        let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
+            "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}});
+        assert_eq!(rerouted(list), None);
+        let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
+            "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2025-11-25"}}});
+        assert_eq!(rerouted(list).as_deref(), Some("toolwright/tools/list"));
+        assert!(has_tasks("2025-11-25"));
+        assert!(!has_tasks("2026-07-28"));
+        assert!(!has_tasks("2025-06-18"));
+    }
+
+    #[test]
+    fn initialize_gains_tasks_on_2025_11_25() {
         let mut result = json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}});
         patch_initialize(&mut result);
         assert_eq!(
