@@ -177,6 +177,7 @@ impl<S: Service> McpServer<S> {
         let transport = stdio::LineTransport::new(reader, writer);
         let outcome = transport.outcome();
         let running = self
+            .for_session()
             .serve(transport)
             .await
             .map_err(|e| ServeError::Initialize(e.to_string()))?;
