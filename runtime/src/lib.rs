@@ -29,11 +29,16 @@ pub mod client;
 pub mod codec;
 mod context;
 mod dispatcher;
+#[cfg(feature = "mcp")]
+mod edge;
 mod envelope;
 mod error;
+#[cfg(feature = "hoot")]
+pub mod hoot;
 pub mod jobs;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+pub mod port;
 mod service;
 #[doc(hidden)]
 pub mod tagged;

@@ -6,19 +6,20 @@ mod decode;
 mod job_tools;
 mod msgpack;
 mod panic;
+mod policy;
+mod port;
 mod runner;
 mod sink;
 mod stream;
 mod suggest;
 
 use std::sync::Arc;
-use std::time::Duration;
-
 use tokio::sync::broadcast;
 
 pub use config::DispatcherConfig;
 
 use crate::jobs::{JobEvent, JobStore, Outcome};
+use crate::port::CallOptions;
 use crate::{CallContext, CallInfo, Catalogue, ResponseEnvelope, Service, ToolTiming};
 use panic::CatchPanic;
 
@@ -121,8 +122,8 @@ impl<S: Service> Dispatcher<S> {
     pub async fn call(&self, request: RequestOf<S>) -> ResponseEnvelope<ResponseOf<S>> {
         let info = S::Catalogue::call_info(&request);
         if info.timing == ToolTiming::Sync && !info.tool.builtin {
-            // Inline, not through `call_inline`: one async level less to
-            // build and move.
+            // Inline, not through the policy: one async level less to build
+            // and move, and nothing to cancel or stream.
             let cx = CallContext::detached();
             let handler = S::call(&self.inner.service, request, cx);
             return envelope(CatchPanic::new(info.tool.name, handler).await);
@@ -130,85 +131,19 @@ impl<S: Service> Dispatcher<S> {
         // Job calls and job tools have large futures (waits, polls) and are
         // rare next to `sync` calls: boxing them keeps this future, which
         // every `sync` call builds and moves, small.
-        Box::pin(self.call_job(request, info)).await
+        Box::pin(self.answer(request, info, CallOptions::default())).await
     }
 
-    /// Everything but a `sync` call: a job tool, or a job.
-    async fn call_job(
+    /// Answers one call made with `options`: how long a job is waited for,
+    /// what cancels it, where its stream goes. The timing policy of every
+    /// transport; see [`CallPort::call`](crate::port::CallPort::call).
+    pub async fn call_with(
         &self,
         request: RequestOf<S>,
-        info: CallInfo,
+        options: CallOptions,
     ) -> ResponseEnvelope<ResponseOf<S>> {
-        let request = if info.tool.builtin {
-            match S::Catalogue::into_job_call(request) {
-                Ok(call) => return self.answer_job_call(call).await,
-                Err(request) => request,
-            }
-        } else {
-            request
-        };
-        match info.timing {
-            ToolTiming::Sync => self.call_inline(request, info).await,
-            ToolTiming::AsyncShort => {
-                self.call_waiting(request, info, self.config().short_wait)
-                    .await
-            }
-            ToolTiming::AsyncMedium => {
-                self.call_waiting(request, info, self.config().medium_wait)
-                    .await
-            }
-            ToolTiming::AsyncLong | ToolTiming::FireAndForget => {
-                match runner::spawn(&self.inner, request, info, false, None) {
-                    Ok(job) => job_started(&job.job_id, info),
-                    Err(e) => ResponseEnvelope::Error(e),
-                }
-            }
-        }
-    }
-
-    /// `sync`: the handler runs in this task, without a job.
-    async fn call_inline(
-        &self,
-        request: RequestOf<S>,
-        info: CallInfo,
-    ) -> ResponseEnvelope<ResponseOf<S>> {
-        let cx = CallContext::detached();
-        envelope(CatchPanic::new(info.tool.name, S::call(&self.inner.service, request, cx)).await)
-    }
-
-    /// `async_short` and `async_medium`: a job, answered inline when it ends
-    /// within `budget`.
-    async fn call_waiting(
-        &self,
-        request: RequestOf<S>,
-        info: CallInfo,
-        budget: Duration,
-    ) -> ResponseEnvelope<ResponseOf<S>> {
-        let job = match runner::spawn(&self.inner, request, info, true, None) {
-            Ok(job) => job,
-            Err(e) => return ResponseEnvelope::Error(e),
-        };
-        let Some(mut waiter) = job.waiter else {
-            return job_started(&job.job_id, info);
-        };
-        match tokio::time::timeout(budget, &mut waiter).await {
-            Ok(Ok(outcome)) => envelope(outcome),
-            // The store dropped the waiter without an outcome: nothing to
-            // give but the id.
-            Ok(Err(_)) => job_started(&job.job_id, info),
-            Err(_elapsed) => {
-                if self.inner.jobs.detach_waiter(&job.job_id) {
-                    job_started(&job.job_id, info)
-                } else {
-                    // It finished as the budget ran out: the outcome is
-                    // on its way to us, not in the store.
-                    match waiter.try_recv() {
-                        Ok(outcome) => envelope(outcome),
-                        Err(_) => job_started(&job.job_id, info),
-                    }
-                }
-            }
-        }
+        let info = S::Catalogue::call_info(&request);
+        Box::pin(self.answer(request, info, options)).await
     }
 }
 

@@ -30,7 +30,7 @@ impl<S: Service> Dispatcher<S> {
     /// again to tell a wrong tool or action name (its own code, with a
     /// suggestion) from malformed fields; a request that decodes pays for
     /// one pass only.
-    fn decode(&self, bytes: &[u8]) -> Result<RequestOf<S>, ToolError> {
+    pub(super) fn decode(&self, bytes: &[u8]) -> Result<RequestOf<S>, ToolError> {
         let limits = self.config().limits;
         // Before anything reads the head: an oversized message is refused as
         // that, whatever tool it names.

@@ -10,10 +10,11 @@ use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use super::panic::CatchPanic;
-use super::sink::{JobSink, StreamTx};
+use super::sink::{JobSink, StreamTo};
 use super::{Inner, ResponseOf};
 use crate::jobs::Outcome;
-use crate::{CallContext, CallInfo, Catalogue, ResponseEnvelope, Service, ToolError};
+use crate::port::StreamEvent;
+use crate::{CallContext, CallInfo, Catalogue, Service, ToolError};
 
 /// A job that has been spawned.
 pub(super) struct Spawned<R> {
@@ -38,7 +39,7 @@ pub(super) fn spawn<S: Service>(
     request: <S::Catalogue as Catalogue>::Request,
     info: CallInfo,
     waiter: bool,
-    stream: Option<StreamTx<ResponseOf<S>>>,
+    stream: Option<StreamTo<ResponseOf<S>>>,
 ) -> Result<Spawned<ResponseOf<S>>, ToolError> {
     let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
         ToolError::internal("the dispatcher runs jobs on a tokio runtime, and there is none")
@@ -46,7 +47,7 @@ pub(super) fn spawn<S: Service>(
     let tool = info.tool.name;
     let job = inner.jobs.create(tool, info.timing, waiter)?;
     if let Some(tx) = &stream {
-        let _ = tx.send(ResponseEnvelope::StreamStart {
+        tx.send(StreamEvent::Start {
             job_id: job.id.to_string(),
             tool: tool.to_owned(),
         });

@@ -7,21 +7,39 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::mpsc;
 
 use crate::jobs::JobStore;
+use crate::port::{StreamEvent, StreamSender};
 use crate::{Bytes, CallSink, ResponseEnvelope};
 
 /// The receiving end of a streamed call.
 pub(crate) type StreamTx<R> = mpsc::UnboundedSender<ResponseEnvelope<R>>;
+
+/// Where a job's stream goes: envelopes for `call_streaming`, events for a
+/// port's caller.
+pub(crate) enum StreamTo<R> {
+    Envelopes(StreamTx<R>),
+    Events(StreamSender),
+}
+
+impl<R> StreamTo<R> {
+    /// Sends one event; false when the receiver is gone.
+    pub(crate) fn send(&self, event: StreamEvent) -> bool {
+        match self {
+            StreamTo::Envelopes(tx) => tx.send(event.into_envelope()).is_ok(),
+            StreamTo::Events(tx) => tx.send(event).is_ok(),
+        }
+    }
+}
 
 pub(crate) struct JobSink<R> {
     store: JobStore<R>,
     job_id: Arc<str>,
     /// The caller's stream and how many chunks went to it; `None` when the
     /// call is not streamed or the stream has ended.
-    stream: Mutex<Option<(StreamTx<R>, u64)>>,
+    stream: Mutex<Option<(StreamTo<R>, u64)>>,
 }
 
 impl<R: Send + 'static> JobSink<R> {
-    pub(crate) fn new(store: JobStore<R>, job_id: Arc<str>, stream: Option<StreamTx<R>>) -> Self {
+    pub(crate) fn new(store: JobStore<R>, job_id: Arc<str>, stream: Option<StreamTo<R>>) -> Self {
         JobSink {
             store,
             job_id,
@@ -34,7 +52,7 @@ impl<R: Send + 'static> JobSink<R> {
     ///
     /// Closing under the same lock that forwards chunks means no chunk can
     /// slip in after the caller has been told the count.
-    pub(crate) fn close(&self) -> Option<(StreamTx<R>, u64)> {
+    pub(crate) fn close(&self) -> Option<(StreamTo<R>, u64)> {
         self.stream
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -51,13 +69,13 @@ impl<R: Send + 'static> CallSink for JobSink<R> {
         self.store.chunk_event(&self.job_id, seq, &msgpack);
         let mut stream = self.stream.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some((tx, count)) = stream.as_mut() {
-            let envelope = ResponseEnvelope::StreamChunk {
+            let event = StreamEvent::Chunk {
                 job_id: self.job_id.to_string(),
                 seq,
                 chunk: Bytes(msgpack),
             };
             // A caller that stopped listening just stops getting chunks.
-            if tx.send(envelope).is_ok() {
+            if tx.send(event) {
                 *count += 1;
             }
         }

@@ -3,7 +3,9 @@
 
 use tokio::sync::mpsc;
 
+use super::sink::StreamTo;
 use super::{Dispatcher, RequestOf, ResponseOf, envelope, runner};
+use crate::port::StreamEvent;
 use crate::{Catalogue, ResponseEnvelope, Service};
 
 impl<S: Service> Dispatcher<S> {
@@ -34,7 +36,13 @@ impl<S: Service> Dispatcher<S> {
         } else {
             request
         };
-        let job = match runner::spawn(&self.inner, request, info, true, Some(tx.clone())) {
+        let job = match runner::spawn(
+            &self.inner,
+            request,
+            info,
+            true,
+            Some(StreamTo::Envelopes(tx.clone())),
+        ) {
             Ok(job) => job,
             Err(e) => {
                 let _ = tx.send(ResponseEnvelope::Error(e));
@@ -51,9 +59,9 @@ impl<S: Service> Dispatcher<S> {
         tokio::spawn(async move {
             tokio::select! {
                 outcome = waiter => {
-                    if let (Ok(outcome), Some((tx, chunks))) = (outcome, sink.close()) {
+                    if let (Ok(outcome), Some((stream, chunks))) = (outcome, sink.close()) {
                         let job_id = job.job_id.to_string();
-                        let _ = tx.send(ResponseEnvelope::StreamEnd { job_id, chunks });
+                        stream.send(StreamEvent::End { job_id, chunks });
                         let _ = tx.send(envelope(outcome));
                     }
                 }

@@ -12,9 +12,11 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::json;
 
 use super::McpServer;
-use super::actions::{self, Route};
 use super::call::Progress;
-use crate::{Catalogue, Service};
+use super::result;
+use crate::Catalogue;
+use crate::edge::{self, Route};
+use crate::port::CallPort;
 
 /// What `initialize` tells the client about calling the tools.
 const INSTRUCTIONS: &str = "Tools answer as their timing class says. A call that runs on as a \
@@ -23,7 +25,7 @@ with job_status, stop it with job_cancel. Action tools take an `action` argument
 action `help` describes them and action `schema` gives each action's schemas. On MCP \
 2025-11-25, tools whose execution.taskSupport is optional may also be called as tasks.";
 
-impl<S: Service> ServerHandler for McpServer<S> {
+impl<P: CallPort> ServerHandler for McpServer<P> {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder().enable_tools().build();
         let mut info = ServerConfig::new(capabilities).with_instructions(INSTRUCTIONS);
@@ -69,21 +71,21 @@ impl<S: Service> ServerHandler for McpServer<S> {
     }
 }
 
-impl<S: Service> McpServer<S> {
+impl<P: CallPort> McpServer<P> {
     /// Answers a `tools/call`.
     pub(super) async fn call_tool_params(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let Some(tool) = S::Catalogue::tool(&request.name) else {
+        let Some(tool) = P::Catalogue::tool(&request.name) else {
             return Err(unknown_tool(&request.name));
         };
         let args = request.arguments.unwrap_or_default();
         if !tool.actions.is_empty()
-            && let Route::Answer(result) = actions::route(tool, &self.schema, &args)
+            && let Route::Answer(answer) = edge::route(tool, &self.schema.edge, &args)
         {
-            return Ok(result);
+            return Ok(result::from_answer(answer));
         }
         let progress = context
             .meta

@@ -1,10 +1,14 @@
-//! The MCP server: serves any [`Dispatcher`] to MCP clients over stdio or
-//! Streamable HTTP, with the official Rust SDK (rmcp) speaking the protocol.
+//! The MCP server: serves any [`CallPort`] — an in-process [`Dispatcher`],
+//! or a HOOT01 client to remote workers, which makes it a gateway — to MCP
+//! clients over stdio or Streamable HTTP, with the official Rust SDK (rmcp)
+//! speaking the protocol.
+//!
+//! [`Dispatcher`]: crate::Dispatcher
 //!
 //! - `tools/list` is the catalogue's generated MCP schema.
-//! - `tools/call` turns the arguments into the typed request through the
-//!   same JSON → MsgPack decode as every other transport, so a bad argument
-//!   is a tool result with `isError: true` naming the field.
+//! - `tools/call` turns the arguments into the MsgPack request the port
+//!   decodes as every other transport's, so a bad argument is a tool result
+//!   with `isError: true` naming the field and the type it takes.
 //! - Each call is answered as its timing class says: `sync` inline,
 //!   `async_short`/`async_medium` inline when they end within their wait
 //!   budget, `async_long` and `fire_and_forget` with a job handle at once.
@@ -29,9 +33,7 @@
 //! # }
 //! ```
 
-mod actions;
 mod call;
-mod chunk;
 mod error;
 mod handler;
 mod http;
@@ -42,7 +44,6 @@ mod result;
 mod schema;
 mod stdio;
 mod tasks;
-mod validation;
 
 use std::sync::Arc;
 
@@ -51,7 +52,8 @@ use rmcp::ServiceExt as _;
 pub use error::ServeError;
 pub use http::HttpConfig;
 
-use crate::{Catalogue, Dispatcher, Service};
+use crate::Catalogue;
+use crate::port::CallPort;
 use schema::McpSchema;
 use tasks::Tasks;
 
@@ -66,10 +68,10 @@ pub const PROTOCOL_VERSIONS: [&str; 5] = [
     "2026-07-28",
 ];
 
-/// An MCP server over a [`Dispatcher`]. Cheap to clone: clones share the
-/// dispatcher and the parsed schema.
-pub struct McpServer<S: Service> {
-    dispatcher: Dispatcher<S>,
+/// An MCP server over a [`CallPort`]. Cheap to clone: clones share the
+/// port and the parsed schema.
+pub struct McpServer<P: CallPort> {
+    port: P,
     schema: Arc<McpSchema>,
     name: Arc<str>,
     version: Arc<str>,
@@ -78,10 +80,10 @@ pub struct McpServer<S: Service> {
     tasks: Arc<Tasks>,
 }
 
-impl<S: Service> Clone for McpServer<S> {
+impl<P: CallPort> Clone for McpServer<P> {
     fn clone(&self) -> Self {
         McpServer {
-            dispatcher: self.dispatcher.clone(),
+            port: self.port.clone(),
             schema: self.schema.clone(),
             name: self.name.clone(),
             version: self.version.clone(),
@@ -90,7 +92,7 @@ impl<S: Service> Clone for McpServer<S> {
     }
 }
 
-impl<S: Service> std::fmt::Debug for McpServer<S> {
+impl<P: CallPort> std::fmt::Debug for McpServer<P> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("McpServer")
             .field("name", &self.name)
@@ -100,22 +102,22 @@ impl<S: Service> std::fmt::Debug for McpServer<S> {
     }
 }
 
-impl<S: Service> McpServer<S> {
-    /// A server for `dispatcher`, listing the tools of its catalogue's
+impl<P: CallPort> McpServer<P> {
+    /// A server for `port`, listing the tools of its catalogue's
     /// generated MCP schema. It introduces itself as `toolwright` with the
     /// runtime's version; see [`McpServer::named`].
     ///
     /// # Errors
     /// [`ServeError::Schema`] when the catalogue's schema text does not
     /// parse, which means the generator and the runtime disagree.
-    pub fn new(dispatcher: Dispatcher<S>) -> Result<Self, ServeError> {
+    pub fn new(port: P) -> Result<Self, ServeError> {
         // The generated output schemas already allow what this edge adds
         // to a tool's own result: a job handle, and the `help` and
         // `schema` answers of action tools (docs/schemas.md).
-        let schema = McpSchema::parse(<S::Catalogue as Catalogue>::MCP_SCHEMA)
+        let schema = McpSchema::parse(<P::Catalogue as Catalogue>::MCP_SCHEMA)
             .map_err(|e| ServeError::Schema(e.to_string()))?;
         Ok(McpServer {
-            dispatcher,
+            port,
             schema: Arc::new(schema),
             name: Arc::from("toolwright"),
             version: Arc::from(env!("CARGO_PKG_VERSION")),
@@ -131,7 +133,7 @@ impl<S: Service> McpServer<S> {
         self
     }
 
-    /// A server for one more session: the same dispatcher and schema, and
+    /// A server for one more session: the same port and schema, and
     /// a task list of its own, since tasks belong to the session that
     /// made them.
     fn for_session(&self) -> Self {
@@ -141,9 +143,9 @@ impl<S: Service> McpServer<S> {
         }
     }
 
-    /// The dispatcher it serves.
-    pub fn dispatcher(&self) -> &Dispatcher<S> {
-        &self.dispatcher
+    /// The port it serves.
+    pub fn port(&self) -> &P {
+        &self.port
     }
 
     /// Serves one client on standard input and output until it disconnects.

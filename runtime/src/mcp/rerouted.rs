@@ -12,12 +12,17 @@ use rmcp::{ErrorData, RoleServer};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::call::{Envelope, Progress, RequestOf, cancelled};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+use super::call::{Progress, cancelled};
 use super::reroute::{self, PREFIX};
 use super::tasks::{NewTask, RELATED_TASK, State, TaskError, View};
-use super::{McpServer, actions, chunk, jsonrpc, result};
+use super::{McpServer, jsonrpc, result};
+use crate::edge::{self, Route};
 use crate::jobs::JobState;
-use crate::{Catalogue, ResponseEnvelope, Service, ToolError, ToolInfo};
+use crate::port::{CallOptions, CallPort, PortEnvelope, StreamEvent};
+use crate::{Catalogue, Json, ResponseEnvelope, ToolError, ToolInfo, ToolTiming};
 
 /// `params` of `tasks/get`, `tasks/result` and `tasks/cancel`.
 #[derive(Deserialize)]
@@ -39,7 +44,7 @@ struct TaskParams {
     ttl: Option<u64>,
 }
 
-impl<S: Service> McpServer<S> {
+impl<P: CallPort> McpServer<P> {
     /// Answers a custom request: a rerouted method, or `-32601`.
     pub(super) async fn rerouted(
         &self,
@@ -70,12 +75,15 @@ impl<S: Service> McpServer<S> {
             // ignore a `task` it did not negotiate.
             "tools/call" => self.call_plainly(params, context).await,
             _ if !tasks => Err(method_not_found(method)),
-            "tasks/get" => self.task_get(&parse::<TaskRef>(params)?.task_id),
+            "tasks/get" => self.task_get(&parse::<TaskRef>(params)?.task_id).await,
             "tasks/result" => {
                 self.task_result(&parse::<TaskRef>(params)?.task_id, &context)
                     .await
             }
-            "tasks/list" => self.task_list(parse::<ListParams>(params)?.cursor.as_deref()),
+            "tasks/list" => {
+                self.task_list(parse::<ListParams>(params)?.cursor.as_deref())
+                    .await
+            }
             "tasks/cancel" => self.task_cancel(&parse::<TaskRef>(params)?.task_id).await,
             _ => Err(method_not_found(method)),
         };
@@ -91,7 +99,7 @@ impl<S: Service> McpServer<S> {
                 let supported = tool
                     .get("name")
                     .and_then(Value::as_str)
-                    .and_then(S::Catalogue::tool)
+                    .and_then(P::Catalogue::tool)
                     .is_some_and(takes_tasks);
                 if supported && let Some(tool) = tool.as_object_mut() {
                     tool.insert("execution".into(), json!({ "taskSupport": "optional" }));
@@ -125,7 +133,7 @@ impl<S: Service> McpServer<S> {
             .map_err(|e| invalid_params(&format!("`task`: {e}")))?
             .unwrap_or_default();
         let request = parse::<CallToolRequestParams>(params)?;
-        let Some(tool) = S::Catalogue::tool(&request.name) else {
+        let Some(tool) = P::Catalogue::tool(&request.name) else {
             return Err(super::handler::unknown_tool(&request.name));
         };
         if !takes_tasks(tool) {
@@ -148,8 +156,8 @@ impl<S: Service> McpServer<S> {
         let args = request.arguments.unwrap_or_default();
         let new = self.start(tool, &args, ttl, progress).await;
         let view = self.tasks.create(new.task).map_err(task_error)?;
-        if let Some(stream) = new.stream {
-            self.follow_task(view.task_id.to_string(), stream);
+        if let Some(followed) = new.followed {
+            self.follow_task(view.task_id.to_string(), followed);
         }
         Ok(json!({ "task": view.to_json(None) }))
     }
@@ -162,7 +170,7 @@ impl<S: Service> McpServer<S> {
         args: &JsonObject,
         ttl: Duration,
         progress: Option<Progress>,
-    ) -> Started<S> {
+    ) -> Started<P> {
         let over = |result: CallToolResult, timing| Started {
             task: NewTask {
                 job_id: None,
@@ -171,75 +179,98 @@ impl<S: Service> McpServer<S> {
                 ttl,
                 finished: Some(result),
             },
-            stream: None,
+            followed: None,
         };
         if !tool.actions.is_empty()
-            && let actions::Route::Answer(result) = actions::route(tool, &self.schema, args)
+            && let Route::Answer(answer) = edge::route(tool, &self.schema.edge, args)
         {
-            return over(result, tool.timing);
+            return over(result::from_answer(answer), tool.timing);
         }
-        let request: RequestOf<S> = match self.decode(tool, args).await {
+        let timing = call_timing(tool, args);
+        let request = match edge::request_msgpack(tool.name, args, self.port.limits()) {
             Ok(request) => request,
-            Err(refused) => return over(refused, tool.timing),
+            Err(e) => return over(result::error(&e), timing),
         };
-        let info = S::Catalogue::call_info(&request);
-        if !info.timing.is_job() {
-            // A `sync` action of an action tool: over before the answer.
-            let envelope = self.dispatcher.call(request).await;
-            return over(result::from_envelope(envelope), info.timing);
-        }
-        let mut stream = self.dispatcher.call_streaming(request).await;
-        match stream.recv().await {
-            Some(ResponseEnvelope::StreamStart { job_id, .. }) => Started {
-                task: NewTask {
-                    job_id: Some(job_id),
-                    tool: tool.name,
-                    timing: info.timing,
-                    ttl,
-                    finished: None,
-                },
-                stream: Some(Followed { stream, progress }),
-            },
-            // Refused before it started (shutting down): its one answer.
-            Some(envelope) => over(result::from_envelope(envelope), info.timing),
-            None => over(
-                result::error(&ToolError::internal("the job ended without an answer")),
-                info.timing,
-            ),
+        // The call runs to its end in the background; the task is its job,
+        // made when the job starts.
+        let (tx, mut stream) = mpsc::unbounded_channel();
+        let port = self.port.clone();
+        let options = CallOptions::default().wait_until_done().stream_to(tx);
+        let mut call = tokio::spawn(async move { port.call(request, options).await });
+        loop {
+            match stream.recv().await {
+                Some(StreamEvent::Start { job_id, .. }) => {
+                    return Started {
+                        task: NewTask {
+                            job_id: Some(job_id),
+                            tool: tool.name,
+                            timing,
+                            ttl,
+                            finished: None,
+                        },
+                        followed: Some(Followed {
+                            call,
+                            stream,
+                            progress,
+                        }),
+                    };
+                }
+                Some(_) => {}
+                // The stream closed without a job: the call is over (a
+                // `sync` action, a refusal) and this is its answer.
+                None => {
+                    let result = match (&mut call).await {
+                        Ok(envelope) => self.answer(tool, args, envelope),
+                        Err(e) => result::error(&ToolError::internal(format!(
+                            "the call of `{}` failed: {e}",
+                            tool.name
+                        ))),
+                    };
+                    return over(result, timing);
+                }
+            }
         }
     }
 
     /// Follows a task's job to its end in the background: chunks go to the
     /// caller's progress token, the answer to the task.
-    fn follow_task(&self, task_id: String, followed: Followed<S>) {
+    fn follow_task(&self, task_id: String, followed: Followed<P>) {
         let server = self.clone();
         let Followed {
+            mut call,
             mut stream,
             mut progress,
         } = followed;
         tokio::spawn(async move {
-            let result = loop {
-                match stream.recv().await {
-                    Some(ResponseEnvelope::StreamChunk { chunk, .. }) => {
-                        if let Some(progress) = &mut progress {
-                            progress.send(chunk::text(&chunk)).await;
+            let ended = loop {
+                tokio::select! {
+                    ended = &mut call => break ended,
+                    event = stream.recv(), if !stream.is_closed() || !stream.is_empty() => {
+                        if let (Some(StreamEvent::Chunk { chunk, .. }), Some(progress)) = (event, &mut progress) {
+                            progress.send(edge::chunk_text(&chunk)).await;
                         }
                     }
-                    Some(
-                        ResponseEnvelope::StreamStart { .. } | ResponseEnvelope::StreamEnd { .. },
-                    ) => {}
-                    Some(envelope) => break result::from_envelope(envelope),
-                    // The stream closed without an answer: the store has it.
-                    None => break server.stored_result(&task_id),
                 }
+            };
+            while let Ok(event) = stream.try_recv() {
+                if let (StreamEvent::Chunk { chunk, .. }, Some(progress)) = (event, &mut progress) {
+                    progress.send(edge::chunk_text(&chunk)).await;
+                }
+            }
+            let result = match ended {
+                // No longer waited on (the port is shutting down): the job
+                // store has the answer.
+                Ok(ResponseEnvelope::JobStarted { .. }) => server.stored_result(&task_id).await,
+                Ok(envelope) => result::from_envelope(envelope),
+                Err(e) => result::error(&ToolError::internal(format!("the task failed: {e}"))),
             };
             server.tasks.finish(&task_id, result);
         });
     }
 
     /// A finished job's answer from the job store.
-    fn stored_result(&self, job_id: &str) -> CallToolResult {
-        match self.dispatcher.jobs().status(job_id) {
+    async fn stored_result(&self, job_id: &str) -> CallToolResult {
+        match self.port.job_status(job_id).await {
             Ok(info) => match (info.result, info.error_code) {
                 (Some(response), _) => result::success(&response),
                 (None, Some(code)) => {
@@ -249,28 +280,28 @@ impl<S: Service> McpServer<S> {
                     result::error(&ToolError::internal("the job ended without an answer"))
                 }
             },
-            Err(e) => result::error(&ToolError::internal(e.to_string())),
+            Err(e) => result::error(&e),
         }
     }
 
     /// The time-to-live granted for a requested one: at most the job
     /// store's, which keeps the job as long.
     fn task_ttl(&self, requested: Option<u64>) -> Duration {
-        let most = self.dispatcher.config().job_ttl;
+        let most = self.port.job_ttl();
         requested.map_or(most, |ms| Duration::from_millis(ms).min(most))
     }
 
-    fn task_get(&self, task_id: &str) -> Result<Value, ErrorData> {
+    async fn task_get(&self, task_id: &str) -> Result<Value, ErrorData> {
         let view = self.tasks.get(task_id).map_err(task_error)?;
-        Ok(view.to_json(self.job_message(&view)))
+        Ok(view.to_json(self.job_message(&view).await))
     }
 
     /// How a working job stands, from the job store: queued, or how far.
-    fn job_message(&self, view: &View) -> Option<String> {
+    async fn job_message(&self, view: &View) -> Option<String> {
         if !view.job || !matches!(view.state, State::Working) {
             return None;
         }
-        let info = self.dispatcher.jobs().status(&view.task_id).ok()?;
+        let info = self.port.job_status(&view.task_id).await.ok()?;
         match (info.state, info.progress) {
             (JobState::Pending, _) => Some(format!("`{}` is queued", view.tool)),
             (_, Some(p)) => Some(format!("`{}` is {:.0}% done", view.tool, p * 100.0)),
@@ -311,12 +342,12 @@ impl<S: Service> McpServer<S> {
         Ok(value)
     }
 
-    fn task_list(&self, cursor: Option<&str>) -> Result<Value, ErrorData> {
+    async fn task_list(&self, cursor: Option<&str>) -> Result<Value, ErrorData> {
         let (views, next) = self.tasks.list(cursor).map_err(task_error)?;
-        let tasks: Vec<Value> = views
-            .iter()
-            .map(|v| v.to_json(self.job_message(v)))
-            .collect();
+        let mut tasks = Vec::with_capacity(views.len());
+        for view in &views {
+            tasks.push(view.to_json(self.job_message(view).await));
+        }
         let mut answer = json!({ "tasks": tasks });
         if let Some(next) = next {
             answer["nextCursor"] = Value::String(next);
@@ -330,22 +361,32 @@ impl<S: Service> McpServer<S> {
         if view.job {
             // Returns when the handler has stopped or its grace has run out;
             // a job that ended meanwhile is left as it is.
-            let _ = self.dispatcher.jobs().cancel(task_id).await;
+            let _ = self.port.job_cancel(task_id).await;
         }
         Ok(view.to_json(None))
     }
 }
 
 /// A call started as a task.
-struct Started<S: Service> {
+struct Started<P: CallPort> {
     task: NewTask,
-    stream: Option<Followed<S>>,
+    followed: Option<Followed<P>>,
 }
 
-/// A started job's stream and where its chunks go.
-struct Followed<S: Service> {
-    stream: tokio::sync::mpsc::UnboundedReceiver<Envelope<S>>,
+/// A started job's call, its stream, and where its chunks go.
+struct Followed<P: CallPort> {
+    call: JoinHandle<PortEnvelope<P>>,
+    stream: mpsc::UnboundedReceiver<StreamEvent>,
     progress: Option<Progress>,
+}
+
+/// The timing class a call of `tool` with `args` runs as: its action's, for
+/// an action tool.
+fn call_timing(tool: &ToolInfo, args: &JsonObject) -> ToolTiming {
+    args.get("action")
+        .and_then(Json::as_str)
+        .and_then(|action| tool.action(action))
+        .map_or(tool.timing, |action| action.timing)
 }
 
 /// Whether a tool may be called as a task: a tool of the catalogue (not a

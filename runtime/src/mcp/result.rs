@@ -6,6 +6,7 @@ use rmcp::model::{CallToolResult, ContentBlock};
 use serde::Serialize;
 use serde_json::json;
 
+use crate::edge::Answer;
 use crate::{Json, ResponseEnvelope, ToolError, ToolTiming};
 
 /// The result of a call that ended: `Success` or `Error`. A job handle or
@@ -74,4 +75,17 @@ pub(super) fn job_handle(job_id: &str, tool: &str, timing: ToolTiming) -> CallTo
     let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
     result.structured_content = Some(value);
     result
+}
+
+/// An answer the edge gave itself (an action tool's `help` or `schema`, or
+/// the error for a wrong `action`).
+pub(super) fn from_answer(answer: Result<Answer, ToolError>) -> CallToolResult {
+    match answer {
+        Ok(Answer { value, text }) => {
+            let mut result = structured(value);
+            result.content = vec![ContentBlock::text(text)];
+            result
+        }
+        Err(e) => error(&e),
+    }
 }

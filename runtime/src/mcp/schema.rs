@@ -1,38 +1,25 @@
-//! The catalogue as MCP sees it: the `tools/list` entries and the
-//! per-action schemas of action tools, parsed once from the catalogue's
-//! MCP schema text.
-
-use std::collections::BTreeMap;
+//! The catalogue as MCP sees it: the `tools/list` entries, and what the
+//! JSON edge reads of the same schema text, parsed once.
 
 use rmcp::model::Tool;
 use serde::Deserialize;
 
-use crate::Json;
+use crate::edge;
 
-/// One action of an action tool, as the schema text describes it.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct ActionSchema {
-    /// The action's doc comment.
-    #[serde(default)]
-    pub(crate) description: String,
-    /// JSON Schema of the action's arguments.
-    #[serde(default)]
-    pub(crate) input_schema: Option<Json>,
-    /// JSON Schema of the action's result.
-    #[serde(default)]
-    pub(crate) output_schema: Option<Json>,
+/// The `tools` of a catalogue's MCP schema text.
+#[derive(Deserialize)]
+struct Listed {
+    tools: Vec<Tool>,
 }
 
 /// What a catalogue's MCP schema text holds:
 /// `{"tools": [Tool…], "actions": {tool: {action: ActionSchema}}}`.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug)]
 pub(crate) struct McpSchema {
     /// The `tools/list` entries, in catalogue order.
     pub(crate) tools: Vec<Tool>,
-    /// Per-action schemas of the action tools.
-    #[serde(default)]
-    pub(crate) actions: BTreeMap<String, BTreeMap<String, ActionSchema>>,
+    /// Input and per-action schemas, for the edge's answers.
+    pub(crate) edge: edge::Schema,
 }
 
 impl McpSchema {
@@ -41,7 +28,11 @@ impl McpSchema {
     /// # Errors
     /// The JSON error, when the text is not the schema's shape.
     pub(crate) fn parse(text: &str) -> Result<McpSchema, serde_json::Error> {
-        serde_json::from_str(text)
+        let Listed { tools } = serde_json::from_str(text)?;
+        Ok(McpSchema {
+            tools,
+            edge: edge::Schema::parse(text)?,
+        })
     }
 
     /// The entry of the tool with this name.

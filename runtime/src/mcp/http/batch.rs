@@ -15,9 +15,9 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use super::guard::{Guard, reply};
-use crate::Service;
 use crate::mcp::jsonrpc::{self, Checked};
 use crate::mcp::reroute;
+use crate::port::CallPort;
 
 /// The last revision with batches.
 const LAST_WITH_BATCHES: &str = "2025-03-26";
@@ -26,8 +26,8 @@ const LAST_WITH_BATCHES: &str = "2025-03-26";
 const MAX_ANSWER_BYTES: usize = 16 * 1024 * 1024;
 
 /// Answers a batch.
-pub(super) async fn answer<S: Service>(
-    guard: &Guard<S>,
+pub(super) async fn answer<P: CallPort>(
+    guard: &Guard<P>,
     parts: &Parts,
     messages: Vec<Value>,
 ) -> Response {
@@ -75,7 +75,7 @@ pub(super) async fn answer<S: Service>(
 }
 
 /// Hands one message to rmcp and returns its answer, if it has one.
-async fn one<S: Service>(guard: &Guard<S>, parts: &Parts, message: &Value) -> Option<Value> {
+async fn one<P: CallPort>(guard: &Guard<P>, parts: &Parts, message: &Value) -> Option<Value> {
     let id = message.get("id").cloned();
     let mut request = axum::http::Request::new(Body::from(message.to_string()));
     *request.method_mut() = parts.method.clone();

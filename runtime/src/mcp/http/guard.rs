@@ -8,19 +8,19 @@ use serde_json::Value;
 use std::sync::Arc;
 
 use super::{HttpConfig, Inner, batch};
-use crate::Service;
 use crate::mcp::jsonrpc::{self, Checked};
 use crate::mcp::reroute;
+use crate::port::CallPort;
 
 /// The rmcp service and what the guard checks before it.
-pub(super) struct Guard<S: Service> {
-    pub(super) inner: Inner<S>,
+pub(super) struct Guard<P: CallPort> {
+    pub(super) inner: Inner<P>,
     bearer: Option<String>,
     pub(super) max_body_bytes: usize,
 }
 
-impl<S: Service> Guard<S> {
-    pub(super) fn new(inner: Inner<S>, config: &HttpConfig) -> Self {
+impl<P: CallPort> Guard<P> {
+    pub(super) fn new(inner: Inner<P>, config: &HttpConfig) -> Self {
         Guard {
             inner,
             bearer: config.bearer_token.clone(),
@@ -49,8 +49,8 @@ impl<S: Service> Guard<S> {
 }
 
 /// Answers one HTTP request.
-pub(super) async fn handle<S: Service>(
-    guard: Arc<Guard<S>>,
+pub(super) async fn handle<P: CallPort>(
+    guard: Arc<Guard<P>>,
     request: axum::http::Request<Body>,
 ) -> Response {
     if !guard.authorized(request.headers()) {

@@ -17,13 +17,13 @@ use tokio::net::TcpListener;
 pub use config::HttpConfig;
 
 use super::{McpServer, ServeError};
-use crate::Service;
+use crate::port::CallPort;
 use guard::Guard;
 
 /// The rmcp service the guard hands well-formed messages to.
-type Inner<S> = StreamableHttpService<McpServer<S>, LocalSessionManager>;
+type Inner<P> = StreamableHttpService<McpServer<P>, LocalSessionManager>;
 
-impl<S: Service> McpServer<S> {
+impl<P: CallPort> McpServer<P> {
     /// Serves MCP over Streamable HTTP on `config.addr` until `config`'s
     /// shutdown token is cancelled.
     ///
@@ -82,7 +82,7 @@ impl<S: Service> McpServer<S> {
         if config.allowed_origins.is_empty() {
             rmcp_config = rmcp_config.disable_allowed_origins();
         }
-        let inner: Inner<S> = StreamableHttpService::new(
+        let inner: Inner<P> = StreamableHttpService::new(
             move || Ok(self.for_session()),
             Arc::new(LocalSessionManager::default()),
             rmcp_config,

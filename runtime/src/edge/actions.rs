@@ -1,14 +1,12 @@
-//! Action tools at the MCP edge: the `action` argument is checked before
+//! Action tools at the edge: the `action` argument is checked before
 //! decoding so a wrong one lists the choices, and the `help` and `schema`
 //! pseudo-actions are answered from the catalogue without a handler.
 
 use std::fmt::Write as _;
 
-use rmcp::model::{CallToolResult, JsonObject};
 use serde_json::json;
 
-use super::result;
-use super::schema::McpSchema;
+use super::{JsonObject, Schema};
 use crate::{Json, ToolError, ToolInfo, codes};
 
 /// Describes the tool and its actions.
@@ -19,15 +17,34 @@ const SCHEMA: &str = "schema";
 const OF_ACTION: &str = "of_action";
 
 /// What to do with a call of an action tool.
-pub(super) enum Route {
-    /// Decode and dispatch it: the action is one of the tool's.
+pub(crate) enum Route {
+    /// Call it: the action is one of the tool's.
     Dispatch,
-    /// Answer with this result: `help`, `schema`, or a wrong `action`.
-    Answer(CallToolResult),
+    /// Answer with this: `help`, `schema`, or the error for a wrong
+    /// `action`.
+    Answer(Result<Answer, ToolError>),
+}
+
+/// An answer the edge gives itself: a value and the text for people.
+pub(crate) struct Answer {
+    /// The structured answer.
+    pub(crate) value: Json,
+    /// The same for people: the value's JSON, or a description.
+    pub(crate) text: String,
+}
+
+impl Answer {
+    /// An answer whose text is its value's JSON.
+    fn json(value: Json) -> Self {
+        Answer {
+            text: value.to_string(),
+            value,
+        }
+    }
 }
 
 /// Routes a call of the action tool `info` by its `action` argument.
-pub(super) fn route(info: &ToolInfo, schema: &McpSchema, args: &JsonObject) -> Route {
+pub(crate) fn route(info: &ToolInfo, schema: &Schema, args: &JsonObject) -> Route {
     let action = match args.get("action") {
         Some(Json::String(action)) => action.as_str(),
         Some(_) => {
@@ -45,7 +62,7 @@ pub(super) fn route(info: &ToolInfo, schema: &McpSchema, args: &JsonObject) -> R
         }
     };
     match action {
-        HELP => Route::Answer(help(info)),
+        HELP => Route::Answer(Ok(help(info))),
         SCHEMA => Route::Answer(schemas(info, schema, args.get(OF_ACTION))),
         name if info.action(name).is_some() => Route::Dispatch,
         name => answer_error(unknown_action(info, name)),
@@ -53,7 +70,7 @@ pub(super) fn route(info: &ToolInfo, schema: &McpSchema, args: &JsonObject) -> R
 }
 
 fn answer_error(e: ToolError) -> Route {
-    Route::Answer(result::error(&e))
+    Route::Answer(Err(e))
 }
 
 /// `UNKNOWN_ACTION`, listing the actions there are.
@@ -84,7 +101,7 @@ fn choices(info: &ToolInfo) -> String {
 }
 
 /// `help`: the tool's description and each action's.
-fn help(info: &ToolInfo) -> CallToolResult {
+fn help(info: &ToolInfo) -> Answer {
     let actions: Vec<Json> = info
         .actions
         .iter()
@@ -118,21 +135,22 @@ fn help(info: &ToolInfo) -> CallToolResult {
         "description": info.description,
         "actions": actions,
     });
-    let mut result = result::structured(value);
-    result.content = vec![rmcp::model::ContentBlock::text(text)];
-    result
+    Answer { value, text }
 }
 
 /// `schema`: the input and output schemas of every action, or of
 /// `of_action`'s alone.
-fn schemas(info: &ToolInfo, schema: &McpSchema, of_action: Option<&Json>) -> CallToolResult {
-    let declared = schema.actions.get(info.name);
+fn schemas(
+    info: &ToolInfo,
+    schema: &Schema,
+    of_action: Option<&Json>,
+) -> Result<Answer, ToolError> {
     let wanted: Vec<&str> = match of_action {
         None | Some(Json::Null) => info.actions.iter().map(|a| a.name).collect(),
         Some(Json::String(name)) if info.action(name).is_some() => vec![name.as_str()],
-        Some(Json::String(name)) => return result::error(&unknown_action(info, name)),
+        Some(Json::String(name)) => return Err(unknown_action(info, name)),
         Some(_) => {
-            return result::error(&ToolError::invalid_request(format!(
+            return Err(ToolError::invalid_request(format!(
                 "field `{OF_ACTION}`: expected a string, one of the actions of `{}`",
                 info.name
             )));
@@ -140,7 +158,7 @@ fn schemas(info: &ToolInfo, schema: &McpSchema, of_action: Option<&Json>) -> Cal
     };
     let mut actions = serde_json::Map::new();
     for name in wanted {
-        let entry = declared.and_then(|d| d.get(name));
+        let entry = schema.action(info.name, name);
         let description = entry.map_or_else(
             || info.action(name).map_or("", |a| a.description).to_owned(),
             |e| e.description.clone(),
@@ -155,5 +173,7 @@ fn schemas(info: &ToolInfo, schema: &McpSchema, of_action: Option<&Json>) -> Cal
         }
         actions.insert(name.to_owned(), Json::Object(described));
     }
-    result::structured(json!({ "action": SCHEMA, "tool": info.name, "actions": actions }))
+    Ok(Answer::json(
+        json!({ "action": SCHEMA, "tool": info.name, "actions": actions }),
+    ))
 }

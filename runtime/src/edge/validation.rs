@@ -3,17 +3,16 @@
 //! `b``); the tool's JSON Schema says what that field takes, so the model
 //! reading the error can fix its call in one go.
 
-use rmcp::model::JsonObject;
 use serde_json::json;
 
-use super::schema::McpSchema;
+use super::{JsonObject, Schema};
 use crate::{Json, ToolError, ToolInfo, codes};
 
 /// `error` with the failing field and its expected type added, when the
 /// message names a field the tool's schema describes.
-pub(super) fn explain(
+pub(crate) fn explain(
     mut error: ToolError,
-    schema: &McpSchema,
+    schema: &Schema,
     tool: &ToolInfo,
     args: &JsonObject,
 ) -> ToolError {
@@ -60,16 +59,16 @@ fn field(message: &str) -> Option<String> {
 /// The schemas a call's arguments are checked against: an action's own,
 /// then the tool's.
 fn input_schemas<'a>(
-    schema: &'a McpSchema,
+    schema: &'a Schema,
     tool: &ToolInfo,
     args: &JsonObject,
 ) -> Vec<&'a JsonObject> {
     let action = args
         .get("action")
         .and_then(Json::as_str)
-        .and_then(|action| schema.actions.get(tool.name)?.get(action))
+        .and_then(|action| schema.action(tool.name, action))
         .and_then(|a| a.input_schema.as_ref()?.as_object());
-    let whole = schema.tool(tool.name).map(|t| t.input_schema.as_ref());
+    let whole = schema.input(tool.name);
     action.into_iter().chain(whole).collect()
 }
 
@@ -190,7 +189,7 @@ mod tests {
     };
 
     fn explained(message: &str) -> ToolError {
-        let schema = McpSchema::parse(SCHEMA).expect("the schema parses");
+        let schema = Schema::parse(SCHEMA).expect("the schema parses");
         explain(
             ToolError::invalid_request(message),
             &schema,

@@ -11,7 +11,7 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use crate::{Json, codec};
 
 /// A chunk as JSON text; one that does not decode is described instead.
-pub(super) fn text(chunk: &[u8]) -> String {
+pub(crate) fn text(chunk: &[u8]) -> String {
     match codec::from_msgpack::<Value>(chunk, codec::Limits::default()) {
         Ok(Value(json)) => json.to_string(),
         Err(_) => format!("a chunk of {} bytes", chunk.len()),

@@ -1,0 +1,55 @@
+//! The dispatcher as a [`CallPort`]: requests arrive as MsgPack, are
+//! decoded once, and go through the timing policy.
+
+use std::time::Duration;
+
+use tokio::sync::broadcast;
+
+use super::Dispatcher;
+use crate::codec::Limits;
+use crate::jobs::{JobCancelResponse, JobEvent, JobInfo, JobPollRequest, JobPollResponse};
+use crate::port::{CallOptions, CallPort, PortEnvelope};
+use crate::{IntoToolError, ResponseEnvelope, Service, ToolError};
+
+impl<S: Service> CallPort for Dispatcher<S> {
+    type Catalogue = S::Catalogue;
+
+    async fn call(&self, request: Vec<u8>, options: CallOptions) -> PortEnvelope<Self> {
+        match self.decode(&request) {
+            Ok(request) => self.call_with(request, options).await,
+            Err(e) => ResponseEnvelope::Error(e),
+        }
+    }
+
+    async fn job_status(&self, job_id: &str) -> Result<JobInfo, ToolError> {
+        self.jobs()
+            .status(job_id)
+            .map_err(IntoToolError::into_tool_error)
+    }
+
+    async fn job_poll(&self, request: JobPollRequest) -> Result<JobPollResponse, ToolError> {
+        self.jobs()
+            .poll(request)
+            .await
+            .map_err(IntoToolError::into_tool_error)
+    }
+
+    async fn job_cancel(&self, job_id: &str) -> Result<JobCancelResponse, ToolError> {
+        self.jobs()
+            .cancel(job_id)
+            .await
+            .map_err(IntoToolError::into_tool_error)
+    }
+
+    fn subscribe(&self) -> broadcast::Receiver<JobEvent> {
+        Dispatcher::subscribe(self)
+    }
+
+    fn limits(&self) -> Limits {
+        self.config().limits
+    }
+
+    fn job_ttl(&self) -> Duration {
+        self.config().job_ttl
+    }
+}

@@ -1,0 +1,97 @@
+//! The call port: the one seam every transport (MCP, HOOT01, HTTP) calls
+//! tools through. The in-process [`Dispatcher`](crate::Dispatcher) is one
+//! implementation; a HOOT01 client to remote workers is another, so a
+//! transport in front of either serves the same catalogue the same way.
+
+mod options;
+mod stream;
+
+use std::future::Future;
+use std::time::Duration;
+
+use tokio::sync::broadcast;
+
+pub use options::CallOptions;
+pub use stream::{StreamEvent, StreamSender};
+
+use crate::codec::Limits;
+use crate::jobs::{JobCancelResponse, JobEvent, JobInfo, JobPollRequest, JobPollResponse};
+use crate::{Catalogue, ResponseEnvelope, ToolError};
+
+/// The envelope a port answers a call of its catalogue with.
+pub type PortEnvelope<P> = ResponseEnvelope<<<P as CallPort>::Catalogue as Catalogue>::Response>;
+
+/// Something that answers tool calls of one catalogue: in this process
+/// ([`Dispatcher`](crate::Dispatcher)) or across a wire.
+///
+/// A call is the MsgPack request (`{"tool": …, …fields}`, docs/wire.md)
+/// with [`CallOptions`]; the answer is the final [`ResponseEnvelope`]:
+/// `Success`, `Error`, or `JobStarted` when the call runs on as a job. The
+/// timing policy — how long a call that runs as a job is waited for, when
+/// the caller gets a job handle instead, what cancelling does — is the
+/// port's, so every transport in front of it answers alike.
+///
+/// Ports are cheap to clone; clones share everything.
+pub trait CallPort: Clone + Send + Sync + 'static {
+    /// The catalogue it serves: its tools' metadata and MCP schema.
+    type Catalogue: Catalogue;
+
+    /// Answers one call.
+    ///
+    /// - `sync` tools and the job tools answer inline.
+    /// - A tool that runs as a job is waited for as long as
+    ///   [`CallOptions::wait`] says (by default its timing class's budget:
+    ///   `async_short` and `async_medium` the configured waits,
+    ///   `async_long` and `fire_and_forget` none); its answer if it ends by
+    ///   then, else `JobStarted`.
+    /// - While it is waited for, the stream of a streaming call goes to
+    ///   [`CallOptions::stream`]: `Start`, each `Chunk`, and `End` just
+    ///   before the final answer. A call that stops being waited for stops
+    ///   streaming (the job goes on; its chunks still reach
+    ///   [`subscribe`](Self::subscribe)).
+    /// - When [`CallOptions::cancel`] fires, the call is cancelled (a job's
+    ///   handler is stopped) and the answer is a `CANCELLED` error.
+    ///
+    /// Never panics: bytes that do not decode are an `INVALID_REQUEST`
+    /// error naming the field, an unknown tool `UNKNOWN_TOOL`.
+    fn call(
+        &self,
+        request: Vec<u8>,
+        options: CallOptions,
+    ) -> impl Future<Output = PortEnvelope<Self>> + Send;
+
+    /// Everything known about one job.
+    ///
+    /// # Errors
+    /// The job tools' errors (`INVALID_JOB_ID`, `NOT_FOUND`), or the
+    /// transport's (`UNAVAILABLE`).
+    fn job_status(&self, job_id: &str) -> impl Future<Output = Result<JobInfo, ToolError>> + Send;
+
+    /// Waits for jobs to finish, at most the request's timeout.
+    ///
+    /// # Errors
+    /// As [`job_status`](Self::job_status).
+    fn job_poll(
+        &self,
+        request: JobPollRequest,
+    ) -> impl Future<Output = Result<JobPollResponse, ToolError>> + Send;
+
+    /// Cancels a job and returns once its handler has stopped.
+    ///
+    /// # Errors
+    /// As [`job_status`](Self::job_status).
+    fn job_cancel(
+        &self,
+        job_id: &str,
+    ) -> impl Future<Output = Result<JobCancelResponse, ToolError>> + Send;
+
+    /// Receives every job event from now on: started, progress, chunks,
+    /// finished. A receiver that falls behind loses the oldest events.
+    fn subscribe(&self) -> broadcast::Receiver<JobEvent>;
+
+    /// The bounds on requests the port accepts, for edges that build them.
+    fn limits(&self) -> Limits;
+
+    /// How long a finished job is kept for `job_status`.
+    fn job_ttl(&self) -> Duration;
+}

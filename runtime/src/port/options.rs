@@ -1,0 +1,71 @@
+//! `CallOptions`: how one call through a port is waited for, cancelled
+//! and streamed.
+
+use std::time::Duration;
+
+use tokio_util::sync::CancellationToken;
+
+use super::StreamSender;
+
+/// How one call is made. `CallOptions::default()` waits as the tool's
+/// timing class says, cannot be cancelled and does not stream.
+///
+/// ```
+/// use std::time::Duration;
+/// use toolwright::port::CallOptions;
+///
+/// let token = tokio_util::sync::CancellationToken::new();
+/// let options = CallOptions::default()
+///     .wait(Duration::from_secs(5))
+///     .cancel_on(token.clone());
+/// ```
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct CallOptions {
+    /// How long a call that runs as a job is waited for before the caller
+    /// gets `JobStarted`. `None`: the budget of its timing class.
+    /// `Duration::ZERO`: `JobStarted` at once. `Duration::MAX`: until it
+    /// ends.
+    pub wait: Option<Duration>,
+    /// Cancels the call when cancelled.
+    pub cancel: Option<CancellationToken>,
+    /// Where the stream of a streaming job goes while it is waited for.
+    pub stream: Option<StreamSender>,
+}
+
+impl CallOptions {
+    /// Waits at most `wait` for a call that runs as a job.
+    #[must_use]
+    pub fn wait(mut self, wait: Duration) -> Self {
+        self.wait = Some(wait);
+        self
+    }
+
+    /// Waits for a call that runs as a job until it ends.
+    #[must_use]
+    pub fn wait_until_done(self) -> Self {
+        self.wait(Duration::MAX)
+    }
+
+    /// Cancels the call when `token` is cancelled.
+    #[must_use]
+    pub fn cancel_on(mut self, token: CancellationToken) -> Self {
+        self.cancel = Some(token);
+        self
+    }
+
+    /// Sends the call's stream to `sender` while it is waited for.
+    #[must_use]
+    pub fn stream_to(mut self, sender: StreamSender) -> Self {
+        self.stream = Some(sender);
+        self
+    }
+
+    /// Resolves when the call is cancelled; never without a token.
+    pub(crate) async fn cancelled(&self) {
+        match &self.cancel {
+            Some(token) => token.cancelled().await,
+            None => std::future::pending().await,
+        }
+    }
+}
