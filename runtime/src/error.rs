@@ -24,9 +24,14 @@ pub mod codes {
     pub const CANCELLED: &str = "CANCELLED";
     /// The server failed: a handler panicked, a response did not encode.
     pub const INTERNAL: &str = "INTERNAL";
+    /// The server that would answer is unreachable, went away or is
+    /// shutting down; the call may be retried (on another backend).
+    pub const UNAVAILABLE: &str = "UNAVAILABLE";
+    /// The server has as many calls in flight as it takes; retry later.
+    pub const BUSY: &str = "BUSY";
 
     /// Every built-in code.
-    pub const ALL: [&str; 7] = [
+    pub const ALL: [&str; 9] = [
         INVALID_REQUEST,
         UNKNOWN_TOOL,
         UNKNOWN_ACTION,
@@ -34,6 +39,8 @@ pub mod codes {
         TIMEOUT,
         CANCELLED,
         INTERNAL,
+        UNAVAILABLE,
+        BUSY,
     ];
 }
 

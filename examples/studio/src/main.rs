@@ -9,6 +9,9 @@
 //! - `cargo run -p studio -- serve --stdio` serves the studio to one MCP
 //!   client on stdin and stdout; `serve --http [ADDR]` serves MCP over
 //!   Streamable HTTP at `http://ADDR/mcp` (default `127.0.0.1:8787`).
+//! - `serve --hoot ENDPOINT [--iopub ENDPOINT]` serves HOOT01 over ZeroMQ
+//!   (`tcp://127.0.0.1:5555`), publishing job and call events on IOPub;
+//!   Ctrl-C (or SIGTERM) drains the calls in flight, then stops.
 //!
 //! Content is stored under `$STUDIO_DATA`, by default a `toolwright-studio`
 //! folder in the system's temporary directory.
@@ -22,6 +25,7 @@ use studio::{
     ToolResponse,
 };
 use toolwright::codec::{self, Limits};
+use toolwright::hoot::{Server, ServerConfig};
 use toolwright::jobs::JobEvent;
 use toolwright::mcp::{HttpConfig, McpServer};
 use toolwright::{Bytes, Dispatcher, ResponseEnvelope};
@@ -39,12 +43,59 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         [] => tour(&data_dir).await,
         [call, tool] if call == "call" => call_one(&data_dir, tool, "{}").await,
         [call, tool, json] if call == "call" => call_one(&data_dir, tool, json).await,
+        [serve, hoot, rest @ ..] if serve == "serve" && hoot == "--hoot" => {
+            serve_hoot(&data_dir, rest).await
+        }
         [serve, mode, rest @ ..] if serve == "serve" => serve_mcp(&data_dir, mode, rest).await,
         _ => Err(USAGE.into()),
     }
 }
 
-const USAGE: &str = "usage: studio [call TOOL [JSON] | serve --stdio | serve --http [ADDR]]";
+const USAGE: &str = "usage: studio [call TOOL [JSON]
+              | serve --stdio | serve --http [ADDR]
+              | serve --hoot ENDPOINT [--iopub ENDPOINT]]";
+
+/// Serves the studio over HOOT01 until Ctrl-C or SIGTERM, then drains.
+async fn serve_hoot(data_dir: &Path, rest: &[String]) -> Result<(), Box<dyn std::error::Error>> {
+    let (endpoint, iopub) = match rest {
+        [endpoint] => (endpoint, None),
+        [endpoint, flag, iopub] if flag == "--iopub" => (endpoint, Some(iopub)),
+        _ => return Err(USAGE.into()),
+    };
+    let dispatcher = Dispatcher::new(Studio::open(data_dir)?);
+    let mut config = ServerConfig::new(endpoint.as_str());
+    if let Some(iopub) = iopub {
+        config = config.iopub(iopub.as_str());
+    }
+    let server = Server::serve(dispatcher, config)?;
+    match server.iopub_endpoint() {
+        Some(iopub) => eprintln!(
+            "studio: serving HOOT01 at {}, IOPub at {iopub}",
+            server.endpoint()
+        ),
+        None => eprintln!("studio: serving HOOT01 at {}", server.endpoint()),
+    }
+    stopped().await?;
+    eprintln!("studio: draining the calls in flight");
+    server.shutdown(Duration::from_secs(10)).await;
+    Ok(())
+}
+
+/// Waits for Ctrl-C or, on Unix, SIGTERM.
+async fn stopped() -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        tokio::select! {
+            result = tokio::signal::ctrl_c() => result,
+            _ = term.recv() => Ok(()),
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        tokio::signal::ctrl_c().await
+    }
+}
 
 /// Serves the studio over MCP. Only protocol messages go to stdout; what
 /// the server says about itself goes to stderr.

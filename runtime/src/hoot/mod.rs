@@ -29,10 +29,16 @@
 //! ```
 
 mod body;
+mod error;
 mod frame;
+pub mod iopub;
+mod mailbox;
+mod server;
 
 pub use body::{CallBody, encode_call};
+pub use error::HootError;
 pub use frame::{
     Command, ContentType, FRAMES, FrameError, MAGIC, MAX_SERVICE_LEN, Message, Refused, RequestId,
     TRACEPARENT_LEN, Traceparent, decode, encode,
 };
+pub use server::{Server, ServerConfig, ServerHandle, ServerStats};

@@ -1,7 +1,7 @@
 //! `JobEvent`: what the store broadcasts about every job, for transports that
 //! publish job activity (IOPub, the HTTP event stream, MCP progress).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::jobs::JobState;
 use crate::{Bytes, ToolTiming};
@@ -10,7 +10,7 @@ use crate::{Bytes, ToolTiming};
 /// [`JobStore::subscribe`](crate::jobs::JobStore::subscribe) receiver;
 /// a receiver that falls behind by more than the channel's capacity loses
 /// the oldest events (`RecvError::Lagged`) rather than holding the store up.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum JobEvent {

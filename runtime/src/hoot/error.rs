@@ -1,0 +1,69 @@
+//! Why a HOOT01 server or client could not start.
+
+use std::fmt;
+
+/// Why a HOOT01 server or client could not start.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum HootError {
+    /// An endpoint could not be bound (in use, malformed, no permission).
+    Bind {
+        /// The endpoint, as given.
+        endpoint: String,
+        /// What libzmq said.
+        source: zmq::Error,
+    },
+    /// An endpoint could not be connected to (malformed, unknown transport).
+    Connect {
+        /// The endpoint, as given.
+        endpoint: String,
+        /// What libzmq said.
+        source: zmq::Error,
+    },
+    /// libzmq refused to make or set up a socket.
+    Socket(zmq::Error),
+    /// The socket thread could not be started.
+    Thread(std::io::Error),
+    /// Not called from within a tokio runtime, which runs the calls.
+    NoRuntime,
+    /// A client was given no backend to connect to.
+    NoBackend,
+}
+
+impl fmt::Display for HootError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HootError::Bind { endpoint, source } => {
+                write!(f, "cannot bind `{endpoint}`: {source}")
+            }
+            HootError::Connect { endpoint, source } => {
+                write!(f, "cannot connect to `{endpoint}`: {source}")
+            }
+            HootError::Socket(e) => write!(f, "cannot set up a ZeroMQ socket: {e}"),
+            HootError::Thread(e) => write!(f, "cannot start the socket thread: {e}"),
+            HootError::NoRuntime => {
+                f.write_str("HOOT01 must be started from within a tokio runtime")
+            }
+            HootError::NoBackend => {
+                f.write_str("a HOOT01 client needs at least one backend endpoint")
+            }
+        }
+    }
+}
+
+impl std::error::Error for HootError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            HootError::Bind { source, .. } | HootError::Connect { source, .. } => Some(source),
+            HootError::Socket(e) => Some(e),
+            HootError::Thread(e) => Some(e),
+            HootError::NoRuntime | HootError::NoBackend => None,
+        }
+    }
+}
+
+impl From<zmq::Error> for HootError {
+    fn from(e: zmq::Error) -> Self {
+        HootError::Socket(e)
+    }
+}

@@ -1,0 +1,160 @@
+//! The tokio side of the server: each call runs as a task that calls the
+//! port and queues its Replies; job events become IOPub messages.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Deserialize;
+use tokio::sync::{broadcast, mpsc};
+use tokio_util::sync::CancellationToken;
+
+use super::{Out, Shared};
+use crate::hoot::RequestId;
+use crate::hoot::iopub::{CallEvent, job_frames};
+use crate::jobs::JobEvent;
+use crate::port::{CallOptions, CallPort, StreamEvent};
+use crate::{ResponseEnvelope, ToolError, codec};
+
+/// Jobs whose tool is remembered for their IOPub topics; beyond, events of
+/// the oldest are published under the tool `_`.
+const MAX_TOOLS: usize = 65_536;
+
+/// One accepted Request.
+pub(super) struct Call {
+    pub(super) peer: Vec<u8>,
+    pub(super) request_id: RequestId,
+    pub(super) request: Vec<u8>,
+    pub(super) wait: Option<Duration>,
+    pub(super) stream: bool,
+}
+
+/// Calls the port and queues the call's Replies: its stream, if asked
+/// for, then its final answer.
+pub(super) async fn serve<P: CallPort>(
+    port: P,
+    shared: Arc<Shared>,
+    call: Call,
+    cancel: CancellationToken,
+) {
+    let Call {
+        peer,
+        request_id,
+        request,
+        wait,
+        stream,
+    } = call;
+    let tool = if shared.publishing {
+        tool_of(&request)
+    } else {
+        String::new()
+    };
+    if shared.publishing
+        && let Some(frames) = CallEvent::start(request_id, &tool).frames()
+    {
+        shared.outbox.push(Out::Publish(frames));
+    }
+    let mut options = CallOptions {
+        wait,
+        cancel: Some(cancel),
+        stream: None,
+    };
+    let reply = |body: Vec<u8>, last: bool| Out::Reply {
+        peer: peer.clone(),
+        request_id,
+        body,
+        last,
+    };
+    let envelope = if stream {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        options.stream = Some(tx);
+        let call = port.call(request, options);
+        tokio::pin!(call);
+        let envelope = loop {
+            tokio::select! {
+                biased;
+                event = rx.recv() => {
+                    if let Some(event) = event {
+                        shared.outbox.push(reply(stream_body(event), false));
+                    }
+                }
+                envelope = &mut call => break envelope,
+            }
+        };
+        // What the call sent before it ended goes before its answer.
+        while let Ok(event) = rx.try_recv() {
+            shared.outbox.push(reply(stream_body(event), false));
+        }
+        envelope
+    } else {
+        port.call(request, options).await
+    };
+    if shared.publishing
+        && let Some(frames) = CallEvent::complete(request_id, &tool, &envelope).frames()
+    {
+        shared.outbox.push(Out::Publish(frames));
+    }
+    let body = codec::to_msgpack(&envelope).unwrap_or_else(|e| {
+        let error: ResponseEnvelope<()> = ResponseEnvelope::Error(ToolError::internal(format!(
+            "the answer does not encode: {e}"
+        )));
+        codec::to_msgpack(&error).unwrap_or_default()
+    });
+    shared.outbox.push(reply(body, true));
+}
+
+/// A stream event as the body of its non-final Reply.
+fn stream_body(event: StreamEvent) -> Vec<u8> {
+    codec::to_msgpack(&event.into_envelope::<()>()).unwrap_or_default()
+}
+
+/// The tool a request names, for IOPub topics; `_` when it names none.
+fn tool_of(request: &[u8]) -> String {
+    #[derive(Deserialize)]
+    struct Tagged {
+        tool: String,
+    }
+    codec::from_msgpack::<Tagged>(request, codec::Limits::default())
+        .map(|t| t.tool)
+        .unwrap_or_else(|_| "_".into())
+}
+
+/// Publishes every job event of the port until the server stops.
+pub(super) async fn publish_jobs(mut events: broadcast::Receiver<JobEvent>, shared: Arc<Shared>) {
+    // Progress and chunk events do not name their tool; the started event
+    // does.
+    let mut tools: HashMap<String, String> = HashMap::new();
+    loop {
+        let event = tokio::select! {
+            () = shared.stopped.cancelled() => return,
+            event = events.recv() => event,
+        };
+        let event = match event {
+            Ok(event) => event,
+            Err(broadcast::error::RecvError::Lagged(_)) => continue,
+            Err(broadcast::error::RecvError::Closed) => return,
+        };
+        let tool = match &event {
+            JobEvent::Started { job_id, tool, .. } => {
+                if tools.len() >= MAX_TOOLS {
+                    tools.clear();
+                }
+                tools.insert(job_id.clone(), tool.clone());
+                tool.clone()
+            }
+            JobEvent::Finished { job_id, tool, .. } => {
+                tools.remove(job_id);
+                tool.clone()
+            }
+            other => tools
+                .get(other.job_id())
+                .cloned()
+                .unwrap_or_else(|| "_".into()),
+        };
+        if let Some(frames) = job_frames(&tool, &event)
+            && !shared.outbox.push(Out::Publish(frames))
+        {
+            return;
+        }
+    }
+}

@@ -1,0 +1,327 @@
+//! The HOOT01 server: serves any [`CallPort`] on a ROUTER socket.
+//!
+//! One thread owns the sockets (ZeroMQ sockets belong to one thread); each
+//! Request becomes a tokio task that calls the port, and its Replies go
+//! back to the thread through a queue. In-flight calls are bounded
+//! ([`ServerConfig::max_in_flight`]; a Request beyond it is answered
+//! `BUSY` at once), libzmq's high-water marks bound its queues, and
+//! `ZMQ_MAXMSGSIZE` makes libzmq drop a peer that sends a frame over the
+//! body limit before it is allocated.
+//!
+//! ```no_run
+//! # async fn demo<S: toolwright::Service>(dispatcher: toolwright::Dispatcher<S>)
+//! # -> Result<(), Box<dyn std::error::Error>> {
+//! use std::time::Duration;
+//! use toolwright::hoot::{Server, ServerConfig};
+//!
+//! let config = ServerConfig::new("tcp://127.0.0.1:5555").iopub("tcp://127.0.0.1:5556");
+//! let server = Server::serve(dispatcher, config)?;
+//! println!("serving HOOT01 at {}", server.endpoint());
+//! // … until it is time to stop: finish what is in flight, then say goodbye.
+//! server.shutdown(Duration::from_secs(5)).await;
+//! # Ok(()) }
+//! ```
+
+mod calls;
+mod socket;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
+
+use super::HootError;
+use super::mailbox::{Outbox, mailbox};
+use crate::port::CallPort;
+
+/// How a [`Server`] binds and bounds itself.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    endpoint: String,
+    iopub: Option<String>,
+    max_body: Option<usize>,
+    max_in_flight: usize,
+    high_water_mark: i32,
+}
+
+impl ServerConfig {
+    /// Serves on `endpoint`: `tcp://host:port` (port `*` or `0` picks a
+    /// free one; [`ServerHandle::endpoint`] says which), `ipc:///path`, or
+    /// `inproc://name`.
+    pub fn new(endpoint: impl Into<String>) -> Self {
+        ServerConfig {
+            endpoint: endpoint.into(),
+            iopub: None,
+            max_body: None,
+            max_in_flight: 4096,
+            high_water_mark: 10_000,
+        }
+    }
+
+    /// Also publishes job and call events on a PUB socket at `endpoint`.
+    #[must_use]
+    pub fn iopub(mut self, endpoint: impl Into<String>) -> Self {
+        self.iopub = Some(endpoint.into());
+        self
+    }
+
+    /// The largest body accepted; by default the port's
+    /// [`Limits::max_bytes`](crate::codec::Limits::max_bytes) (64 MiB).
+    #[must_use]
+    pub fn max_body(mut self, bytes: usize) -> Self {
+        self.max_body = Some(bytes);
+        self
+    }
+
+    /// How many calls may run at once; a Request beyond is answered
+    /// `BUSY`. Default 4096.
+    #[must_use]
+    pub fn max_in_flight(mut self, calls: usize) -> Self {
+        self.max_in_flight = calls.max(1);
+        self
+    }
+
+    /// libzmq's send and receive high-water marks, in messages per peer.
+    /// Default 10,000.
+    #[must_use]
+    pub fn high_water_mark(mut self, messages: i32) -> Self {
+        self.high_water_mark = messages;
+        self
+    }
+}
+
+/// Counts of what a server has done, since it started.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ServerStats {
+    /// Requests accepted and handed to the port.
+    pub calls: u64,
+    /// Messages answered with an `INVALID_REQUEST` Reply: frame errors of
+    /// a Request, bodies that are not call bodies.
+    pub refused: u64,
+    /// Messages dropped unanswered: no id to answer, not a Request, a
+    /// command a server does not take, an id already in flight.
+    pub dropped: u64,
+    /// Requests answered `BUSY` (too many in flight) or `UNAVAILABLE`
+    /// (shutting down).
+    pub turned_away: u64,
+    /// Replies that could not be delivered: the peer had gone, or its
+    /// queue was full.
+    pub undeliverable: u64,
+}
+
+/// Serves a port over HOOT01.
+#[derive(Debug)]
+pub struct Server;
+
+impl Server {
+    /// Binds `config`'s endpoints and serves `port` until the handle is
+    /// shut down or dropped. Calls run on the current tokio runtime.
+    ///
+    /// # Errors
+    /// [`HootError::Bind`] when an endpoint cannot be bound,
+    /// [`HootError::NoRuntime`] outside a tokio runtime, and libzmq's
+    /// errors setting up the sockets.
+    pub fn serve<P: CallPort>(port: P, config: ServerConfig) -> Result<ServerHandle, HootError> {
+        let runtime = tokio::runtime::Handle::try_current().map_err(|_| HootError::NoRuntime)?;
+        let max_body = config.max_body.unwrap_or(port.limits().max_bytes);
+        let context = zmq::Context::new();
+        let router = context.socket(zmq::ROUTER)?;
+        router.set_linger(0)?;
+        router.set_router_mandatory(true)?;
+        router.set_sndhwm(config.high_water_mark)?;
+        router.set_rcvhwm(config.high_water_mark)?;
+        // Room for the six small frames around the body.
+        router.set_maxmsgsize(
+            i64::try_from(max_body)
+                .unwrap_or(i64::MAX)
+                .saturating_add(4096),
+        )?;
+        let endpoint = bind(&router, &config.endpoint)?;
+        let publisher = match &config.iopub {
+            Some(iopub) => {
+                let publisher = context.socket(zmq::PUB)?;
+                publisher.set_linger(0)?;
+                publisher.set_sndhwm(config.high_water_mark)?;
+                let endpoint = bind(&publisher, iopub)?;
+                Some((publisher, endpoint))
+            }
+            None => None,
+        };
+        let iopub_endpoint = publisher.as_ref().map(|(_, e)| e.clone());
+        let (outbox, inbox) = mailbox(&context)?;
+        let shared = Arc::new(Shared {
+            outbox,
+            accepting: AtomicBool::new(true),
+            in_flight: AtomicUsize::new(0),
+            idle: Notify::new(),
+            publishing: publisher.is_some(),
+            stopped: CancellationToken::new(),
+            counts: Counts::default(),
+        });
+        if shared.publishing {
+            runtime.spawn(calls::publish_jobs(port.subscribe(), shared.clone()));
+        }
+        let thread = socket::Thread {
+            _context: context,
+            router,
+            publisher: publisher.map(|(socket, _)| socket),
+            inbox,
+            shared: shared.clone(),
+            port,
+            runtime,
+            max_body,
+            max_in_flight: config.max_in_flight,
+            peers: Default::default(),
+            in_flight: Default::default(),
+        };
+        let thread = std::thread::Builder::new()
+            .name("toolwright-hoot-server".into())
+            .spawn(move || thread.run())
+            .map_err(HootError::Thread)?;
+        Ok(ServerHandle {
+            endpoint,
+            iopub_endpoint,
+            shared,
+            thread: Some(thread),
+        })
+    }
+}
+
+/// Binds `socket` to `endpoint` and returns the endpoint it is bound to.
+fn bind(socket: &zmq::Socket, endpoint: &str) -> Result<String, HootError> {
+    socket.bind(endpoint).map_err(|source| HootError::Bind {
+        endpoint: endpoint.to_owned(),
+        source,
+    })?;
+    Ok(socket
+        .get_last_endpoint()?
+        .unwrap_or_else(|_| endpoint.to_owned()))
+}
+
+/// A running server. Dropping it stops the server at once; prefer
+/// [`ServerHandle::shutdown`].
+#[derive(Debug)]
+pub struct ServerHandle {
+    endpoint: String,
+    iopub_endpoint: Option<String>,
+    shared: Arc<Shared>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl ServerHandle {
+    /// The endpoint it serves on, with the port libzmq picked.
+    pub fn endpoint(&self) -> &str {
+        &self.endpoint
+    }
+
+    /// The endpoint it publishes IOPub on, if it does.
+    pub fn iopub_endpoint(&self) -> Option<&str> {
+        self.iopub_endpoint.as_deref()
+    }
+
+    /// What it has done so far.
+    pub fn stats(&self) -> ServerStats {
+        self.shared.counts.snapshot()
+    }
+
+    /// Stops gracefully: new Requests are answered `UNAVAILABLE`, calls in
+    /// flight have up to `grace` to answer (then they are cancelled), every
+    /// peer is sent a Disconnect, and the sockets close.
+    pub async fn shutdown(mut self, grace: Duration) {
+        self.shared.accepting.store(false, Ordering::Release);
+        let deadline = tokio::time::Instant::now() + grace;
+        loop {
+            let idle = self.shared.idle.notified();
+            tokio::pin!(idle);
+            idle.as_mut().enable();
+            if self.shared.in_flight.load(Ordering::Acquire) == 0 {
+                break;
+            }
+            tokio::select! {
+                () = idle => {}
+                () = tokio::time::sleep_until(deadline) => break,
+            }
+        }
+        self.stop();
+        if let Some(thread) = self.thread.take() {
+            let _ = tokio::task::spawn_blocking(move || thread.join()).await;
+        }
+    }
+
+    fn stop(&self) {
+        self.shared.stopped.cancel();
+        self.shared.outbox.push(Out::Stop);
+    }
+}
+
+impl Drop for ServerHandle {
+    fn drop(&mut self) {
+        if self.thread.is_some() {
+            self.stop();
+        }
+    }
+}
+
+/// What the socket thread is asked to send.
+pub(super) enum Out {
+    /// A Reply to a peer's call; `last` for the final one.
+    Reply {
+        peer: Vec<u8>,
+        request_id: super::RequestId,
+        body: Vec<u8>,
+        last: bool,
+    },
+    /// An IOPub message.
+    Publish([Vec<u8>; 2]),
+    /// Say goodbye and close.
+    Stop,
+}
+
+/// What the socket thread and the call tasks share.
+struct Shared {
+    outbox: Outbox<Out>,
+    accepting: AtomicBool,
+    in_flight: AtomicUsize,
+    idle: Notify,
+    publishing: bool,
+    stopped: CancellationToken,
+    counts: Counts,
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shared")
+            .field("in_flight", &self.in_flight)
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(Default)]
+struct Counts {
+    calls: AtomicU64,
+    refused: AtomicU64,
+    dropped: AtomicU64,
+    turned_away: AtomicU64,
+    undeliverable: AtomicU64,
+}
+
+impl Counts {
+    fn snapshot(&self) -> ServerStats {
+        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        ServerStats {
+            calls: get(&self.calls),
+            refused: get(&self.refused),
+            dropped: get(&self.dropped),
+            turned_away: get(&self.turned_away),
+            undeliverable: get(&self.undeliverable),
+        }
+    }
+}
+
+fn count(counter: &AtomicU64) {
+    counter.fetch_add(1, Ordering::Relaxed);
+}

@@ -1,0 +1,261 @@
+//! The server's socket thread: reads the ROUTER, starts calls, sends what
+//! the calls queue, publishes IOPub.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use tokio_util::sync::CancellationToken;
+
+use super::{Out, Shared, calls, count};
+use crate::hoot::body::error_body;
+use crate::hoot::{CallBody, Command, Message, RequestId, decode, encode};
+use crate::port::CallPort;
+use crate::{ToolError, codes};
+
+/// Messages read per wake-up before the queue gets its turn, so a flood of
+/// Requests cannot starve the Replies.
+const BATCH: usize = 256;
+
+/// Peers remembered for Ready and Disconnect; beyond, new peers are served
+/// but not remembered.
+const MAX_PEERS: usize = 65_536;
+
+/// The thread's state. Only this thread touches the sockets.
+pub(super) struct Thread<P: CallPort> {
+    // The sockets' context, kept for as long as they are.
+    pub(super) _context: zmq::Context,
+    pub(super) router: zmq::Socket,
+    pub(super) publisher: Option<zmq::Socket>,
+    pub(super) inbox: crate::hoot::mailbox::Inbox<Out>,
+    pub(super) shared: Arc<Shared>,
+    pub(super) port: P,
+    pub(super) runtime: tokio::runtime::Handle,
+    pub(super) max_body: usize,
+    pub(super) max_in_flight: usize,
+    /// Peers seen, and whether each has been sent Ready.
+    pub(super) peers: HashMap<Vec<u8>, bool>,
+    /// Calls in flight, by peer and id: how to cancel each.
+    pub(super) in_flight: HashMap<(Vec<u8>, RequestId), CancellationToken>,
+}
+
+impl<P: CallPort> Thread<P> {
+    pub(super) fn run(mut self) {
+        loop {
+            let (readable, woken) = {
+                let mut items = [
+                    self.router.as_poll_item(zmq::POLLIN),
+                    self.inbox.bell().as_poll_item(zmq::POLLIN),
+                ];
+                if zmq::poll(&mut items, -1).is_err() {
+                    // EINTR: poll again.
+                    continue;
+                }
+                (items[0].is_readable(), items[1].is_readable())
+            };
+            if woken && !self.send_queued() {
+                break;
+            }
+            if readable {
+                self.read();
+            }
+        }
+        self.goodbye();
+    }
+
+    /// Sends what the calls queued; false once asked to stop.
+    fn send_queued(&mut self) -> bool {
+        let queued: Vec<Out> = self.inbox.drain().collect();
+        for out in queued {
+            match out {
+                Out::Reply {
+                    peer,
+                    request_id,
+                    body,
+                    last,
+                } => {
+                    if last {
+                        self.in_flight.remove(&(peer.clone(), request_id));
+                        self.shared
+                            .in_flight
+                            .store(self.in_flight.len(), Ordering::Release);
+                        if self.in_flight.is_empty() {
+                            self.shared.idle.notify_waiters();
+                        }
+                    }
+                    self.send(peer, Message::reply(request_id, body));
+                }
+                Out::Publish(frames) => {
+                    if let Some(publisher) = &self.publisher {
+                        // A PUB never blocks: past its high-water mark a
+                        // slow subscriber loses messages.
+                        let _ = publisher.send_multipart(frames, zmq::DONTWAIT);
+                    }
+                }
+                Out::Stop => return false,
+            }
+        }
+        true
+    }
+
+    /// Reads what has arrived, a batch at a time.
+    fn read(&mut self) {
+        for _ in 0..BATCH {
+            match self.router.recv_multipart(zmq::DONTWAIT) {
+                Ok(parts) => self.receive(parts),
+                Err(_) => return,
+            }
+        }
+    }
+
+    fn receive(&mut self, mut parts: Vec<Vec<u8>>) {
+        if parts.is_empty() {
+            return;
+        }
+        let peer = parts.remove(0);
+        // Only a Request is answered for a frame error: answering anything
+        // else could put a second final Reply on a live call's id.
+        let is_request = parts
+            .get(1)
+            .is_some_and(|f| f.as_slice() == [Command::Request.as_byte()]);
+        let message = match decode(parts, self.max_body) {
+            Ok(message) => message,
+            Err(refused) => {
+                match refused.reply().filter(|_| is_request) {
+                    Some(reply) => {
+                        count(&self.shared.counts.refused);
+                        self.send(peer, reply);
+                    }
+                    None => count(&self.shared.counts.dropped),
+                }
+                return;
+            }
+        };
+        self.remember(&peer);
+        match message.command {
+            Command::Request => self.request(peer, message),
+            Command::Heartbeat => {
+                let greeted = self
+                    .peers
+                    .get_mut(&peer)
+                    .map(|g| std::mem::replace(g, true));
+                let answer = if greeted == Some(false) {
+                    Message::ready(message.request_id)
+                } else {
+                    Message::heartbeat(message.request_id)
+                };
+                self.send(peer, answer);
+            }
+            Command::Cancel => {
+                if let Some(token) = self.in_flight.get(&(peer, message.request_id)) {
+                    token.cancel();
+                }
+            }
+            Command::Disconnect => {
+                self.peers.remove(&peer);
+                for ((of, _), token) in &self.in_flight {
+                    if *of == peer {
+                        token.cancel();
+                    }
+                }
+            }
+            Command::Reply | Command::Ready => count(&self.shared.counts.dropped),
+        }
+    }
+
+    fn remember(&mut self, peer: &[u8]) {
+        if !self.peers.contains_key(peer) && self.peers.len() < MAX_PEERS {
+            self.peers.insert(peer.to_vec(), false);
+        }
+    }
+
+    fn request(&mut self, peer: Vec<u8>, message: Message) {
+        let request_id = message.request_id;
+        let key = (peer, request_id);
+        if self.in_flight.contains_key(&key) {
+            // The id is taken by a live call: any answer would be mistaken
+            // for that call's.
+            count(&self.shared.counts.dropped);
+            return;
+        }
+        let (peer, _) = key;
+        if !self.shared.accepting.load(Ordering::Acquire) {
+            count(&self.shared.counts.turned_away);
+            let e = ToolError::new(
+                codes::UNAVAILABLE,
+                "the server is shutting down; call another backend or retry later",
+            );
+            self.send(
+                peer,
+                Message::reply(request_id, error_body(&e.code, &e.message)),
+            );
+            return;
+        }
+        if self.in_flight.len() >= self.max_in_flight {
+            count(&self.shared.counts.turned_away);
+            let e = ToolError::new(
+                codes::BUSY,
+                format!(
+                    "the server has {} calls in flight, as many as it takes; retry later",
+                    self.in_flight.len()
+                ),
+            );
+            self.send(
+                peer,
+                Message::reply(request_id, error_body(&e.code, &e.message)),
+            );
+            return;
+        }
+        let limits = self.port.limits();
+        let call = match CallBody::decode(&message.body, limits) {
+            Ok(call) => calls::Call {
+                peer: peer.clone(),
+                request_id,
+                request: call.request.to_vec(),
+                wait: call.wait,
+                stream: call.stream,
+            },
+            Err(e) => {
+                count(&self.shared.counts.refused);
+                self.send(
+                    peer,
+                    Message::reply(request_id, error_body(&e.code, &e.message)),
+                );
+                return;
+            }
+        };
+        count(&self.shared.counts.calls);
+        let token = CancellationToken::new();
+        self.in_flight.insert((peer, request_id), token.clone());
+        self.shared
+            .in_flight
+            .store(self.in_flight.len(), Ordering::Release);
+        self.runtime.spawn(calls::serve(
+            self.port.clone(),
+            self.shared.clone(),
+            call,
+            token,
+        ));
+    }
+
+    fn send(&self, peer: Vec<u8>, message: Message) {
+        let frames = encode(message);
+        let parts = std::iter::once(peer).chain(frames);
+        // ROUTER_MANDATORY: a peer that has gone is EHOSTUNREACH, a full
+        // queue EAGAIN; neither may stall the thread.
+        if self.router.send_multipart(parts, zmq::DONTWAIT).is_err() {
+            count(&self.shared.counts.undeliverable);
+        }
+    }
+
+    /// Cancels what is still running and tells every peer it is going.
+    fn goodbye(&mut self) {
+        for token in self.in_flight.values() {
+            token.cancel();
+        }
+        let peers: Vec<Vec<u8>> = self.peers.keys().cloned().collect();
+        for peer in peers {
+            self.send(peer, Message::disconnect());
+        }
+    }
+}
