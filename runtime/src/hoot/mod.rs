@@ -29,6 +29,7 @@
 //! ```
 
 mod body;
+mod client;
 mod error;
 mod frame;
 pub mod iopub;
@@ -36,6 +37,7 @@ mod mailbox;
 mod server;
 
 pub use body::{CallBody, encode_call};
+pub use client::{Client, ClientConfig};
 pub use error::HootError;
 pub use frame::{
     Command, ContentType, FRAMES, FrameError, MAGIC, MAX_SERVICE_LEN, Message, Refused, RequestId,

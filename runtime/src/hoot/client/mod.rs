@@ -1,0 +1,476 @@
+//! The HOOT01 client: a [`CallPort`] whose calls run on remote backends.
+//!
+//! One DEALER per backend, on a thread of its own; calls are pipelined and
+//! matched to their Replies by request id. A call goes to the live backend
+//! with the fewest calls in flight (each backend is a worker; it announces
+//! itself with Ready), and the job tools go to the backend that runs their
+//! job. Every backend is heartbeated: one silent for longer than the
+//! liveness window is taken out of rotation and its callers get
+//! `UNAVAILABLE` at once; it rejoins when it answers again. An
+//! [`McpServer`](crate::mcp::McpServer) over a client is a gateway: MCP at
+//! the edge, MsgPack over HOOT01 behind it.
+//!
+//! ```no_run
+//! # async fn demo<C: toolwright::Catalogue>() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::time::Duration;
+//! use toolwright::hoot::{Client, ClientConfig};
+//! use toolwright::port::{CallOptions, CallPort};
+//!
+//! let backends = ["tcp://10.0.0.1:5555", "tcp://10.0.0.2:5555"];
+//! let client = Client::<C>::connect(&backends, ClientConfig::default())?;
+//! client.ready(Duration::from_secs(5)).await;
+//! let answer = client.call(b"\x81\xa4tool\xa4ping".to_vec(), CallOptions::default()).await;
+//! # let _ = answer;
+//! # Ok(()) }
+//! ```
+
+mod route;
+mod socket;
+mod state;
+
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::Serialize;
+use serde::de::{DeserializeOwned, IgnoredAny};
+use tokio::sync::{broadcast, mpsc, watch};
+
+use super::mailbox::{Outbox, mailbox};
+use super::{HootError, Message, RequestId, encode_call};
+use crate::codec::{self, Limits};
+use crate::jobs::{JobCancelResponse, JobEvent, JobInfo, JobPollRequest, JobPollResponse};
+use crate::port::{CallOptions, CallPort, PortEnvelope, StreamEvent};
+use crate::{Catalogue, DispatcherConfig, ResponseEnvelope, ToolError, codes};
+use socket::Cmd;
+use state::{Incoming, State};
+
+/// How a [`Client`] times and bounds its calls.
+#[derive(Clone, Debug)]
+pub struct ClientConfig {
+    timeout: Duration,
+    heartbeat: Duration,
+    liveness: Duration,
+    limits: Limits,
+    job_ttl: Duration,
+    iopub: Vec<String>,
+    high_water_mark: i32,
+}
+
+impl Default for ClientConfig {
+    fn default() -> Self {
+        ClientConfig {
+            timeout: Duration::from_secs(60),
+            heartbeat: Duration::from_millis(250),
+            liveness: Duration::from_secs(1),
+            limits: Limits::default(),
+            job_ttl: DispatcherConfig::default().job_ttl,
+            iopub: Vec::new(),
+            high_water_mark: 10_000,
+        }
+    }
+}
+
+impl ClientConfig {
+    /// How long a call may take beyond the wait it asks the backend for;
+    /// then it is cancelled and answered `TIMEOUT`. A call waiting until
+    /// its job is done is bounded by the backend's liveness alone.
+    /// Default 60 s.
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// How often each backend is sent a Heartbeat (default 250 ms), and
+    /// how long one may be silent before it is taken out of rotation and
+    /// its callers are answered `UNAVAILABLE` (default 1 s).
+    #[must_use]
+    pub fn heartbeat(mut self, interval: Duration, liveness: Duration) -> Self {
+        self.heartbeat = interval.max(Duration::from_millis(1));
+        self.liveness = liveness.max(self.heartbeat);
+        self
+    }
+
+    /// Bounds on the requests and Replies it accepts (default 64 MiB,
+    /// nesting 128).
+    #[must_use]
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// How long the backends keep finished jobs, as the port reports it
+    /// (default: the dispatcher's default, one hour).
+    #[must_use]
+    pub fn job_ttl(mut self, ttl: Duration) -> Self {
+        self.job_ttl = ttl;
+        self
+    }
+
+    /// Also subscribes to a backend's IOPub at `endpoint`, so
+    /// [`CallPort::subscribe`] sees its job events.
+    #[must_use]
+    pub fn iopub(mut self, endpoint: impl Into<String>) -> Self {
+        self.iopub.push(endpoint.into());
+        self
+    }
+}
+
+/// A HOOT01 client to one or more backends serving catalogue `C`. Cheap to
+/// clone; the last clone dropped says Disconnect and stops its thread.
+pub struct Client<C> {
+    inner: Arc<Inner>,
+    catalogue: PhantomData<fn() -> C>,
+}
+
+impl<C> Clone for Client<C> {
+    fn clone(&self) -> Self {
+        Client {
+            inner: self.inner.clone(),
+            catalogue: PhantomData,
+        }
+    }
+}
+
+impl<C> std::fmt::Debug for Client<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = self.inner.lock();
+        let backends: Vec<(&str, bool, usize)> = state
+            .backends
+            .iter()
+            .map(|b| (b.endpoint.as_str(), b.alive, b.in_flight))
+            .collect();
+        f.debug_struct("Client")
+            .field("backends", &backends)
+            .finish_non_exhaustive()
+    }
+}
+
+struct Inner {
+    outbox: Outbox<Cmd>,
+    state: Arc<Mutex<State>>,
+    events: broadcast::Sender<JobEvent>,
+    alive: watch::Receiver<usize>,
+    dropped: Arc<AtomicU64>,
+    config: ClientConfig,
+}
+
+impl Inner {
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        self.outbox.push(Cmd::Stop);
+    }
+}
+
+impl<C: Catalogue> Client<C> {
+    /// Connects to `backends` (`tcp://host:port`, `ipc:///path`,
+    /// `inproc://name`). Returns at once: backends join the rotation as
+    /// they answer their first Heartbeat; see [`Client::ready`].
+    ///
+    /// # Errors
+    /// [`HootError::NoBackend`] for an empty list,
+    /// [`HootError::Connect`] for an endpoint libzmq rejects.
+    pub fn connect<E: AsRef<str>>(backends: &[E], config: ClientConfig) -> Result<Self, HootError> {
+        if backends.is_empty() {
+            return Err(HootError::NoBackend);
+        }
+        let endpoints: Vec<String> = backends.iter().map(|e| e.as_ref().to_owned()).collect();
+        let context = zmq::Context::new();
+        let max_body = config.limits.max_bytes;
+        let mut dealers = Vec::with_capacity(endpoints.len());
+        for endpoint in &endpoints {
+            let dealer = context.socket(zmq::DEALER)?;
+            dealer.set_linger(0)?;
+            // Nothing is queued for a backend that is not connected: a call
+            // fails at once instead of waiting for it to come back.
+            dealer.set_immediate(true)?;
+            dealer.set_sndhwm(config.high_water_mark)?;
+            dealer.set_rcvhwm(config.high_water_mark)?;
+            dealer.set_maxmsgsize(
+                i64::try_from(max_body)
+                    .unwrap_or(i64::MAX)
+                    .saturating_add(4096),
+            )?;
+            dealer.set_reconnect_ivl(100)?;
+            dealer.set_reconnect_ivl_max(1000)?;
+            dealer
+                .connect(endpoint)
+                .map_err(|source| HootError::Connect {
+                    endpoint: endpoint.clone(),
+                    source,
+                })?;
+            dealers.push(dealer);
+        }
+        let mut subscribers = Vec::with_capacity(config.iopub.len());
+        for endpoint in &config.iopub {
+            let subscriber = context.socket(zmq::SUB)?;
+            subscriber.set_linger(0)?;
+            subscriber.set_subscribe(super::iopub::JOB_TOPIC.as_bytes())?;
+            subscriber
+                .connect(endpoint)
+                .map_err(|source| HootError::Connect {
+                    endpoint: endpoint.clone(),
+                    source,
+                })?;
+            subscribers.push(subscriber);
+        }
+        let (outbox, inbox) = mailbox(&context)?;
+        let state = Arc::new(Mutex::new(State::new(&endpoints)));
+        let (events, _) = broadcast::channel(1024);
+        let (alive_tx, alive) = watch::channel(0);
+        let dropped = Arc::new(AtomicU64::new(0));
+        let thread = socket::Thread {
+            _context: context,
+            heard: vec![None; dealers.len()],
+            dealers,
+            subscribers,
+            inbox,
+            state: state.clone(),
+            events: events.clone(),
+            alive: alive_tx,
+            dropped: dropped.clone(),
+            max_body,
+            heartbeat: config.heartbeat,
+            liveness: config.liveness,
+        };
+        std::thread::Builder::new()
+            .name("toolwright-hoot-client".into())
+            .spawn(move || thread.run())
+            .map_err(HootError::Thread)?;
+        Ok(Client {
+            inner: Arc::new(Inner {
+                outbox,
+                state,
+                events,
+                alive,
+                dropped,
+                config,
+            }),
+            catalogue: PhantomData,
+        })
+    }
+
+    /// Waits until at least one backend is in rotation, at most `timeout`;
+    /// whether one is.
+    pub async fn ready(&self, timeout: Duration) -> bool {
+        let mut alive = self.inner.alive.clone();
+        tokio::time::timeout(timeout, alive.wait_for(|n| *n > 0))
+            .await
+            .is_ok_and(|r| r.is_ok())
+    }
+
+    /// The backends in rotation now.
+    pub fn backends_alive(&self) -> usize {
+        *self.inner.alive.borrow()
+    }
+
+    /// Messages received and dropped: frame errors, Replies to calls whose
+    /// callers had given up.
+    pub fn dropped(&self) -> u64 {
+        self.inner.dropped.load(Ordering::Relaxed)
+    }
+
+    /// Sends `request` and returns the final Reply's body, handing the
+    /// stream to `options.stream` on the way.
+    async fn call_raw(&self, request: Vec<u8>, options: CallOptions) -> Result<Vec<u8>, ToolError> {
+        self.inner.config.limits.check_size(request.len())?;
+        let route = route::of(&request);
+        let id = RequestId::new();
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let backend = {
+            let mut state = self.inner.lock();
+            let backend = state.choose(&route)?;
+            state.start(id, backend, tx);
+            backend
+        };
+        // Forgets the call if this future is dropped before it ends.
+        let mut guard = Waiting {
+            inner: &self.inner,
+            id,
+            backend,
+            done: false,
+        };
+        let body = encode_call(&request, options.wait, options.stream.is_some());
+        self.inner.outbox.push(Cmd::Send {
+            backend,
+            message: Message::request(id, "", body),
+        });
+        let limit = match options.wait {
+            Some(wait) if wait >= Duration::from_secs(60 * 60 * 24 * 365) => None,
+            wait => Some(self.inner.config.timeout + wait.unwrap_or_default()),
+        };
+        let deadline = limit.map(|l| tokio::time::Instant::now() + l);
+        let mut cancelling = false;
+        loop {
+            let expired = async {
+                match deadline {
+                    Some(at) => tokio::time::sleep_until(at).await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                incoming = rx.recv() => match incoming {
+                    Some(Incoming::Reply(body)) => {
+                        match route::envelope_key(&body) {
+                            Some(("stream_start" | "stream_chunk" | "stream_end", _)) => {
+                                if let Some(stream) = &options.stream {
+                                    let envelope: ResponseEnvelope<IgnoredAny> =
+                                        codec::from_msgpack(&body, self.inner.config.limits)?;
+                                    if let Ok(event) = StreamEvent::from_envelope(envelope) {
+                                        let _ = stream.send(event);
+                                    }
+                                }
+                            }
+                            _ => {
+                                guard.done = true;
+                                return Ok(body);
+                            }
+                        }
+                    }
+                    Some(Incoming::Failed(e)) => {
+                        guard.done = true;
+                        return Err(e);
+                    }
+                    None => {
+                        guard.done = true;
+                        return Err(ToolError::new(codes::UNAVAILABLE, "the client has stopped"));
+                    }
+                },
+                () = options.cancelled(), if !cancelling => {
+                    // The backend stops the handler and answers CANCELLED;
+                    // that answer is awaited like any other.
+                    cancelling = true;
+                    self.inner.outbox.push(Cmd::Send { backend, message: Message::cancel(id) });
+                }
+                () = expired => {
+                    // The guard forgets the call and cancels it remotely.
+                    return Err(if cancelling {
+                        ToolError::cancelled("the call was cancelled; its backend did not confirm in time")
+                    } else {
+                        ToolError::new(codes::TIMEOUT, format!(
+                            "no answer within {:?}; the call was cancelled",
+                            limit.unwrap_or_default()
+                        ))
+                    });
+                }
+            }
+        }
+    }
+
+    /// Calls a job tool and decodes its response.
+    async fn job_tool<Req: Serialize, Res: DeserializeOwned>(
+        &self,
+        request: &Req,
+    ) -> Result<Res, ToolError> {
+        let bytes = codec::to_msgpack(request)
+            .map_err(|e| ToolError::internal(format!("cannot encode the job request: {e}")))?;
+        let body = self.call_raw(bytes, CallOptions::default()).await?;
+        match codec::from_msgpack::<ResponseEnvelope<Res>>(&body, self.inner.config.limits)? {
+            ResponseEnvelope::Success(response) => Ok(response),
+            ResponseEnvelope::Error(e) => Err(e),
+            _ => Err(ToolError::internal(
+                "a job tool answered with something other than its response",
+            )),
+        }
+    }
+}
+
+/// A call in flight; dropped before it ended, it forgets the call and
+/// cancels it on the backend.
+struct Waiting<'a> {
+    inner: &'a Inner,
+    id: RequestId,
+    backend: usize,
+    done: bool,
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        if !self.done && self.inner.lock().finish(self.id).is_some() {
+            self.inner.outbox.push(Cmd::Send {
+                backend: self.backend,
+                message: Message::cancel(self.id),
+            });
+        }
+    }
+}
+
+/// `{"tool": "job_status", "job_id": …}` and `job_cancel`'s.
+#[derive(Serialize)]
+struct JobRequest<'a> {
+    tool: &'static str,
+    job_id: &'a str,
+}
+
+/// `{"tool": "job_poll", …}`.
+#[derive(Serialize)]
+struct PollRequest<'a> {
+    tool: &'static str,
+    #[serde(flatten)]
+    request: &'a JobPollRequest,
+}
+
+impl<C: Catalogue> CallPort for Client<C> {
+    type Catalogue = C;
+
+    async fn call(&self, request: Vec<u8>, options: CallOptions) -> PortEnvelope<Self> {
+        match self.call_raw(request, options).await {
+            Ok(body) => codec::from_msgpack(&body, self.inner.config.limits).unwrap_or_else(|e| {
+                ResponseEnvelope::Error(ToolError::internal(format!(
+                    "the backend's answer does not decode: {}",
+                    e.message
+                )))
+            }),
+            Err(e) => ResponseEnvelope::Error(e),
+        }
+    }
+
+    async fn job_status(&self, job_id: &str) -> Result<JobInfo, ToolError> {
+        self.job_tool(&JobRequest {
+            tool: "job_status",
+            job_id,
+        })
+        .await
+    }
+
+    async fn job_poll(&self, request: JobPollRequest) -> Result<JobPollResponse, ToolError> {
+        self.job_tool(&PollRequest {
+            tool: "job_poll",
+            request: &request,
+        })
+        .await
+    }
+
+    async fn job_cancel(&self, job_id: &str) -> Result<JobCancelResponse, ToolError> {
+        self.job_tool(&JobRequest {
+            tool: "job_cancel",
+            job_id,
+        })
+        .await
+    }
+
+    fn subscribe(&self) -> broadcast::Receiver<JobEvent> {
+        self.inner.events.subscribe()
+    }
+
+    fn limits(&self) -> Limits {
+        self.inner.config.limits
+    }
+
+    fn job_ttl(&self) -> Duration {
+        self.inner.job_ttl()
+    }
+}
+
+impl Inner {
+    fn job_ttl(&self) -> Duration {
+        self.config.job_ttl
+    }
+}

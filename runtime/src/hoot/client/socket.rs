@@ -1,0 +1,239 @@
+//! The client's socket thread: one DEALER per backend (and a SUB per
+//! IOPub endpoint). It sends what callers queue, hands each Reply to its
+//! caller, heartbeats every backend and takes silent ones out of rotation.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use tokio::sync::{broadcast, watch};
+
+use super::route;
+use super::state::{Incoming, State};
+use crate::hoot::iopub::{Published, decode_published};
+use crate::hoot::mailbox::Inbox;
+use crate::hoot::{Command, Message, RequestId, decode, encode};
+use crate::jobs::JobEvent;
+
+/// What callers ask the thread to do.
+pub(super) enum Cmd {
+    /// Send a Request (or a Cancel) to a backend.
+    Send { backend: usize, message: Message },
+    /// Disconnect and close.
+    Stop,
+}
+
+/// Messages read from one socket per wake-up, so one busy backend cannot
+/// starve the others.
+const BATCH: usize = 256;
+
+pub(super) struct Thread {
+    pub(super) _context: zmq::Context,
+    pub(super) dealers: Vec<zmq::Socket>,
+    pub(super) subscribers: Vec<zmq::Socket>,
+    pub(super) inbox: Inbox<Cmd>,
+    pub(super) state: Arc<Mutex<State>>,
+    pub(super) events: broadcast::Sender<JobEvent>,
+    pub(super) alive: watch::Sender<usize>,
+    pub(super) dropped: Arc<AtomicU64>,
+    pub(super) max_body: usize,
+    pub(super) heartbeat: Duration,
+    pub(super) liveness: Duration,
+    /// When each backend was last heard from.
+    pub(super) heard: Vec<Option<Instant>>,
+}
+
+fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
+    // State stays consistent across each critical section, so a panic in
+    // another holder leaves nothing half-done.
+    state.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Thread {
+    pub(super) fn run(mut self) {
+        let mut next_beat = Instant::now();
+        loop {
+            let timeout = next_beat.saturating_duration_since(Instant::now());
+            let ready: Vec<bool> = {
+                let mut items: Vec<zmq::PollItem<'_>> = self
+                    .dealers
+                    .iter()
+                    .chain(&self.subscribers)
+                    .map(|s| s.as_poll_item(zmq::POLLIN))
+                    .collect();
+                items.push(self.inbox.bell().as_poll_item(zmq::POLLIN));
+                let millis = i64::try_from(timeout.as_millis()).unwrap_or(i64::MAX);
+                if zmq::poll(&mut items, millis).is_err() {
+                    continue;
+                }
+                items.iter().map(zmq::PollItem::is_readable).collect()
+            };
+            if ready.last() == Some(&true) && !self.send_queued() {
+                break;
+            }
+            for (i, readable) in ready.iter().take(self.dealers.len()).enumerate() {
+                if *readable {
+                    self.read(i);
+                }
+            }
+            for (i, readable) in ready.iter().skip(self.dealers.len()).enumerate() {
+                if *readable && i < self.subscribers.len() {
+                    self.read_published(i);
+                }
+            }
+            // After reading: a backend whose answer is waiting in its
+            // socket is not silent, however late this thread got to it.
+            let now = Instant::now();
+            if now >= next_beat {
+                self.beat(now);
+                next_beat = now + self.heartbeat;
+            }
+        }
+        for dealer in &self.dealers {
+            let _ = dealer.send_multipart(encode(Message::disconnect()), zmq::DONTWAIT);
+        }
+    }
+
+    /// Heartbeats every backend and takes out of rotation those silent for
+    /// longer than the liveness window.
+    fn beat(&mut self, now: Instant) {
+        for dealer in &self.dealers {
+            // Fails while the backend is unreachable (ZMQ_IMMEDIATE), which
+            // is what the missing answer will say.
+            let _ =
+                dealer.send_multipart(encode(Message::heartbeat(RequestId::new())), zmq::DONTWAIT);
+        }
+        let mut state = lock(&self.state);
+        let silent: Vec<usize> = self
+            .heard
+            .iter()
+            .enumerate()
+            .filter(|(i, heard)| {
+                state.backends[*i].alive
+                    && heard.is_none_or(|at| now.duration_since(at) > self.liveness)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        for i in silent {
+            self.lose(&mut state, i, "stopped answering heartbeats");
+        }
+    }
+
+    /// Takes a backend out of rotation, then fails its callers: a caller
+    /// that hears of it finds the rotation already without it.
+    fn lose(&self, state: &mut State, backend: usize, why: &str) {
+        state.backends[backend].alive = false;
+        let alive = state.backends.iter().filter(|b| b.alive).count();
+        self.alive.send_replace(alive);
+        state.lose(backend, why);
+    }
+
+    /// Sends what callers queued; false once asked to stop.
+    fn send_queued(&mut self) -> bool {
+        let queued: Vec<Cmd> = self.inbox.drain().collect();
+        for cmd in queued {
+            match cmd {
+                Cmd::Send { backend, message } => {
+                    let request_id = message.request_id;
+                    let is_request = message.command == Command::Request;
+                    let Some(dealer) = self.dealers.get(backend) else {
+                        continue;
+                    };
+                    if dealer
+                        .send_multipart(encode(message), zmq::DONTWAIT)
+                        .is_err()
+                        && is_request
+                    {
+                        // Not connected (ZMQ_IMMEDIATE) or its queue is full:
+                        // the caller hears at once rather than at its timeout.
+                        let mut state = lock(&self.state);
+                        let endpoint = state.backends[backend].endpoint.clone();
+                        if let Some(pending) = state.finish(request_id) {
+                            let _ = pending.tx.send(Incoming::Failed(crate::ToolError::new(
+                                crate::codes::UNAVAILABLE,
+                                format!("the backend {endpoint} cannot take the call now"),
+                            )));
+                        }
+                    }
+                }
+                Cmd::Stop => return false,
+            }
+        }
+        true
+    }
+
+    fn read(&mut self, backend: usize) {
+        for _ in 0..BATCH {
+            let Ok(frames) = self.dealers[backend].recv_multipart(zmq::DONTWAIT) else {
+                return;
+            };
+            match decode(frames, self.max_body) {
+                Ok(message) => self.receive(backend, message),
+                Err(_) => {
+                    self.dropped.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+
+    fn receive(&mut self, backend: usize, message: Message) {
+        self.heard[backend] = Some(Instant::now());
+        let mut state = lock(&self.state);
+        match message.command {
+            Command::Reply => {
+                let Some((key, value)) = route::envelope_key(&message.body) else {
+                    self.dropped.fetch_add(1, Ordering::Relaxed);
+                    return;
+                };
+                if matches!(key, "job_started" | "stream_start")
+                    && let Some(job_id) = route::job_id(value)
+                {
+                    state.owns(job_id, backend);
+                }
+                let last = !matches!(key, "stream_start" | "stream_chunk" | "stream_end");
+                let id = message.request_id;
+                let waiter = if last {
+                    state.finish(id).map(|p| p.tx)
+                } else {
+                    state.pending.get(&id).map(|p| p.tx.clone())
+                };
+                match waiter {
+                    Some(tx) => {
+                        let _ = tx.send(Incoming::Reply(message.body));
+                    }
+                    // Its caller gave up (timeout, cancel, dropped).
+                    None => {
+                        self.dropped.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            }
+            Command::Heartbeat | Command::Ready => {
+                if !state.backends[backend].alive {
+                    state.backends[backend].alive = true;
+                    let alive = state.backends.iter().filter(|b| b.alive).count();
+                    self.alive.send_replace(alive);
+                }
+            }
+            Command::Disconnect => {
+                self.heard[backend] = None;
+                if state.backends[backend].alive {
+                    self.lose(&mut state, backend, "disconnected");
+                }
+            }
+            Command::Request | Command::Cancel => {
+                self.dropped.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+
+    fn read_published(&mut self, i: usize) {
+        for _ in 0..BATCH {
+            let Ok(frames) = self.subscribers[i].recv_multipart(zmq::DONTWAIT) else {
+                return;
+            };
+            if let Some(Published::Job(event)) = decode_published(&frames) {
+                let _ = self.events.send(event);
+            }
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! What the client's callers and its socket thread share: the backends,
+//! the calls waiting for answers, and which backend runs which job.
+
+use std::collections::{HashMap, VecDeque};
+
+use tokio::sync::mpsc;
+
+use super::route::Route;
+use crate::hoot::RequestId;
+use crate::{ToolError, codes};
+
+/// Jobs whose backend is remembered; the oldest are forgotten beyond.
+const MAX_JOBS: usize = 100_000;
+
+/// What reaches a waiting caller.
+#[derive(Debug)]
+pub(super) enum Incoming {
+    /// A Reply's body.
+    Reply(Vec<u8>),
+    /// The call failed on the client's side (the backend went away).
+    Failed(ToolError),
+}
+
+/// One backend.
+#[derive(Debug)]
+pub(super) struct Backend {
+    pub(super) endpoint: String,
+    /// Answering heartbeats: calls may go to it.
+    pub(super) alive: bool,
+    /// Calls sent to it and not yet answered.
+    pub(super) in_flight: usize,
+}
+
+/// A call waiting for its final Reply.
+#[derive(Debug)]
+pub(super) struct Pending {
+    pub(super) backend: usize,
+    pub(super) tx: mpsc::UnboundedSender<Incoming>,
+}
+
+#[derive(Debug)]
+pub(super) struct State {
+    pub(super) backends: Vec<Backend>,
+    pub(super) pending: HashMap<RequestId, Pending>,
+    owners: HashMap<String, usize>,
+    order: VecDeque<String>,
+}
+
+impl State {
+    pub(super) fn new(endpoints: &[String]) -> Self {
+        State {
+            backends: endpoints
+                .iter()
+                .map(|endpoint| Backend {
+                    endpoint: endpoint.clone(),
+                    alive: false,
+                    in_flight: 0,
+                })
+                .collect(),
+            pending: HashMap::new(),
+            owners: HashMap::new(),
+            order: VecDeque::new(),
+        }
+    }
+
+    /// The backend a call on `route` goes to.
+    pub(super) fn choose(&self, route: &Route) -> Result<usize, ToolError> {
+        if let Route::Jobs(ids) = route
+            && let Some(owner) = ids.iter().find_map(|id| self.owners.get(id))
+        {
+            let backend = &self.backends[*owner];
+            if backend.alive {
+                return Ok(*owner);
+            }
+            return Err(ToolError::new(
+                codes::UNAVAILABLE,
+                format!(
+                    "the backend that runs this job ({}) is not answering",
+                    backend.endpoint
+                ),
+            ));
+        }
+        self.backends
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.alive)
+            .min_by_key(|(_, b)| b.in_flight)
+            .map(|(i, _)| i)
+            .ok_or_else(|| self.none_alive())
+    }
+
+    fn none_alive(&self) -> ToolError {
+        let endpoints: Vec<&str> = self.backends.iter().map(|b| b.endpoint.as_str()).collect();
+        ToolError::new(
+            codes::UNAVAILABLE,
+            format!(
+                "no backend is answering ({}); retry once one is back",
+                endpoints.join(", ")
+            ),
+        )
+    }
+
+    /// Registers a call sent to `backend`.
+    pub(super) fn start(
+        &mut self,
+        id: RequestId,
+        backend: usize,
+        tx: mpsc::UnboundedSender<Incoming>,
+    ) {
+        self.pending.insert(id, Pending { backend, tx });
+        self.backends[backend].in_flight += 1;
+    }
+
+    /// Forgets a call; its waiter, if it is still there.
+    pub(super) fn finish(&mut self, id: RequestId) -> Option<Pending> {
+        let pending = self.pending.remove(&id)?;
+        let backend = &mut self.backends[pending.backend];
+        backend.in_flight = backend.in_flight.saturating_sub(1);
+        Some(pending)
+    }
+
+    /// Remembers that `backend` runs `job_id`.
+    pub(super) fn owns(&mut self, job_id: String, backend: usize) {
+        if self.owners.insert(job_id.clone(), backend).is_none() {
+            self.order.push_back(job_id);
+            if self.order.len() > MAX_JOBS
+                && let Some(oldest) = self.order.pop_front()
+            {
+                self.owners.remove(&oldest);
+            }
+        }
+    }
+
+    /// Takes `backend` out of rotation and fails every call waiting on it.
+    pub(super) fn lose(&mut self, backend: usize, why: &str) {
+        self.backends[backend].alive = false;
+        let endpoint = self.backends[backend].endpoint.clone();
+        let lost: Vec<RequestId> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| p.backend == backend)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in lost {
+            if let Some(pending) = self.finish(id) {
+                let _ = pending.tx.send(Incoming::Failed(ToolError::new(
+                    codes::UNAVAILABLE,
+                    format!(
+                        "the backend {endpoint} {why} before answering; the call may be retried"
+                    ),
+                )));
+            }
+        }
+    }
+}
