@@ -29,7 +29,7 @@ pub mod client;
 pub mod codec;
 mod context;
 mod dispatcher;
-#[cfg(feature = "mcp")]
+#[cfg(any(feature = "mcp", all(feature = "client", feature = "hoot")))]
 mod edge;
 mod envelope;
 mod error;

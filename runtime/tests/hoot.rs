@@ -411,6 +411,40 @@ async fn job_tools_reach_the_worker_that_runs_the_job() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_gateway_finds_the_worker_of_a_job_it_did_not_start() {
+    let (first, _d1) = serve("tcp://127.0.0.1:0");
+    let (second, _d2) = serve("tcp://127.0.0.1:0");
+    let endpoints = [first.endpoint(), second.endpoint()];
+    let starter = connect(&endpoints).await;
+    let mut jobs = Vec::new();
+    for _ in 0..4 {
+        let generate = ToolRequest::Generate(GenerateRequest {
+            chunks: 1,
+            interval_ms: 1,
+        });
+        jobs.push(started(&call(&starter, &generate).await));
+    }
+    // A second client, as a second gateway would be, has seen none of them.
+    let other = connect(&endpoints).await;
+    tokio::time::timeout(SOON, async {
+        while other.backends_alive() < 2 {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("both workers join");
+    for job in &jobs {
+        let info = other.job_status(job).await.expect("some worker runs it");
+        assert_eq!(&info.job_id, job);
+    }
+    let missing = other
+        .job_status("job_doesnotexist1")
+        .await
+        .expect_err("no worker has it");
+    assert_eq!(missing.code, "NOT_FOUND");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn iopub_tells_a_subscriber_every_outcome() {
     let d = dispatcher(DispatcherConfig::default());
     let server = Server::serve(

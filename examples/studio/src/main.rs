@@ -12,6 +12,10 @@
 //! - `serve --hoot ENDPOINT [--iopub ENDPOINT]` serves HOOT01 over ZeroMQ
 //!   (`tcp://127.0.0.1:5555`), publishing job and call events on IOPub;
 //!   Ctrl-C (or SIGTERM) drains the calls in flight, then stops.
+//! - `gateway --backend ENDPOINT… [--iopub ENDPOINT…] (--stdio | --http
+//!   [ADDR])` serves MCP in front of HOOT01 backends (`serve --hoot`):
+//!   JSON at the edge, MsgPack to the workers, each call to the least busy
+//!   one and the job tools to the worker that runs the job.
 //!
 //! Content is stored under `$STUDIO_DATA`, by default a `toolwright-studio`
 //! folder in the system's temporary directory.
@@ -21,11 +25,11 @@ use std::time::{Duration, Instant};
 
 use studio::{
     AbcParseRequest, CasGetRequest, CasInspectRequest, CasStoreRequest, JobListRequest,
-    JobPollRequest, JobRef, JobState, MathOperands, OrpheusGenerateRequest, Studio, ToolRequest,
-    ToolResponse,
+    JobPollRequest, JobRef, JobState, MathOperands, OrpheusGenerateRequest, Studio, ToolCatalogue,
+    ToolRequest, ToolResponse,
 };
 use toolwright::codec::{self, Limits};
-use toolwright::hoot::{Server, ServerConfig};
+use toolwright::hoot::{Client, ClientConfig, Server, ServerConfig};
 use toolwright::jobs::JobEvent;
 use toolwright::mcp::{HttpConfig, McpServer};
 use toolwright::{Bytes, Dispatcher, ResponseEnvelope};
@@ -47,13 +51,74 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             serve_hoot(&data_dir, rest).await
         }
         [serve, mode, rest @ ..] if serve == "serve" => serve_mcp(&data_dir, mode, rest).await,
+        [gateway, rest @ ..] if gateway == "gateway" => serve_gateway(rest).await,
         _ => Err(USAGE.into()),
     }
 }
 
 const USAGE: &str = "usage: studio [call TOOL [JSON]
               | serve --stdio | serve --http [ADDR]
-              | serve --hoot ENDPOINT [--iopub ENDPOINT]]";
+              | serve --hoot ENDPOINT [--iopub ENDPOINT]
+              | gateway --backend ENDPOINT... [--iopub ENDPOINT...] (--stdio | --http [ADDR])]";
+
+/// Serves MCP in front of HOOT01 backends until the client (stdio) or the
+/// process (HTTP) stops.
+async fn serve_gateway(rest: &[String]) -> Result<(), Box<dyn std::error::Error>> {
+    let mut backends = Vec::new();
+    let mut config = ClientConfig::default();
+    let mut mode = None;
+    let mut args = rest.iter();
+    while let Some(flag) = args.next() {
+        match flag.as_str() {
+            "--backend" => backends.push(args.next().ok_or(USAGE)?.clone()),
+            "--iopub" => config = config.iopub(args.next().ok_or(USAGE)?.as_str()),
+            "--stdio" => mode = Some(None),
+            "--http" => {
+                let addr = args.as_slice().first().filter(|a| !a.starts_with("--"));
+                if addr.is_some() {
+                    args.next();
+                }
+                mode = Some(Some(addr.cloned()));
+            }
+            _ => return Err(USAGE.into()),
+        }
+    }
+    let Some(mode) = mode else {
+        return Err(USAGE.into());
+    };
+    let client = Client::<ToolCatalogue>::connect(&backends, config)?;
+    if !client.ready(Duration::from_secs(5)).await {
+        eprintln!(
+            "studio: no backend answers yet ({}); calls fail with UNAVAILABLE until one does",
+            backends.join(", ")
+        );
+    }
+    let server = McpServer::new(client)?.named("studio-gateway", env!("CARGO_PKG_VERSION"));
+    match mode {
+        None => {
+            eprintln!("studio: gateway on stdio to {}", backends.join(", "));
+            server.serve_stdio().await?;
+        }
+        Some(addr) => {
+            let addr = match addr {
+                Some(addr) => addr
+                    .parse()
+                    .map_err(|e| format!("bad address `{addr}`: {e}"))?,
+                None => HttpConfig::default().addr,
+            };
+            let listener = tokio::net::TcpListener::bind(addr).await?;
+            let config = HttpConfig::default();
+            eprintln!(
+                "studio: gateway at http://{}{} to {}",
+                listener.local_addr()?,
+                config.path,
+                backends.join(", ")
+            );
+            server.serve_http_on(listener, config).await?;
+        }
+    }
+    Ok(())
+}
 
 /// Serves the studio over HOOT01 until Ctrl-C or SIGTERM, then drains.
 async fn serve_hoot(data_dir: &Path, rest: &[String]) -> Result<(), Box<dyn std::error::Error>> {

@@ -1,5 +1,6 @@
 //! The batch client: `call_tools` over any [`ToolTransport`], with an MCP
-//! transport (child process on stdio, Streamable HTTP). Used by programs that
+//! transport (child process on stdio, Streamable HTTP) and, with feature
+//! `hoot`, a HOOT01 transport straight to backends. Used by programs that
 //! call a Toolwright server (or any MCP server) rather than serve one.
 //!
 //! A batch is a list of [`ToolCall`]s, each with an id the caller chooses.
@@ -30,12 +31,16 @@
 
 mod batch;
 mod call;
+#[cfg(feature = "hoot")]
+mod hoot;
 mod mcp;
 mod options;
 mod transport;
 
 pub use batch::{BatchError, Client};
 pub use call::{ToolCall, ToolResult};
+#[cfg(feature = "hoot")]
+pub use hoot::HootTransport;
 pub use mcp::{ConnectError, McpTransport};
 pub use options::BatchOptions;
 pub use transport::{ToolTransport, codes};

@@ -11,11 +11,21 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use crate::{Json, codec};
 
 /// A chunk as JSON text; one that does not decode is described instead.
+#[cfg(feature = "mcp")]
 pub(crate) fn text(chunk: &[u8]) -> String {
-    match codec::from_msgpack::<Value>(chunk, codec::Limits::default()) {
-        Ok(Value(json)) => json.to_string(),
+    match to_json(chunk) {
+        Ok(json) => json.to_string(),
         Err(_) => format!("a chunk of {} bytes", chunk.len()),
     }
+}
+
+/// Any MsgPack value as JSON, `bin` as base64.
+///
+/// # Errors
+/// `INVALID_REQUEST` when the bytes are not one MsgPack value within the
+/// default limits.
+pub(crate) fn to_json(msgpack: &[u8]) -> Result<Json, crate::ToolError> {
+    codec::from_msgpack::<Value>(msgpack, codec::Limits::default()).map(|Value(json)| json)
 }
 
 /// Any MsgPack value as JSON, `bin` as base64.
@@ -112,7 +122,7 @@ impl<'de> Deserialize<'de> for Key {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "mcp"))]
 mod tests {
     use super::*;
     use crate::Bytes;

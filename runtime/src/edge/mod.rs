@@ -7,19 +7,30 @@
 //! - [`explain`]: a decode error with the expected type of the field.
 //! - [`route`]: an action tool's `action` checked before the call, and its
 //!   `help` and `schema` answered from the catalogue.
-//! - [`chunk_text`]: a stream chunk as JSON text, for progress messages.
+//! - [`chunk_text`]: a stream chunk as JSON text, for progress messages,
+//!   and [`msgpack_to_json`]: any MsgPack value as JSON, `bin` as base64.
 //! - [`Schema`]: the catalogue's generated MCP schema text, parsed once.
 
+#[cfg(feature = "mcp")]
 mod actions;
 mod chunk;
+#[cfg(any(feature = "mcp", all(feature = "client", feature = "hoot")))]
 mod request;
+#[cfg(feature = "mcp")]
 mod schema;
+#[cfg(feature = "mcp")]
 mod validation;
 
+#[cfg(feature = "mcp")]
 pub(crate) use actions::{Answer, Route, route};
+#[cfg(feature = "mcp")]
 pub(crate) use chunk::text as chunk_text;
+#[cfg(all(feature = "client", feature = "hoot"))]
+pub(crate) use chunk::to_json as msgpack_to_json;
 pub(crate) use request::request_msgpack;
+#[cfg(feature = "mcp")]
 pub(crate) use schema::Schema;
+#[cfg(feature = "mcp")]
 pub(crate) use validation::explain;
 
 /// A JSON object: a call's arguments, a schema.

@@ -29,7 +29,7 @@
 //! ```
 
 mod body;
-mod client;
+pub(crate) mod client;
 mod error;
 mod frame;
 pub mod iopub;

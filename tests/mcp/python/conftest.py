@@ -25,7 +25,9 @@ from mcp import Client, StdioServerParameters
 
 ROOT = Path(__file__).resolve().parents[3]
 CASES: dict[str, Any] = json.loads((ROOT / "tests/mcp/cases.json").read_text())
-TRANSPORTS = ["stdio", "http"]
+# `gateway` is Streamable HTTP to the studio gateway, which forwards every
+# call over HOOT01 to a studio backend: the same suite, one hop further.
+TRANSPORTS = ["stdio", "http", "gateway"]
 
 
 def studio_bin() -> Path:
@@ -90,6 +92,35 @@ def http_url(data_dir: Path) -> Iterator[str]:
             process.wait()
 
 
+@pytest.fixture(scope="session")
+def gateway_url(data_dir: Path) -> Iterator[str]:
+    hoot = f"tcp://127.0.0.1:{free_port()}"
+    iopub = f"tcp://127.0.0.1:{free_port()}"
+    port = free_port()
+    backend = subprocess.Popen(
+        [str(studio_bin()), "serve", "--hoot", hoot, "--iopub", iopub],
+        cwd=data_dir,
+        env=os.environ | {"STUDIO_DATA": str(data_dir / "gateway-backend")},
+        stdin=subprocess.DEVNULL,
+    )
+    gateway = subprocess.Popen(
+        [str(studio_bin()), "gateway", "--backend", hoot, "--iopub", iopub, "--http", f"127.0.0.1:{port}"],
+        cwd=data_dir,
+        stdin=subprocess.DEVNULL,
+    )
+    try:
+        wait_until_listening(gateway, port)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        for process in (gateway, backend):
+            process.terminate()
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
@@ -113,6 +144,8 @@ def connect(transport: str, data_dir: Path, request: pytest.FixtureRequest):  # 
                 cwd=str(data_dir),
                 env={"STUDIO_DATA": str(data_dir / "stdio")},
             )
+        elif transport == "gateway":
+            server = request.getfixturevalue("gateway_url")
         else:
             server = request.getfixturevalue("http_url")
         async with Client(server, read_timeout_seconds=60) as client:

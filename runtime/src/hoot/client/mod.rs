@@ -24,7 +24,7 @@
 //! # Ok(()) }
 //! ```
 
-mod route;
+pub(crate) mod route;
 mod socket;
 mod state;
 
@@ -43,6 +43,7 @@ use crate::codec::{self, Limits};
 use crate::jobs::{JobCancelResponse, JobEvent, JobInfo, JobPollRequest, JobPollResponse};
 use crate::port::{CallOptions, CallPort, PortEnvelope, StreamEvent};
 use crate::{Catalogue, DispatcherConfig, ResponseEnvelope, ToolError, codes};
+use route::Route;
 use socket::Cmd;
 use state::{Incoming, State};
 
@@ -56,6 +57,14 @@ pub struct ClientConfig {
     job_ttl: Duration,
     iopub: Vec<String>,
     high_water_mark: i32,
+}
+
+impl ClientConfig {
+    /// The limits set by [`ClientConfig::limits`].
+    #[cfg(feature = "client")]
+    pub(crate) fn current_limits(&self) -> Limits {
+        self.limits
+    }
 }
 
 impl Default for ClientConfig {
@@ -169,7 +178,7 @@ impl Drop for Inner {
     }
 }
 
-impl<C: Catalogue> Client<C> {
+impl<C> Client<C> {
     /// Connects to `backends` (`tcp://host:port`, `ipc:///path`,
     /// `inproc://name`). Returns at once: backends join the rotation as
     /// they answer their first Heartbeat; see [`Client::ready`].
@@ -277,16 +286,73 @@ impl<C: Catalogue> Client<C> {
         self.inner.dropped.load(Ordering::Relaxed)
     }
 
+    /// Calls with MsgPack `request` and returns the final Reply's body, a
+    /// MsgPack `ResponseEnvelope`, undecoded: for callers without the
+    /// catalogue's types (a relay, the batch client). The stream goes to
+    /// `options.stream` as for [`CallPort::call`].
+    ///
+    /// # Errors
+    /// The client's own errors: `UNAVAILABLE`, `TIMEOUT`, `CANCELLED`, and
+    /// `INVALID_REQUEST` for a request over the limits.
+    pub async fn call_bytes(
+        &self,
+        request: Vec<u8>,
+        options: CallOptions,
+    ) -> Result<Vec<u8>, ToolError> {
+        self.call_raw(request, options).await
+    }
+
     /// Sends `request` and returns the final Reply's body, handing the
     /// stream to `options.stream` on the way.
+    ///
+    /// A job tool naming jobs of no known worker (started through another
+    /// gateway, or before this client remembered them) asks each live
+    /// worker in turn until one knows them.
     async fn call_raw(&self, request: Vec<u8>, options: CallOptions) -> Result<Vec<u8>, ToolError> {
         self.inner.config.limits.check_size(request.len())?;
         let route = route::of(&request);
+        let candidates = match &route {
+            Route::Jobs(ids) => self.inner.lock().unowned_candidates(ids),
+            Route::Any => Vec::new(),
+        };
+        if candidates.len() < 2 {
+            return self.call_on(request, &route, None, options).await;
+        }
+        let mut last = None;
+        for backend in candidates {
+            let body = self
+                .call_on(request.clone(), &route, Some(backend), options.clone())
+                .await?;
+            if !is_not_found(&body) {
+                if let Route::Jobs(ids) = &route {
+                    let mut state = self.inner.lock();
+                    for id in ids {
+                        state.owns(id.clone(), backend);
+                    }
+                }
+                return Ok(body);
+            }
+            last = Some(body);
+        }
+        last.ok_or_else(|| ToolError::new(codes::UNAVAILABLE, "no backend is answering"))
+    }
+
+    /// Sends `request` to `pinned`, or to the backend its route picks.
+    async fn call_on(
+        &self,
+        request: Vec<u8>,
+        route: &Route,
+        pinned: Option<usize>,
+        options: CallOptions,
+    ) -> Result<Vec<u8>, ToolError> {
         let id = RequestId::new();
         let (tx, mut rx) = mpsc::unbounded_channel();
         let backend = {
             let mut state = self.inner.lock();
-            let backend = state.choose(&route)?;
+            let backend = match pinned {
+                Some(backend) => backend,
+                None => state.choose(route)?,
+            };
             state.start(id, backend, tx);
             backend
         };
@@ -379,6 +445,19 @@ impl<C: Catalogue> Client<C> {
                 "a job tool answered with something other than its response",
             )),
         }
+    }
+}
+
+/// Whether a final Reply is the job tools' `NOT_FOUND`.
+fn is_not_found(body: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Code {
+        code: String,
+    }
+    match route::envelope_key(body) {
+        Some(("error", value)) => codec::from_msgpack::<Code>(value, Limits::default())
+            .is_ok_and(|e| e.code == "NOT_FOUND"),
+        _ => false,
     }
 }
 

@@ -57,7 +57,7 @@ fn tool_name(request: &[u8]) -> Option<&str> {
 
 /// The first key of an envelope and the bytes of its value:
 /// (`"success"`, …), (`"stream_chunk"`, …).
-pub(super) fn envelope_key(body: &[u8]) -> Option<(&str, &[u8])> {
+pub(crate) fn envelope_key(body: &[u8]) -> Option<(&str, &[u8])> {
     let mut rest = body;
     if rmp::decode::read_map_len(&mut rest).ok()? != 1 {
         return None;

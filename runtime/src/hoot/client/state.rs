@@ -89,6 +89,19 @@ impl State {
             .ok_or_else(|| self.none_alive())
     }
 
+    /// The live backends to ask about `ids` when no backend is known to
+    /// run any of them; empty when one is.
+    pub(super) fn unowned_candidates(&self, ids: &[String]) -> Vec<usize> {
+        if ids.iter().any(|id| self.owners.contains_key(id)) {
+            return Vec::new();
+        }
+        let mut alive: Vec<usize> = (0..self.backends.len())
+            .filter(|i| self.backends[*i].alive)
+            .collect();
+        alive.sort_by_key(|i| self.backends[*i].in_flight);
+        alive
+    }
+
     fn none_alive(&self) -> ToolError {
         let endpoints: Vec<&str> = self.backends.iter().map(|b| b.endpoint.as_str()).collect();
         ToolError::new(
