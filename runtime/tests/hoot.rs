@@ -17,7 +17,7 @@ use toolwright::hoot::{
 };
 use toolwright::jobs::{JobEvent, JobPollRequest, JobState, PollMode};
 use toolwright::port::{CallOptions, CallPort, StreamEvent};
-use toolwright::{DispatcherConfig, ResponseEnvelope, codes};
+use toolwright::{Bytes, DispatcherConfig, ResponseEnvelope, codes};
 
 type Hoot = Client<ToolCatalogue>;
 
@@ -51,9 +51,13 @@ fn ipc_endpoint(dir: &tempfile::TempDir) -> String {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_timing_class_over_tcp_and_ipc() {
+async fn every_timing_class_over_tcp_ipc_and_inproc() {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    for endpoint in ["tcp://127.0.0.1:0".to_owned(), ipc_endpoint(&dir)] {
+    for endpoint in [
+        "tcp://127.0.0.1:0".to_owned(),
+        ipc_endpoint(&dir),
+        "inproc://hoot-timing".to_owned(),
+    ] {
         let (server, _d) = serve(&endpoint);
         let client = connect(&[server.endpoint()]).await;
 
@@ -124,6 +128,96 @@ async fn errors_come_back_typed() {
         .await
         .expect_err("no such job");
     assert_eq!(missing.code, "NOT_FOUND");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_past_its_timeout_is_answered_timeout_and_cancelled() {
+    // A backend that stays alive (it answers heartbeats) but never answers
+    // a Request; it returns the id of the first Cancel it gets.
+    let context = zmq::Context::new();
+    let router = context.socket(zmq::ROUTER).expect("a socket");
+    router.bind("tcp://127.0.0.1:*").expect("bind");
+    let endpoint = router
+        .get_last_endpoint()
+        .expect("endpoint")
+        .expect("utf-8");
+    let stalling = std::thread::spawn(move || {
+        let mut greeted = false;
+        let mut requested = None;
+        loop {
+            let mut parts = router.recv_multipart(0).expect("receive");
+            let peer = parts.remove(0);
+            let message = hoot::decode(parts, 1 << 20).expect("a HOOT01 message");
+            let answer = match message.command {
+                hoot::Command::Heartbeat if !greeted => Message::ready(message.request_id),
+                hoot::Command::Heartbeat => Message::heartbeat(message.request_id),
+                hoot::Command::Request => {
+                    requested = Some(message.request_id);
+                    continue;
+                }
+                hoot::Command::Cancel => return (requested, message.request_id),
+                _ => continue,
+            };
+            greeted = true;
+            router
+                .send_multipart(std::iter::once(peer).chain(hoot::encode(answer)), 0)
+                .expect("send");
+        }
+    });
+    let client = Hoot::connect(
+        &[endpoint.as_str()],
+        config().timeout(Duration::from_millis(200)),
+    )
+    .expect("connect");
+    assert!(client.ready(SOON).await);
+    let asked = Instant::now();
+    let answer = call(&client, &ToolRequest::Add(MathOperands { a: 1, b: 2 })).await;
+    let took = asked.elapsed();
+    assert_eq!(error(&answer).code, codes::TIMEOUT, "{answer:?}");
+    assert!(
+        took >= Duration::from_millis(200) && took < Duration::from_secs(2),
+        "took {took:?}"
+    );
+    let (requested, cancelled) = stalling.join().expect("the stalling backend");
+    assert_eq!(
+        requested,
+        Some(cancelled),
+        "the timed-out call was cancelled on the backend"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_frame_over_the_body_limit_is_dropped_by_libzmq_and_serving_goes_on() {
+    let d = dispatcher(DispatcherConfig::default());
+    let server = Server::serve(d, ServerConfig::new("tcp://127.0.0.1:0").max_body(1024))
+        .expect("the server binds");
+    let context = zmq::Context::new();
+    let big = context.socket(zmq::DEALER).expect("a socket");
+    big.connect(server.endpoint()).expect("connect");
+    let request = encode(&ToolRequest::Echo(Echo {
+        text: "x".repeat(64 * 1024),
+        data: Bytes(Vec::new()),
+        items: Vec::new(),
+        tags: Default::default(),
+        value: None,
+    }));
+    let body = hoot::encode_call(&request, None, false);
+    big.send_multipart(
+        hoot::encode(Message::request(RequestId::new(), "", body)),
+        0,
+    )
+    .expect("send");
+    big.set_rcvtimeo(300).expect("timeout");
+    assert!(
+        big.recv_multipart(0).is_err(),
+        "no answer to a frame over the limit"
+    );
+    let client = connect(&[server.endpoint()]).await;
+    let sum = call(&client, &ToolRequest::Add(MathOperands { a: 1, b: 2 })).await;
+    assert_eq!(
+        sum,
+        ResponseEnvelope::Success(ToolResponse::Add(MathResult { result: 3 }))
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -30,6 +30,7 @@
 
 mod body;
 pub(crate) mod client;
+mod context;
 mod error;
 mod frame;
 pub mod iopub;

@@ -191,7 +191,7 @@ impl<C> Client<C> {
             return Err(HootError::NoBackend);
         }
         let endpoints: Vec<String> = backends.iter().map(|e| e.as_ref().to_owned()).collect();
-        let context = zmq::Context::new();
+        let context = super::context::shared();
         let max_body = config.limits.max_bytes;
         let mut dealers = Vec::with_capacity(endpoints.len());
         for endpoint in &endpoints {

@@ -50,7 +50,7 @@ pub struct ServerConfig {
 impl ServerConfig {
     /// Serves on `endpoint`: `tcp://host:port` (port `*` or `0` picks a
     /// free one; [`ServerHandle::endpoint`] says which), `ipc:///path`, or
-    /// `inproc://name`.
+    /// `inproc://name` (for clients in the same process).
     pub fn new(endpoint: impl Into<String>) -> Self {
         ServerConfig {
             endpoint: endpoint.into(),
@@ -128,7 +128,7 @@ impl Server {
     pub fn serve<P: CallPort>(port: P, config: ServerConfig) -> Result<ServerHandle, HootError> {
         let runtime = tokio::runtime::Handle::try_current().map_err(|_| HootError::NoRuntime)?;
         let max_body = config.max_body.unwrap_or(port.limits().max_bytes);
-        let context = zmq::Context::new();
+        let context = super::context::shared();
         let router = context.socket(zmq::ROUTER)?;
         router.set_linger(0)?;
         router.set_router_mandatory(true)?;
