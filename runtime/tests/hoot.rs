@@ -46,6 +46,30 @@ async fn call(client: &Hoot, request: &ToolRequest) -> Envelope {
     client.call(encode(request), CallOptions::default()).await
 }
 
+/// Connects to every worker and waits until all are in rotation.
+async fn connect_all(endpoints: &[&str]) -> Hoot {
+    let client = connect(endpoints).await;
+    tokio::time::timeout(SOON, async {
+        while client.backends_alive() < endpoints.len() {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("every worker joins");
+    client
+}
+
+/// A bare ROUTER on a free loopback port, to play a misbehaving backend.
+fn fake_backend(context: &zmq::Context) -> (zmq::Socket, String) {
+    let router = context.socket(zmq::ROUTER).expect("a socket");
+    router.bind("tcp://127.0.0.1:*").expect("bind");
+    let endpoint = router
+        .get_last_endpoint()
+        .expect("endpoint")
+        .expect("utf-8");
+    (router, endpoint)
+}
+
 fn ipc_endpoint(dir: &tempfile::TempDir) -> String {
     format!("ipc://{}", dir.path().join("hoot.sock").display())
 }
@@ -135,12 +159,7 @@ async fn a_call_past_its_timeout_is_answered_timeout_and_cancelled() {
     // A backend that stays alive (it answers heartbeats) but never answers
     // a Request; it returns the id of the first Cancel it gets.
     let context = zmq::Context::new();
-    let router = context.socket(zmq::ROUTER).expect("a socket");
-    router.bind("tcp://127.0.0.1:*").expect("bind");
-    let endpoint = router
-        .get_last_endpoint()
-        .expect("endpoint")
-        .expect("utf-8");
+    let (router, endpoint) = fake_backend(&context);
     let stalling = std::thread::spawn(move || {
         let mut greeted = false;
         let mut requested = None;
@@ -330,12 +349,7 @@ async fn a_full_server_answers_busy_and_a_stopping_one_unavailable() {
 async fn a_backend_that_goes_silent_fails_its_callers_within_the_liveness_window() {
     // A ROUTER that says Ready, takes a Request, then never answers again.
     let context = zmq::Context::new();
-    let router = context.socket(zmq::ROUTER).expect("a socket");
-    router.bind("tcp://127.0.0.1:*").expect("bind");
-    let endpoint = router
-        .get_last_endpoint()
-        .expect("endpoint")
-        .expect("utf-8");
+    let (router, endpoint) = fake_backend(&context);
     let mute = std::thread::spawn(move || {
         let mut heartbeats = 0;
         loop {
@@ -414,14 +428,7 @@ async fn a_killed_backend_fails_its_callers_and_serves_again_once_restarted() {
 async fn two_workers_share_the_load_and_losing_one_loses_no_call() {
     let (first, _d1) = serve("tcp://127.0.0.1:0");
     let (second, _d2) = serve("tcp://127.0.0.1:0");
-    let client = connect(&[first.endpoint(), second.endpoint()]).await;
-    tokio::time::timeout(SOON, async {
-        while client.backends_alive() < 2 {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-    })
-    .await
-    .expect("both workers join");
+    let client = connect_all(&[first.endpoint(), second.endpoint()]).await;
 
     // Each call sleeps its own number of milliseconds and says so, so every
     // answer can be matched to its request.
@@ -519,14 +526,7 @@ async fn another_gateway_finds_the_worker_of_a_job_it_did_not_start() {
         jobs.push(started(&call(&starter, &generate).await));
     }
     // A second client, as a second gateway would be, has seen none of them.
-    let other = connect(&endpoints).await;
-    tokio::time::timeout(SOON, async {
-        while other.backends_alive() < 2 {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-    })
-    .await
-    .expect("both workers join");
+    let other = connect_all(&endpoints).await;
     for job in &jobs {
         let info = other.job_status(job).await.expect("some worker runs it");
         assert_eq!(&info.job_id, job);

@@ -186,17 +186,23 @@ def test_frame_errors_of_a_request_get_an_invalid_request_reply(peer: Peer) -> N
     assert peer.call({"tool": "add", "a": 1, "b": 2}) == {"success": {"tool": "add", "result": 3}}
 
 
+def subscribe(context: zmq.Context[zmq.Socket[bytes]], endpoint: str, *topics: bytes) -> zmq.Socket[bytes]:
+    """A SUB to `topics`, given time to join: it only receives what is
+    published after it has."""
+    subscriber = context.socket(zmq.SUB)
+    subscriber.setsockopt(zmq.LINGER, 0)
+    subscriber.connect(endpoint)
+    for topic in topics:
+        subscriber.setsockopt(zmq.SUBSCRIBE, topic)
+    time.sleep(0.3)
+    return subscriber
+
+
 def test_a_fire_and_forget_caller_learns_every_outcome_from_iopub(
     context: zmq.Context[zmq.Socket[bytes]], endpoints: tuple[str, str], peer: Peer
 ) -> None:
-    subscriber = context.socket(zmq.SUB)
-    subscriber.setsockopt(zmq.LINGER, 0)
-    subscriber.connect(endpoints[1])
-    subscriber.setsockopt(zmq.SUBSCRIBE, b"job/")
-    subscriber.setsockopt(zmq.SUBSCRIBE, b"call/")
+    subscriber = subscribe(context, endpoints[1], b"job/", b"call/")
     try:
-        # A SUB only receives what is published after it has joined.
-        time.sleep(0.3)
         # Fire and forget: send, never wait for a Reply. One job succeeds;
         # the other is a fire_and_forget tool whose job fails.
         succeeding = peer.request({"tool": "orpheus_generate", "max_tokens": 128}, wait_ms=0)
@@ -233,12 +239,8 @@ def test_a_fire_and_forget_caller_learns_every_outcome_from_iopub(
 def test_a_subscription_to_one_tool_sees_that_tool_only(
     context: zmq.Context[zmq.Socket[bytes]], endpoints: tuple[str, str], peer: Peer
 ) -> None:
-    subscriber = context.socket(zmq.SUB)
-    subscriber.setsockopt(zmq.LINGER, 0)
-    subscriber.connect(endpoints[1])
-    subscriber.setsockopt(zmq.SUBSCRIBE, b"job/garden_stop/")
+    subscriber = subscribe(context, endpoints[1], b"job/garden_stop/")
     try:
-        time.sleep(0.3)
         peer.request({"tool": "orpheus_generate", "max_tokens": 128}, wait_ms=0)
         peer.request({"tool": "garden_stop"}, wait_ms=0)
         seen: list[bytes] = []

@@ -32,6 +32,7 @@ use toolwright::codec::{self, Limits};
 use toolwright::hoot::{Client, ClientConfig, Server, ServerConfig};
 use toolwright::jobs::JobEvent;
 use toolwright::mcp::{HttpConfig, McpServer};
+use toolwright::port::CallPort;
 use toolwright::{Bytes, Dispatcher, ResponseEnvelope};
 
 type Envelope = ResponseEnvelope<ToolResponse>;
@@ -100,23 +101,34 @@ async fn serve_gateway(rest: &[String]) -> Result<(), Box<dyn std::error::Error>
             server.serve_stdio().await?;
         }
         Some(addr) => {
-            let addr = match addr {
-                Some(addr) => addr
-                    .parse()
-                    .map_err(|e| format!("bad address `{addr}`: {e}"))?,
-                None => HttpConfig::default().addr,
-            };
-            let listener = tokio::net::TcpListener::bind(addr).await?;
-            let config = HttpConfig::default();
-            eprintln!(
-                "studio: gateway at http://{}{} to {}",
-                listener.local_addr()?,
-                config.path,
-                backends.join(", ")
-            );
-            server.serve_http_on(listener, config).await?;
+            let to = format!("gateway to {}", backends.join(", "));
+            serve_http(server, addr.as_deref(), &to).await?;
         }
     }
+    Ok(())
+}
+
+/// Serves `server` over Streamable HTTP at `addr` (default
+/// `127.0.0.1:8787`), saying on stderr where and what.
+async fn serve_http<P: CallPort>(
+    server: McpServer<P>,
+    addr: Option<&str>,
+    what: &str,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let addr = match addr {
+        Some(addr) => addr
+            .parse()
+            .map_err(|e| format!("bad address `{addr}`: {e}"))?,
+        None => HttpConfig::default().addr,
+    };
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let config = HttpConfig::default();
+    eprintln!(
+        "studio: {what} at http://{}{}",
+        listener.local_addr()?,
+        config.path
+    );
+    server.serve_http_on(listener, config).await?;
     Ok(())
 }
 
@@ -177,20 +189,7 @@ async fn serve_mcp(
             server.serve_stdio().await?;
         }
         ("--http", [] | [_]) => {
-            let addr = match rest {
-                [addr] => addr
-                    .parse()
-                    .map_err(|e| format!("bad address `{addr}`: {e}"))?,
-                _ => HttpConfig::default().addr,
-            };
-            let listener = tokio::net::TcpListener::bind(addr).await?;
-            let config = HttpConfig::default();
-            eprintln!(
-                "studio: serving MCP at http://{}{}",
-                listener.local_addr()?,
-                config.path
-            );
-            server.serve_http_on(listener, config).await?;
+            serve_http(server, rest.first().map(String::as_str), "serving MCP").await?;
         }
         _ => return Err(USAGE.into()),
     }
