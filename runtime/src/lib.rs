@@ -29,10 +29,10 @@ pub mod client;
 pub mod codec;
 mod context;
 mod dispatcher;
-#[cfg(any(feature = "mcp", all(feature = "client", feature = "hoot")))]
 mod edge;
 mod envelope;
 mod error;
+pub mod events;
 #[cfg(feature = "hoot")]
 pub mod hoot;
 pub mod jobs;
@@ -45,6 +45,8 @@ pub mod tagged;
 mod timing;
 mod tool;
 pub mod toon;
+#[cfg(feature = "web")]
+mod web;
 
 pub use bytes::Bytes;
 pub use context::{CallContext, CallSink, Context};

@@ -99,6 +99,11 @@ pub trait Catalogue: Send + Sync + 'static {
     /// its actions' own schemas. The MCP server parses it once.
     const MCP_SCHEMA: &'static str;
 
+    /// The `GET /api/tools` document (docs/web.md): JSON text `{"tools":
+    /// [..]}`, each tool's metadata generated from the same `.tool` files
+    /// as the TypeScript and Python registries, with `source` `local`.
+    const METADATA: &'static str;
+
     /// The tool with this wire name.
     fn tool(name: &str) -> Option<&'static ToolInfo>;
 

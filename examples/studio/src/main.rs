@@ -123,11 +123,9 @@ async fn serve_http<P: CallPort>(
     };
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let config = HttpConfig::default();
-    eprintln!(
-        "studio: {what} at http://{}{}",
-        listener.local_addr()?,
-        config.path
-    );
+    let local = listener.local_addr()?;
+    eprintln!("studio: {what} at http://{local}{}", config.path);
+    eprintln!("studio: the catalogue and live tool calls at http://{local}/");
     server.serve_http_on(listener, config).await?;
     Ok(())
 }

@@ -35,6 +35,46 @@ export interface ToolParameter {
   readonly required: boolean;
   /** The value used when it is left out. */
   readonly default?: JsonValue;
+  /** `@range` (`[min, max]`), `@length` (`[min, max]`) and `@pattern`, when declared. */
+  readonly constraints?: ParameterConstraints;
+  /** Set when deprecated: why, and what to use instead (may be empty). */
+  readonly deprecated?: string;
+}
+
+/** A parameter's declared constraints. */
+export interface ParameterConstraints {
+  /** Inclusive numeric bounds. */
+  readonly range?: readonly [number, number];
+  /** Inclusive length bounds: characters, bytes, or entries. */
+  readonly length?: readonly [number, number];
+  /** A regular expression strings must match. */
+  readonly pattern?: string;
+}
+
+/** One of a tool's own errors. */
+export interface ToolErrorMetadata {
+  /** Stable code, as in `ToolCallError.code`. */
+  readonly code: string;
+  /** The error variant's IDL name. */
+  readonly name: string;
+  /** When it happens. */
+  readonly description?: string;
+}
+
+/** What a streaming tool sends while it runs. */
+export interface ToolStreamMetadata {
+  /** The IDL type of each chunk. */
+  readonly idlType: string;
+  /** What the chunks are. */
+  readonly description?: string;
+}
+
+/** An example call: arguments that decode, and a response of the right shape. */
+export interface ToolExample {
+  /** The arguments (with `action` for an action). */
+  readonly request: JsonValue;
+  /** A response; absent for an acknowledgement. */
+  readonly response?: JsonValue;
 }
 
 /** One action of an action tool. */
@@ -49,6 +89,10 @@ export interface ActionMetadata {
   readonly timing: ToolTiming;
   /** Its arguments. */
   readonly parameters: readonly ToolParameter[];
+  /** The fields of its response; absent for an acknowledgement. */
+  readonly response?: readonly ToolParameter[];
+  /** An example call. */
+  readonly example: ToolExample;
   /** Set when deprecated: why, and what to use instead (may be empty). */
   readonly deprecated?: string;
 }
@@ -75,8 +119,16 @@ export interface ToolMetadata {
   readonly actions?: readonly ActionMetadata[];
   /** The codes of the tool's own errors. */
   readonly errorCodes: readonly string[];
+  /** The tool's own errors, with what they mean. */
+  readonly errors?: readonly ToolErrorMetadata[];
+  /** The fields of its response (single tools; absent for an acknowledgement). */
+  readonly response?: readonly ToolParameter[];
   /** True when it streams chunks while it runs. */
   readonly streams: boolean;
+  /** What it streams. */
+  readonly stream?: ToolStreamMetadata;
+  /** An example call (single tools; see each action). */
+  readonly example?: ToolExample;
   /** Set when deprecated: why, and what to use instead (may be empty). */
   readonly deprecated?: string;
 }
@@ -85,8 +137,12 @@ export interface ToolMetadata {
 export interface ToolStartEvent {
   /** The event's tag. */
   type: "tool_start";
+  /** The call; its `tool_complete` carries the same id. */
+  call_id?: string;
   /** The tool. */
   tool_name: string;
+  /** The action, for an action tool. */
+  action?: string;
   /** Its arguments, as JSON text. */
   tool_input: string;
   /** Where the tool is served from; `"local"` when left out. */
@@ -101,8 +157,20 @@ export interface ToolCompleteEvent {
   type: "tool_complete";
   /** The tool. */
   tool_name: string;
-  /** Its result, as text. */
+  /** The job the call ran as, when it ran as one. */
+  job_id?: string;
+  /** The call. */
+  call_id?: string;
+  /** The action, for an action tool. */
+  action?: string;
+  /** Its result, as text: the response's fields, or the error, as JSON. */
   tool_result: string;
+  /** True when the tool answered a response (servers before the event feed leave it out). */
+  success?: boolean;
+  /** The error's code, when it failed. */
+  error_code?: string;
+  /** From start to end, in milliseconds. */
+  duration_ms?: number;
   /** Where the tool is served from; `"local"` when left out. */
   source?: ToolSource;
   /** When it finished (ISO 8601). */

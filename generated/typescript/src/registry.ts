@@ -28,14 +28,124 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "Job ID as returned when the job started, e.g. `job_8f2k1c`.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "pattern": "^job_[A-Za-z0-9]+$"
+        }
       }
     ],
     "errorCodes": [
       "NOT_FOUND",
       "INVALID_JOB_ID"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "NOT_FOUND",
+        "name": "not_found",
+        "description": "No job has this ID, or it expired after its time-to-live."
+      },
+      {
+        "code": "INVALID_JOB_ID",
+        "name": "invalid_job_id",
+        "description": "A job ID in the request is malformed."
+      }
+    ],
+    "response": [
+      {
+        "name": "job_id",
+        "type": "string",
+        "idlType": "string",
+        "description": "Job ID.",
+        "required": true
+      },
+      {
+        "name": "tool_name",
+        "type": "string",
+        "idlType": "string",
+        "description": "Name of the tool the job runs, e.g. `orpheus_generate`.",
+        "required": true
+      },
+      {
+        "name": "state",
+        "type": "string",
+        "idlType": "JobState",
+        "description": "Current state.",
+        "required": true
+      },
+      {
+        "name": "progress",
+        "type": "number",
+        "idlType": "f32?",
+        "description": "Progress from 0 to 1, for tools that report it.",
+        "required": false,
+        "constraints": {
+          "range": [
+            0.0,
+            1.0
+          ]
+        }
+      },
+      {
+        "name": "created_at",
+        "type": "integer",
+        "idlType": "u64",
+        "description": "When the job was accepted, milliseconds since the Unix epoch.",
+        "required": true
+      },
+      {
+        "name": "started_at",
+        "type": "integer",
+        "idlType": "u64?",
+        "description": "When a worker started it, milliseconds since the Unix epoch.",
+        "required": false
+      },
+      {
+        "name": "completed_at",
+        "type": "integer",
+        "idlType": "u64?",
+        "description": "When it finished, milliseconds since the Unix epoch.",
+        "required": false
+      },
+      {
+        "name": "result",
+        "type": "any",
+        "idlType": "json?",
+        "description": "The tool's response, once the job is complete.",
+        "required": false
+      },
+      {
+        "name": "error_code",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Error code from the tool's error type, once the job has failed, e.g. `GPU_OUT_OF_MEMORY`.",
+        "required": false
+      },
+      {
+        "name": "error",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Human-readable error message, once the job has failed.",
+        "required": false
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "job_id": "x"
+      },
+      "response": {
+        "completed_at": 1,
+        "created_at": 1,
+        "error": "x",
+        "error_code": "x",
+        "job_id": "x",
+        "progress": 0.0,
+        "result": {},
+        "started_at": 1,
+        "state": "pending",
+        "tool_name": "x"
+      }
+    }
   },
   {
     "name": "job_list",
@@ -71,11 +181,54 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u32",
         "description": "Maximum number of jobs to return.",
         "required": false,
-        "default": 100
+        "default": 100,
+        "constraints": {
+          "range": [
+            1,
+            1000
+          ]
+        }
       }
     ],
     "errorCodes": [],
-    "streams": false
+    "response": [
+      {
+        "name": "jobs",
+        "type": "array",
+        "idlType": "list<JobInfo>",
+        "description": "The matching jobs, newest first.",
+        "required": true
+      },
+      {
+        "name": "total",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Number of matching jobs, including any beyond `limit`.",
+        "required": true
+      },
+      {
+        "name": "by_state",
+        "type": "object",
+        "idlType": "JobCounts",
+        "description": "How many jobs the server holds in each state.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {},
+      "response": {
+        "by_state": {
+          "cancelled": 1,
+          "complete": 1,
+          "failed": 1,
+          "pending": 1,
+          "running": 1
+        },
+        "jobs": [],
+        "total": 1
+      }
+    }
   },
   {
     "name": "job_poll",
@@ -97,7 +250,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "list<string>",
         "description": "Jobs to wait for; empty waits on every pending or running job.",
         "required": false,
-        "default": []
+        "default": [],
+        "constraints": {
+          "length": [
+            0,
+            100
+          ]
+        }
       },
       {
         "name": "timeout_ms",
@@ -105,7 +264,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u64",
         "description": "Longest time to wait, in milliseconds (0 checks once and returns).",
         "required": false,
-        "default": 5000
+        "default": 5000,
+        "constraints": {
+          "range": [
+            0,
+            300000
+          ]
+        }
       },
       {
         "name": "mode",
@@ -120,7 +285,66 @@ export const TOOLS: readonly ToolMetadata[] = [
       "NOT_FOUND",
       "INVALID_JOB_ID"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "NOT_FOUND",
+        "name": "not_found",
+        "description": "No job has this ID, or it expired after its time-to-live."
+      },
+      {
+        "code": "INVALID_JOB_ID",
+        "name": "invalid_job_id",
+        "description": "A job ID in the request is malformed."
+      }
+    ],
+    "response": [
+      {
+        "name": "completed",
+        "type": "array",
+        "idlType": "list<string>",
+        "description": "Jobs that completed successfully.",
+        "required": true
+      },
+      {
+        "name": "failed",
+        "type": "array",
+        "idlType": "list<string>",
+        "description": "Jobs that failed or were cancelled.",
+        "required": true
+      },
+      {
+        "name": "pending",
+        "type": "array",
+        "idlType": "list<string>",
+        "description": "Jobs still pending or running.",
+        "required": true
+      },
+      {
+        "name": "timed_out",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "True when the wait ended because of the timeout.",
+        "required": true
+      },
+      {
+        "name": "elapsed_ms",
+        "type": "integer",
+        "idlType": "u64",
+        "description": "How long the call waited, in milliseconds.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {},
+      "response": {
+        "completed": [],
+        "elapsed_ms": 1,
+        "failed": [],
+        "pending": [],
+        "timed_out": false
+      }
+    }
   },
   {
     "name": "job_cancel",
@@ -141,14 +365,62 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "Job ID as returned when the job started, e.g. `job_8f2k1c`.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "pattern": "^job_[A-Za-z0-9]+$"
+        }
       }
     ],
     "errorCodes": [
       "NOT_FOUND",
       "INVALID_JOB_ID"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "NOT_FOUND",
+        "name": "not_found",
+        "description": "No job has this ID, or it expired after its time-to-live."
+      },
+      {
+        "code": "INVALID_JOB_ID",
+        "name": "invalid_job_id",
+        "description": "A job ID in the request is malformed."
+      }
+    ],
+    "response": [
+      {
+        "name": "job_id",
+        "type": "string",
+        "idlType": "string",
+        "description": "The job that was cancelled.",
+        "required": true
+      },
+      {
+        "name": "cancelled",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "False when the job had already finished before the request.",
+        "required": true
+      },
+      {
+        "name": "state",
+        "type": "string",
+        "idlType": "JobState",
+        "description": "The job's state after the request.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "job_id": "x"
+      },
+      "response": {
+        "cancelled": false,
+        "job_id": "x",
+        "state": "pending"
+      }
+    }
   },
   {
     "name": "abc_parse",
@@ -169,7 +441,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "The ABC notation source text.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "length": [
+            1,
+            1048576
+          ]
+        }
       }
     ],
     "errorCodes": [
@@ -178,7 +456,94 @@ export const TOOLS: readonly ToolMetadata[] = [
       "UNKNOWN_KEY",
       "OUT_OF_MIDI_RANGE"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "PARSE_FAILED",
+        "name": "parse_failed",
+        "description": "The input is not valid ABC."
+      },
+      {
+        "code": "UNSUPPORTED_FEATURE",
+        "name": "unsupported_feature",
+        "description": "The tune uses ABC syntax this server does not support."
+      },
+      {
+        "code": "UNKNOWN_KEY",
+        "name": "unknown_key",
+        "description": "The target key is not one the transposer knows."
+      },
+      {
+        "code": "OUT_OF_MIDI_RANGE",
+        "name": "out_of_midi_range",
+        "description": "Transposing would move notes outside the MIDI range 0-127."
+      }
+    ],
+    "response": [
+      {
+        "name": "valid",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "True when the source parsed without errors.",
+        "required": true
+      },
+      {
+        "name": "title",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Tune title from the `T:` field.",
+        "required": false
+      },
+      {
+        "name": "key",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Key from the `K:` field, e.g. `Gmaj` or `Ador`.",
+        "required": false
+      },
+      {
+        "name": "meter",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Meter from the `M:` field, e.g. `6/8`.",
+        "required": false
+      },
+      {
+        "name": "tempo",
+        "type": "integer",
+        "idlType": "u32?",
+        "description": "Tempo in quarter notes per minute from the `Q:` field.",
+        "required": false
+      },
+      {
+        "name": "voices",
+        "type": "array",
+        "idlType": "list<string>",
+        "description": "Voice names from `V:` fields; empty for single-voice tunes.",
+        "required": true
+      },
+      {
+        "name": "notes_count",
+        "type": "integer",
+        "idlType": "u64",
+        "description": "Number of notes in the tune body.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "abc": "x"
+      },
+      "response": {
+        "key": "x",
+        "meter": "x",
+        "notes_count": 1,
+        "tempo": 1,
+        "title": "x",
+        "valid": false,
+        "voices": []
+      }
+    }
   },
   {
     "name": "abc_validate",
@@ -199,7 +564,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "The ABC notation source text.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "length": [
+            1,
+            1048576
+          ]
+        }
       },
       {
         "name": "strict",
@@ -211,7 +582,32 @@ export const TOOLS: readonly ToolMetadata[] = [
       }
     ],
     "errorCodes": [],
-    "streams": false
+    "response": [
+      {
+        "name": "valid",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "True when there are no errors (and, in strict mode, no warnings).",
+        "required": true
+      },
+      {
+        "name": "diagnostics",
+        "type": "array",
+        "idlType": "list<AbcDiagnostic>",
+        "description": "Every problem found, in source order.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "abc": "x"
+      },
+      "response": {
+        "diagnostics": [],
+        "valid": false
+      }
+    }
   },
   {
     "name": "abc_transpose",
@@ -232,7 +628,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "The ABC notation source text.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "length": [
+            1,
+            1048576
+          ]
+        }
       },
       {
         "name": "semitones",
@@ -240,14 +642,23 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "i8",
         "description": "Semitones to shift; ignored when `target_key` is given.",
         "required": false,
-        "default": 0
+        "default": 0,
+        "constraints": {
+          "range": [
+            -24,
+            24
+          ]
+        }
       },
       {
         "name": "target_key",
         "type": "string",
         "idlType": "string?",
         "description": "Key to transpose to, e.g. `D`, `Bb` or `F#m`.",
-        "required": false
+        "required": false,
+        "constraints": {
+          "pattern": "^[A-G][#b]?(m|maj|min|dor|mix|lyd|phr|loc)?$"
+        }
       }
     ],
     "errorCodes": [
@@ -256,7 +667,70 @@ export const TOOLS: readonly ToolMetadata[] = [
       "UNKNOWN_KEY",
       "OUT_OF_MIDI_RANGE"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "PARSE_FAILED",
+        "name": "parse_failed",
+        "description": "The input is not valid ABC."
+      },
+      {
+        "code": "UNSUPPORTED_FEATURE",
+        "name": "unsupported_feature",
+        "description": "The tune uses ABC syntax this server does not support."
+      },
+      {
+        "code": "UNKNOWN_KEY",
+        "name": "unknown_key",
+        "description": "The target key is not one the transposer knows."
+      },
+      {
+        "code": "OUT_OF_MIDI_RANGE",
+        "name": "out_of_midi_range",
+        "description": "Transposing would move notes outside the MIDI range 0-127."
+      }
+    ],
+    "response": [
+      {
+        "name": "abc",
+        "type": "string",
+        "idlType": "string",
+        "description": "The transposed ABC source.",
+        "required": true
+      },
+      {
+        "name": "original_key",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Key before transposing, when the tune declares one.",
+        "required": false
+      },
+      {
+        "name": "new_key",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Key after transposing.",
+        "required": false
+      },
+      {
+        "name": "semitones",
+        "type": "integer",
+        "idlType": "i8",
+        "description": "Semitones actually shifted.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "abc": "x"
+      },
+      "response": {
+        "abc": "x",
+        "new_key": "x",
+        "original_key": "x",
+        "semitones": 1
+      }
+    }
   },
   {
     "name": "abc_to_midi",
@@ -277,14 +751,26 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "The ABC notation source text.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "length": [
+            1,
+            1048576
+          ]
+        }
       },
       {
         "name": "tempo_override",
         "type": "integer",
         "idlType": "u16?",
         "description": "Tempo in quarter notes per minute, overriding the tune's `Q:` field.",
-        "required": false
+        "required": false,
+        "constraints": {
+          "range": [
+            20,
+            400
+          ]
+        }
       },
       {
         "name": "transpose",
@@ -292,7 +778,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "i8",
         "description": "Semitones to transpose while rendering.",
         "required": false,
-        "default": 0
+        "default": 0,
+        "constraints": {
+          "range": [
+            -24,
+            24
+          ]
+        }
       },
       {
         "name": "velocity",
@@ -300,7 +792,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u8",
         "description": "Note-on velocity for every note.",
         "required": false,
-        "default": 80
+        "default": 80,
+        "constraints": {
+          "range": [
+            1,
+            127
+          ]
+        }
       },
       {
         "name": "channel",
@@ -308,7 +806,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u8",
         "description": "MIDI channel for single-voice tunes, counting from 0.",
         "required": false,
-        "default": 0
+        "default": 0,
+        "constraints": {
+          "range": [
+            0,
+            15
+          ]
+        }
       },
       {
         "name": "tags",
@@ -346,7 +850,70 @@ export const TOOLS: readonly ToolMetadata[] = [
       "UNKNOWN_KEY",
       "OUT_OF_MIDI_RANGE"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "PARSE_FAILED",
+        "name": "parse_failed",
+        "description": "The input is not valid ABC."
+      },
+      {
+        "code": "UNSUPPORTED_FEATURE",
+        "name": "unsupported_feature",
+        "description": "The tune uses ABC syntax this server does not support."
+      },
+      {
+        "code": "UNKNOWN_KEY",
+        "name": "unknown_key",
+        "description": "The target key is not one the transposer knows."
+      },
+      {
+        "code": "OUT_OF_MIDI_RANGE",
+        "name": "out_of_midi_range",
+        "description": "Transposing would move notes outside the MIDI range 0-127."
+      }
+    ],
+    "response": [
+      {
+        "name": "artifact_id",
+        "type": "string",
+        "idlType": "string",
+        "description": "Artifact ID of the MIDI file.",
+        "required": true
+      },
+      {
+        "name": "content_hash",
+        "type": "string",
+        "idlType": "string",
+        "description": "CAS hash of the MIDI file.",
+        "required": true
+      },
+      {
+        "name": "duration_seconds",
+        "type": "number",
+        "idlType": "f64",
+        "description": "Playing time in seconds.",
+        "required": true
+      },
+      {
+        "name": "notes_count",
+        "type": "integer",
+        "idlType": "u64",
+        "description": "Number of notes rendered.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "abc": "x"
+      },
+      "response": {
+        "artifact_id": "x",
+        "content_hash": "x",
+        "duration_seconds": 0.5,
+        "notes_count": 1
+      }
+    }
   },
   {
     "name": "ping",
@@ -363,7 +930,38 @@ export const TOOLS: readonly ToolMetadata[] = [
     },
     "parameters": [],
     "errorCodes": [],
-    "streams": false
+    "response": [
+      {
+        "name": "version",
+        "type": "string",
+        "idlType": "string",
+        "description": "Server version, e.g. `0.4.2`.",
+        "required": true
+      },
+      {
+        "name": "uptime_seconds",
+        "type": "integer",
+        "idlType": "u64",
+        "description": "Seconds since the server started.",
+        "required": true
+      },
+      {
+        "name": "server_time",
+        "type": "integer",
+        "idlType": "u64",
+        "description": "Server clock, milliseconds since the Unix epoch.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {},
+      "response": {
+        "server_time": 1,
+        "uptime_seconds": 1,
+        "version": "x"
+      }
+    }
   },
   {
     "name": "list_tools",
@@ -384,7 +982,10 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string?",
         "description": "Only tools in this category, e.g. `garden`.",
-        "required": false
+        "required": false,
+        "constraints": {
+          "pattern": "^[a-z][a-z0-9_]*$"
+        }
       },
       {
         "name": "origin",
@@ -405,7 +1006,37 @@ export const TOOLS: readonly ToolMetadata[] = [
     "errorCodes": [
       "UNKNOWN_CATEGORY"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "UNKNOWN_CATEGORY",
+        "name": "unknown_category",
+        "description": "No tool belongs to this category."
+      }
+    ],
+    "response": [
+      {
+        "name": "tools",
+        "type": "array",
+        "idlType": "list<ToolSummary>",
+        "description": "The tools, ordered by category then name.",
+        "required": true
+      },
+      {
+        "name": "count",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Number of tools listed.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {},
+      "response": {
+        "count": 1,
+        "tools": []
+      }
+    }
   },
   {
     "name": "add_annotation",
@@ -426,14 +1057,26 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "Artifact to annotate.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "length": [
+            1,
+            128
+          ]
+        }
       },
       {
         "name": "message",
         "type": "string",
         "idlType": "string",
         "description": "The note itself.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "length": [
+            1,
+            4000
+          ]
+        }
       },
       {
         "name": "source",
@@ -448,13 +1091,52 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string?",
         "description": "A few words of feel, e.g. `dreamy, slow build`, used by vibe search.",
-        "required": false
+        "required": false,
+        "constraints": {
+          "length": [
+            1,
+            200
+          ]
+        }
       }
     ],
     "errorCodes": [
       "ARTIFACT_NOT_FOUND"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "ARTIFACT_NOT_FOUND",
+        "name": "artifact_not_found",
+        "description": "No artifact has this ID."
+      }
+    ],
+    "response": [
+      {
+        "name": "artifact_id",
+        "type": "string",
+        "idlType": "string",
+        "description": "The annotated artifact.",
+        "required": true
+      },
+      {
+        "name": "annotation_id",
+        "type": "string",
+        "idlType": "string",
+        "description": "ID of the new annotation.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "artifact_id": "x",
+        "message": "x"
+      },
+      "response": {
+        "annotation_id": "x",
+        "artifact_id": "x"
+      }
+    }
   },
   {
     "name": "list_annotations",
@@ -475,7 +1157,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "Artifact whose annotations to list.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "length": [
+            1,
+            128
+          ]
+        }
       },
       {
         "name": "source",
@@ -490,13 +1178,43 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u32",
         "description": "Maximum number of annotations to return.",
         "required": false,
-        "default": 50
+        "default": 50,
+        "constraints": {
+          "range": [
+            1,
+            500
+          ]
+        }
       }
     ],
     "errorCodes": [
       "ARTIFACT_NOT_FOUND"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "ARTIFACT_NOT_FOUND",
+        "name": "artifact_not_found",
+        "description": "No artifact has this ID."
+      }
+    ],
+    "response": [
+      {
+        "name": "annotations",
+        "type": "array",
+        "idlType": "list<Annotation>",
+        "description": "The annotations, oldest first.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "artifact_id": "x"
+      },
+      "response": {
+        "annotations": []
+      }
+    }
   },
   {
     "name": "artifact_upload",
@@ -517,14 +1235,23 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "Absolute path of the file on the tool server.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "length": [
+            1,
+            4096
+          ]
+        }
       },
       {
         "name": "mime_type",
         "type": "string",
         "idlType": "string",
         "description": "MIME type of the file, e.g. `audio/wav`.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "pattern": "^[a-z]+/[A-Za-z0-9.+-]+$"
+        }
       },
       {
         "name": "tags",
@@ -563,7 +1290,80 @@ export const TOOLS: readonly ToolMetadata[] = [
       "FILE_UNREADABLE",
       "INVALID_CURSOR"
     ],
-    "streams": true
+    "errors": [
+      {
+        "code": "NOT_FOUND",
+        "name": "not_found",
+        "description": "No artifact has this ID."
+      },
+      {
+        "code": "HASH_NOT_IN_CAS",
+        "name": "hash_not_in_cas",
+        "description": "The content hash is not in CAS, so no artifact can point at it."
+      },
+      {
+        "code": "PARENT_NOT_FOUND",
+        "name": "parent_not_found",
+        "description": "The parent artifact does not exist."
+      },
+      {
+        "code": "FILE_UNREADABLE",
+        "name": "file_unreadable",
+        "description": "The file to upload does not exist or cannot be read."
+      },
+      {
+        "code": "INVALID_CURSOR",
+        "name": "invalid_cursor",
+        "description": "The paging cursor is malformed or expired."
+      }
+    ],
+    "response": [
+      {
+        "name": "artifact_id",
+        "type": "string",
+        "idlType": "string",
+        "description": "ID of the new artifact.",
+        "required": true
+      },
+      {
+        "name": "content_hash",
+        "type": "string",
+        "idlType": "string",
+        "description": "CAS hash of the artifact's content.",
+        "required": true
+      },
+      {
+        "name": "tags",
+        "type": "array",
+        "idlType": "list<string>",
+        "description": "Tags recorded on the artifact.",
+        "required": true
+      },
+      {
+        "name": "creator",
+        "type": "string",
+        "idlType": "string",
+        "description": "Creator recorded on the artifact.",
+        "required": true
+      }
+    ],
+    "streams": true,
+    "stream": {
+      "idlType": "TransferProgress",
+      "description": "Progress of a byte transfer (upload, download, copy)."
+    },
+    "example": {
+      "request": {
+        "file_path": "x",
+        "mime_type": "x"
+      },
+      "response": {
+        "artifact_id": "x",
+        "content_hash": "x",
+        "creator": "x",
+        "tags": []
+      }
+    }
   },
   {
     "name": "artifact_create",
@@ -584,7 +1384,10 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "CAS hash of the content.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "pattern": "^[0-9a-f]{64}$"
+        }
       },
       {
         "name": "tags",
@@ -623,7 +1426,75 @@ export const TOOLS: readonly ToolMetadata[] = [
       "FILE_UNREADABLE",
       "INVALID_CURSOR"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "NOT_FOUND",
+        "name": "not_found",
+        "description": "No artifact has this ID."
+      },
+      {
+        "code": "HASH_NOT_IN_CAS",
+        "name": "hash_not_in_cas",
+        "description": "The content hash is not in CAS, so no artifact can point at it."
+      },
+      {
+        "code": "PARENT_NOT_FOUND",
+        "name": "parent_not_found",
+        "description": "The parent artifact does not exist."
+      },
+      {
+        "code": "FILE_UNREADABLE",
+        "name": "file_unreadable",
+        "description": "The file to upload does not exist or cannot be read."
+      },
+      {
+        "code": "INVALID_CURSOR",
+        "name": "invalid_cursor",
+        "description": "The paging cursor is malformed or expired."
+      }
+    ],
+    "response": [
+      {
+        "name": "artifact_id",
+        "type": "string",
+        "idlType": "string",
+        "description": "ID of the new artifact.",
+        "required": true
+      },
+      {
+        "name": "content_hash",
+        "type": "string",
+        "idlType": "string",
+        "description": "CAS hash of the artifact's content.",
+        "required": true
+      },
+      {
+        "name": "tags",
+        "type": "array",
+        "idlType": "list<string>",
+        "description": "Tags recorded on the artifact.",
+        "required": true
+      },
+      {
+        "name": "creator",
+        "type": "string",
+        "idlType": "string",
+        "description": "Creator recorded on the artifact.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "cas_hash": "x"
+      },
+      "response": {
+        "artifact_id": "x",
+        "content_hash": "x",
+        "creator": "x",
+        "tags": []
+      }
+    }
   },
   {
     "name": "artifact_get",
@@ -644,7 +1515,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "Artifact ID, e.g. `artifact_01hx3k`.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "length": [
+            1,
+            128
+          ]
+        }
       }
     ],
     "errorCodes": [
@@ -654,7 +1531,132 @@ export const TOOLS: readonly ToolMetadata[] = [
       "FILE_UNREADABLE",
       "INVALID_CURSOR"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "NOT_FOUND",
+        "name": "not_found",
+        "description": "No artifact has this ID."
+      },
+      {
+        "code": "HASH_NOT_IN_CAS",
+        "name": "hash_not_in_cas",
+        "description": "The content hash is not in CAS, so no artifact can point at it."
+      },
+      {
+        "code": "PARENT_NOT_FOUND",
+        "name": "parent_not_found",
+        "description": "The parent artifact does not exist."
+      },
+      {
+        "code": "FILE_UNREADABLE",
+        "name": "file_unreadable",
+        "description": "The file to upload does not exist or cannot be read."
+      },
+      {
+        "code": "INVALID_CURSOR",
+        "name": "invalid_cursor",
+        "description": "The paging cursor is malformed or expired."
+      }
+    ],
+    "response": [
+      {
+        "name": "id",
+        "type": "string",
+        "idlType": "string",
+        "description": "Artifact ID.",
+        "required": true
+      },
+      {
+        "name": "content_hash",
+        "type": "string",
+        "idlType": "string",
+        "description": "CAS hash of the content.",
+        "required": true
+      },
+      {
+        "name": "mime_type",
+        "type": "string",
+        "idlType": "string",
+        "description": "MIME type of the content.",
+        "required": true
+      },
+      {
+        "name": "tags",
+        "type": "array",
+        "idlType": "list<string>",
+        "description": "Free-form tags.",
+        "required": true
+      },
+      {
+        "name": "creator",
+        "type": "string",
+        "idlType": "string",
+        "description": "Who made the content.",
+        "required": true
+      },
+      {
+        "name": "created_at",
+        "type": "integer",
+        "idlType": "u64",
+        "description": "Creation time, milliseconds since the Unix epoch.",
+        "required": true
+      },
+      {
+        "name": "parent_id",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Artifact this one was derived from.",
+        "required": false
+      },
+      {
+        "name": "variation_set_id",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Variation set this artifact belongs to.",
+        "required": false
+      },
+      {
+        "name": "media",
+        "type": "object",
+        "idlType": "MediaMetadata?",
+        "description": "Media details extracted from the content, when it is audio or MIDI.",
+        "required": false
+      },
+      {
+        "name": "metadata",
+        "type": "any",
+        "idlType": "json?",
+        "description": "Caller-supplied metadata, stored verbatim.",
+        "required": false
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "id": "x"
+      },
+      "response": {
+        "content_hash": "x",
+        "created_at": 1,
+        "creator": "x",
+        "id": "x",
+        "media": {
+          "channels": 1,
+          "duration_seconds": 0.5,
+          "midi": {
+            "duration_ticks": 1,
+            "ticks_per_quarter": 1,
+            "tracks": 1
+          },
+          "sample_rate": 1
+        },
+        "metadata": {},
+        "mime_type": "x",
+        "parent_id": "x",
+        "tags": [],
+        "variation_set_id": "x"
+      }
+    }
   },
   {
     "name": "artifact_list",
@@ -697,7 +1699,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u32",
         "description": "Maximum number of artifacts to return.",
         "required": false,
-        "default": 50
+        "default": 50,
+        "constraints": {
+          "range": [
+            1,
+            1000
+          ]
+        }
       },
       {
         "name": "cursor",
@@ -714,7 +1722,68 @@ export const TOOLS: readonly ToolMetadata[] = [
       "FILE_UNREADABLE",
       "INVALID_CURSOR"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "NOT_FOUND",
+        "name": "not_found",
+        "description": "No artifact has this ID."
+      },
+      {
+        "code": "HASH_NOT_IN_CAS",
+        "name": "hash_not_in_cas",
+        "description": "The content hash is not in CAS, so no artifact can point at it."
+      },
+      {
+        "code": "PARENT_NOT_FOUND",
+        "name": "parent_not_found",
+        "description": "The parent artifact does not exist."
+      },
+      {
+        "code": "FILE_UNREADABLE",
+        "name": "file_unreadable",
+        "description": "The file to upload does not exist or cannot be read."
+      },
+      {
+        "code": "INVALID_CURSOR",
+        "name": "invalid_cursor",
+        "description": "The paging cursor is malformed or expired."
+      }
+    ],
+    "response": [
+      {
+        "name": "artifacts",
+        "type": "array",
+        "idlType": "list<ArtifactInfo>",
+        "description": "The matching artifacts, newest first.",
+        "required": true
+      },
+      {
+        "name": "count",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Number of artifacts in this page.",
+        "required": true
+      },
+      {
+        "name": "page",
+        "type": "object",
+        "idlType": "PageInfo",
+        "description": "Where the next page starts.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {},
+      "response": {
+        "artifacts": [],
+        "count": 1,
+        "page": {
+          "more": false,
+          "next_cursor": "x"
+        }
+      }
+    }
   },
   {
     "name": "midi_to_wav",
@@ -735,14 +1804,20 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "CAS hash of the MIDI file to render.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "pattern": "^[0-9a-f]{64}$"
+        }
       },
       {
         "name": "soundfont_hash",
         "type": "string",
         "idlType": "string",
         "description": "CAS hash of the SoundFont (.sf2) to render with.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "pattern": "^[0-9a-f]{64}$"
+        }
       },
       {
         "name": "sample_rate",
@@ -750,7 +1825,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u32",
         "description": "Output sample rate in Hz.",
         "required": false,
-        "default": 44100
+        "default": 44100,
+        "constraints": {
+          "range": [
+            8000,
+            192000
+          ]
+        }
       },
       {
         "name": "format",
@@ -766,7 +1847,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "f32",
         "description": "Output gain in decibels applied after rendering.",
         "required": false,
-        "default": 0.0
+        "default": 0.0,
+        "constraints": {
+          "range": [
+            -48.0,
+            12.0
+          ]
+        }
       },
       {
         "name": "tags",
@@ -806,7 +1893,93 @@ export const TOOLS: readonly ToolMetadata[] = [
       "UNSUPPORTED_FORMAT",
       "RENDER_FAILED"
     ],
-    "streams": true
+    "errors": [
+      {
+        "code": "MISSING_INPUT",
+        "name": "missing_input",
+        "description": "Neither `artifact_id` nor `hash` was given."
+      },
+      {
+        "code": "NOT_FOUND",
+        "name": "not_found",
+        "description": "The input content or artifact does not exist."
+      },
+      {
+        "code": "DECODE_FAILED",
+        "name": "decode_failed",
+        "description": "The input could not be decoded as audio or MIDI."
+      },
+      {
+        "code": "SOUNDFONT_INVALID",
+        "name": "soundfont_invalid",
+        "description": "The SoundFont is not in CAS or is not a valid .sf2 file."
+      },
+      {
+        "code": "UNSUPPORTED_FORMAT",
+        "name": "unsupported_format",
+        "description": "The encoder for the requested format is not available on this server."
+      },
+      {
+        "code": "RENDER_FAILED",
+        "name": "render_failed",
+        "description": "Rendering or encoding failed."
+      }
+    ],
+    "response": [
+      {
+        "name": "artifact_id",
+        "type": "string",
+        "idlType": "string",
+        "description": "Artifact ID of the rendered audio.",
+        "required": true
+      },
+      {
+        "name": "content_hash",
+        "type": "string",
+        "idlType": "string",
+        "description": "CAS hash of the rendered audio.",
+        "required": true
+      },
+      {
+        "name": "sample_rate",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Sample rate of the rendered audio in Hz.",
+        "required": true
+      },
+      {
+        "name": "format",
+        "type": "string",
+        "idlType": "AudioFormat",
+        "description": "Container and codec of the rendered file.",
+        "required": true
+      },
+      {
+        "name": "duration_seconds",
+        "type": "number",
+        "idlType": "f64",
+        "description": "Length of the rendered audio in seconds.",
+        "required": true
+      }
+    ],
+    "streams": true,
+    "stream": {
+      "idlType": "RenderProgress",
+      "description": "Progress of a render or transcode."
+    },
+    "example": {
+      "request": {
+        "input_hash": "x",
+        "soundfont_hash": "x"
+      },
+      "response": {
+        "artifact_id": "x",
+        "content_hash": "x",
+        "duration_seconds": 0.5,
+        "format": "wav",
+        "sample_rate": 1
+      }
+    }
   },
   {
     "name": "audio_convert",
@@ -827,7 +2000,10 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "CAS hash of the audio to convert.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "pattern": "^[0-9a-f]{64}$"
+        }
       },
       {
         "name": "format",
@@ -841,14 +2017,26 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "integer",
         "idlType": "u32?",
         "description": "Target sample rate in Hz; unchanged when omitted.",
-        "required": false
+        "required": false,
+        "constraints": {
+          "range": [
+            8000,
+            192000
+          ]
+        }
       },
       {
         "name": "channels",
         "type": "integer",
         "idlType": "u8?",
         "description": "Target channel count (1 = mono, 2 = stereo); unchanged when omitted.",
-        "required": false
+        "required": false,
+        "constraints": {
+          "range": [
+            1,
+            8
+          ]
+        }
       },
       {
         "name": "bitrate_kbps",
@@ -856,7 +2044,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u32",
         "description": "Bitrate for lossy formats, in kilobits per second.",
         "required": false,
-        "default": 192
+        "default": 192,
+        "constraints": {
+          "range": [
+            32,
+            320
+          ]
+        }
       },
       {
         "name": "tags",
@@ -882,7 +2076,77 @@ export const TOOLS: readonly ToolMetadata[] = [
       "UNSUPPORTED_FORMAT",
       "RENDER_FAILED"
     ],
-    "streams": true
+    "errors": [
+      {
+        "code": "MISSING_INPUT",
+        "name": "missing_input",
+        "description": "Neither `artifact_id` nor `hash` was given."
+      },
+      {
+        "code": "NOT_FOUND",
+        "name": "not_found",
+        "description": "The input content or artifact does not exist."
+      },
+      {
+        "code": "DECODE_FAILED",
+        "name": "decode_failed",
+        "description": "The input could not be decoded as audio or MIDI."
+      },
+      {
+        "code": "SOUNDFONT_INVALID",
+        "name": "soundfont_invalid",
+        "description": "The SoundFont is not in CAS or is not a valid .sf2 file."
+      },
+      {
+        "code": "UNSUPPORTED_FORMAT",
+        "name": "unsupported_format",
+        "description": "The encoder for the requested format is not available on this server."
+      },
+      {
+        "code": "RENDER_FAILED",
+        "name": "render_failed",
+        "description": "Rendering or encoding failed."
+      }
+    ],
+    "response": [
+      {
+        "name": "artifact_id",
+        "type": "string",
+        "idlType": "string",
+        "description": "Artifact ID of the converted audio.",
+        "required": true
+      },
+      {
+        "name": "content_hash",
+        "type": "string",
+        "idlType": "string",
+        "description": "CAS hash of the converted audio.",
+        "required": true
+      },
+      {
+        "name": "size",
+        "type": "integer",
+        "idlType": "u64",
+        "description": "Size of the converted file in bytes.",
+        "required": true
+      }
+    ],
+    "streams": true,
+    "stream": {
+      "idlType": "RenderProgress",
+      "description": "Progress of a render or transcode."
+    },
+    "example": {
+      "request": {
+        "format": "wav",
+        "input_hash": "x"
+      },
+      "response": {
+        "artifact_id": "x",
+        "content_hash": "x",
+        "size": 1
+      }
+    }
   },
   {
     "name": "audio_info",
@@ -910,7 +2174,10 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string?",
         "description": "CAS hash of the audio; give this or `artifact_id`.",
-        "required": false
+        "required": false,
+        "constraints": {
+          "pattern": "^[0-9a-f]{64}$"
+        }
       },
       {
         "name": "silence_threshold_db",
@@ -918,7 +2185,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "f32",
         "description": "Mean level below which the audio counts as silent, in dBFS.",
         "required": false,
-        "default": -60.0
+        "default": -60.0,
+        "constraints": {
+          "range": [
+            -120.0,
+            0.0
+          ]
+        }
       }
     ],
     "errorCodes": [
@@ -929,7 +2202,94 @@ export const TOOLS: readonly ToolMetadata[] = [
       "UNSUPPORTED_FORMAT",
       "RENDER_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "MISSING_INPUT",
+        "name": "missing_input",
+        "description": "Neither `artifact_id` nor `hash` was given."
+      },
+      {
+        "code": "NOT_FOUND",
+        "name": "not_found",
+        "description": "The input content or artifact does not exist."
+      },
+      {
+        "code": "DECODE_FAILED",
+        "name": "decode_failed",
+        "description": "The input could not be decoded as audio or MIDI."
+      },
+      {
+        "code": "SOUNDFONT_INVALID",
+        "name": "soundfont_invalid",
+        "description": "The SoundFont is not in CAS or is not a valid .sf2 file."
+      },
+      {
+        "code": "UNSUPPORTED_FORMAT",
+        "name": "unsupported_format",
+        "description": "The encoder for the requested format is not available on this server."
+      },
+      {
+        "code": "RENDER_FAILED",
+        "name": "render_failed",
+        "description": "Rendering or encoding failed."
+      }
+    ],
+    "response": [
+      {
+        "name": "duration_seconds",
+        "type": "number",
+        "idlType": "f64",
+        "description": "Length in seconds.",
+        "required": true
+      },
+      {
+        "name": "sample_rate",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Sample rate in Hz.",
+        "required": true
+      },
+      {
+        "name": "channels",
+        "type": "integer",
+        "idlType": "u16",
+        "description": "Number of channels.",
+        "required": true
+      },
+      {
+        "name": "peak_db",
+        "type": "number",
+        "idlType": "f32",
+        "description": "Peak level in dBFS (0 dB is full scale).",
+        "required": true
+      },
+      {
+        "name": "mean_db",
+        "type": "number",
+        "idlType": "f32",
+        "description": "Mean (RMS) level in dBFS.",
+        "required": true
+      },
+      {
+        "name": "is_silent",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "True when the mean level is below the silence threshold.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {},
+      "response": {
+        "channels": 1,
+        "duration_seconds": 0.5,
+        "is_silent": false,
+        "mean_db": 0.5,
+        "peak_db": 0.5,
+        "sample_rate": 1
+      }
+    }
   },
   {
     "name": "midi_info",
@@ -957,7 +2317,10 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string?",
         "description": "CAS hash of the MIDI file; give this or `artifact_id`.",
-        "required": false
+        "required": false,
+        "constraints": {
+          "pattern": "^[0-9a-f]{64}$"
+        }
       }
     ],
     "errorCodes": [
@@ -968,7 +2331,119 @@ export const TOOLS: readonly ToolMetadata[] = [
       "UNSUPPORTED_FORMAT",
       "RENDER_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "MISSING_INPUT",
+        "name": "missing_input",
+        "description": "Neither `artifact_id` nor `hash` was given."
+      },
+      {
+        "code": "NOT_FOUND",
+        "name": "not_found",
+        "description": "The input content or artifact does not exist."
+      },
+      {
+        "code": "DECODE_FAILED",
+        "name": "decode_failed",
+        "description": "The input could not be decoded as audio or MIDI."
+      },
+      {
+        "code": "SOUNDFONT_INVALID",
+        "name": "soundfont_invalid",
+        "description": "The SoundFont is not in CAS or is not a valid .sf2 file."
+      },
+      {
+        "code": "UNSUPPORTED_FORMAT",
+        "name": "unsupported_format",
+        "description": "The encoder for the requested format is not available on this server."
+      },
+      {
+        "code": "RENDER_FAILED",
+        "name": "render_failed",
+        "description": "Rendering or encoding failed."
+      }
+    ],
+    "response": [
+      {
+        "name": "tempo_bpm",
+        "type": "number",
+        "idlType": "f64?",
+        "description": "Initial tempo in beats per minute, when the file sets one.",
+        "required": false
+      },
+      {
+        "name": "tempo_changes",
+        "type": "array",
+        "idlType": "list<TempoChange>",
+        "description": "Every tempo change in the file, in order.",
+        "required": true
+      },
+      {
+        "name": "time_signature",
+        "type": "object",
+        "idlType": "TimeSignature?",
+        "description": "Initial time signature, when the file sets one.",
+        "required": false
+      },
+      {
+        "name": "duration_seconds",
+        "type": "number",
+        "idlType": "f64",
+        "description": "Playing time in seconds.",
+        "required": true
+      },
+      {
+        "name": "track_count",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Number of tracks.",
+        "required": true
+      },
+      {
+        "name": "ppq",
+        "type": "integer",
+        "idlType": "u16",
+        "description": "Timing resolution in pulses per quarter note.",
+        "required": true
+      },
+      {
+        "name": "note_count",
+        "type": "integer",
+        "idlType": "u64",
+        "description": "Number of note-on events.",
+        "required": true
+      },
+      {
+        "name": "format",
+        "type": "integer",
+        "idlType": "u8",
+        "description": "Standard MIDI File format: 0, 1 or 2.",
+        "required": true,
+        "constraints": {
+          "range": [
+            0,
+            2
+          ]
+        }
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {},
+      "response": {
+        "duration_seconds": 0.5,
+        "format": 0,
+        "note_count": 1,
+        "ppq": 1,
+        "tempo_bpm": 0.5,
+        "tempo_changes": [],
+        "time_signature": {
+          "denominator": 1,
+          "numerator": 1
+        },
+        "track_count": 1
+      }
+    }
   },
   {
     "name": "beatthis_analyze",
@@ -989,14 +2464,18 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string?",
         "description": "CAS hash of the audio to analyze.",
-        "required": false
+        "required": false,
+        "constraints": {
+          "pattern": "^[0-9a-f]{64}$"
+        }
       },
       {
         "name": "audio_path",
         "type": "string",
         "idlType": "string?",
         "description": "Path of the audio on the tool server.",
-        "required": false
+        "required": false,
+        "deprecated": "store the file in CAS and pass audio_hash; server paths do not survive a move between hosts"
       },
       {
         "name": "include_frames",
@@ -1021,7 +2500,97 @@ export const TOOLS: readonly ToolMetadata[] = [
       "AUDIO_TOO_LONG",
       "DECODE_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "MISSING_INPUT",
+        "name": "missing_input",
+        "description": "Neither `audio_hash` nor `audio_path` was given."
+      },
+      {
+        "code": "AUDIO_NOT_FOUND",
+        "name": "audio_not_found",
+        "description": "The audio is not in CAS or not on disk."
+      },
+      {
+        "code": "AUDIO_TOO_LONG",
+        "name": "audio_too_long",
+        "description": "The clip is longer than the model can take in one pass."
+      },
+      {
+        "code": "DECODE_FAILED",
+        "name": "decode_failed",
+        "description": "The audio could not be decoded."
+      }
+    ],
+    "response": [
+      {
+        "name": "beats",
+        "type": "array",
+        "idlType": "list<f64>",
+        "description": "Beat times in seconds from the start.",
+        "required": true
+      },
+      {
+        "name": "downbeats",
+        "type": "array",
+        "idlType": "list<f64>",
+        "description": "Downbeat (first beat of the bar) times in seconds.",
+        "required": true
+      },
+      {
+        "name": "estimated_bpm",
+        "type": "number",
+        "idlType": "f64",
+        "description": "Estimated tempo in beats per minute.",
+        "required": true
+      },
+      {
+        "name": "time_signature",
+        "type": "object",
+        "idlType": "TimeSignature?",
+        "description": "Estimated time signature, when the downbeats are regular enough to tell.",
+        "required": false
+      },
+      {
+        "name": "confidence",
+        "type": "number",
+        "idlType": "f32",
+        "description": "Overall confidence between 0 and 1.",
+        "required": true,
+        "constraints": {
+          "range": [
+            0.0,
+            1.0
+          ]
+        }
+      },
+      {
+        "name": "frames",
+        "type": "object",
+        "idlType": "BeatFrames?",
+        "description": "Frame-level probabilities, when `include_frames` was set.",
+        "required": false
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {},
+      "response": {
+        "beats": [],
+        "confidence": 0.0,
+        "downbeats": [],
+        "estimated_bpm": 0.5,
+        "frames": {
+          "beat": [],
+          "downbeat": [],
+          "fps": 0.5
+        },
+        "time_signature": {
+          "denominator": 1,
+          "numerator": 1
+        }
+      }
+    }
   },
   {
     "name": "cas_store",
@@ -1042,7 +2611,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "bytes",
         "description": "The bytes to store (at most 256 MiB).",
-        "required": true
+        "required": true,
+        "constraints": {
+          "length": [
+            1,
+            268435456
+          ]
+        }
       },
       {
         "name": "mime_type",
@@ -1050,7 +2625,10 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "string",
         "description": "MIME type recorded alongside the content, e.g. `audio/midi`.",
         "required": false,
-        "default": "application/octet-stream"
+        "default": "application/octet-stream",
+        "constraints": {
+          "pattern": "^[a-z]+/[A-Za-z0-9.+-]+$"
+        }
       }
     ],
     "errorCodes": [
@@ -1061,7 +2639,80 @@ export const TOOLS: readonly ToolMetadata[] = [
       "DISK_FULL",
       "STORAGE_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "NOT_FOUND",
+        "name": "not_found",
+        "description": "No content is stored under this hash."
+      },
+      {
+        "code": "INVALID_HASH",
+        "name": "invalid_hash",
+        "description": "The hash is not 64 lowercase hex digits."
+      },
+      {
+        "code": "TOO_LARGE",
+        "name": "too_large",
+        "description": "The content exceeds the store's size limit."
+      },
+      {
+        "code": "FILE_UNREADABLE",
+        "name": "file_unreadable",
+        "description": "The file to upload does not exist or cannot be read."
+      },
+      {
+        "code": "DISK_FULL",
+        "name": "disk_full",
+        "description": "The store's disk is full."
+      },
+      {
+        "code": "STORAGE_FAILED",
+        "name": "storage_failed",
+        "description": "Writing to the store failed for another reason."
+      }
+    ],
+    "response": [
+      {
+        "name": "hash",
+        "type": "string",
+        "idlType": "string",
+        "description": "Content hash of the stored bytes (SHA-256, 64 lowercase hex digits).",
+        "required": true
+      },
+      {
+        "name": "size",
+        "type": "integer",
+        "idlType": "u64",
+        "description": "Size of the stored content in bytes.",
+        "required": true
+      },
+      {
+        "name": "mime_type",
+        "type": "string",
+        "idlType": "string",
+        "description": "MIME type recorded for the content.",
+        "required": true
+      },
+      {
+        "name": "already_present",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "True when the content was already present and nothing was written.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "data": ""
+      },
+      "response": {
+        "already_present": false,
+        "hash": "x",
+        "mime_type": "x",
+        "size": 1
+      }
+    }
   },
   {
     "name": "cas_get",
@@ -1082,7 +2733,10 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "Content hash returned by `cas_store` or any generating tool.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "pattern": "^[0-9a-f]{64}$"
+        }
       }
     ],
     "errorCodes": [
@@ -1093,7 +2747,80 @@ export const TOOLS: readonly ToolMetadata[] = [
       "DISK_FULL",
       "STORAGE_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "NOT_FOUND",
+        "name": "not_found",
+        "description": "No content is stored under this hash."
+      },
+      {
+        "code": "INVALID_HASH",
+        "name": "invalid_hash",
+        "description": "The hash is not 64 lowercase hex digits."
+      },
+      {
+        "code": "TOO_LARGE",
+        "name": "too_large",
+        "description": "The content exceeds the store's size limit."
+      },
+      {
+        "code": "FILE_UNREADABLE",
+        "name": "file_unreadable",
+        "description": "The file to upload does not exist or cannot be read."
+      },
+      {
+        "code": "DISK_FULL",
+        "name": "disk_full",
+        "description": "The store's disk is full."
+      },
+      {
+        "code": "STORAGE_FAILED",
+        "name": "storage_failed",
+        "description": "Writing to the store failed for another reason."
+      }
+    ],
+    "response": [
+      {
+        "name": "hash",
+        "type": "string",
+        "idlType": "string",
+        "description": "Content hash of the returned bytes.",
+        "required": true
+      },
+      {
+        "name": "size",
+        "type": "integer",
+        "idlType": "u64",
+        "description": "Size of the content in bytes.",
+        "required": true
+      },
+      {
+        "name": "mime_type",
+        "type": "string",
+        "idlType": "string",
+        "description": "MIME type recorded when the content was stored.",
+        "required": true
+      },
+      {
+        "name": "data",
+        "type": "string",
+        "idlType": "bytes",
+        "description": "The stored bytes.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "hash": "x"
+      },
+      "response": {
+        "data": "",
+        "hash": "x",
+        "mime_type": "x",
+        "size": 1
+      }
+    }
   },
   {
     "name": "cas_inspect",
@@ -1114,7 +2841,10 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "Content hash to look up.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "pattern": "^[0-9a-f]{64}$"
+        }
       },
       {
         "name": "preview_chars",
@@ -1122,7 +2852,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u32",
         "description": "Maximum length of the text preview, in characters (0 disables the preview).",
         "required": false,
-        "default": 256
+        "default": 256,
+        "constraints": {
+          "range": [
+            0,
+            4096
+          ]
+        }
       }
     ],
     "errorCodes": [
@@ -1133,7 +2869,88 @@ export const TOOLS: readonly ToolMetadata[] = [
       "DISK_FULL",
       "STORAGE_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "NOT_FOUND",
+        "name": "not_found",
+        "description": "No content is stored under this hash."
+      },
+      {
+        "code": "INVALID_HASH",
+        "name": "invalid_hash",
+        "description": "The hash is not 64 lowercase hex digits."
+      },
+      {
+        "code": "TOO_LARGE",
+        "name": "too_large",
+        "description": "The content exceeds the store's size limit."
+      },
+      {
+        "code": "FILE_UNREADABLE",
+        "name": "file_unreadable",
+        "description": "The file to upload does not exist or cannot be read."
+      },
+      {
+        "code": "DISK_FULL",
+        "name": "disk_full",
+        "description": "The store's disk is full."
+      },
+      {
+        "code": "STORAGE_FAILED",
+        "name": "storage_failed",
+        "description": "Writing to the store failed for another reason."
+      }
+    ],
+    "response": [
+      {
+        "name": "hash",
+        "type": "string",
+        "idlType": "string",
+        "description": "The hash that was looked up.",
+        "required": true
+      },
+      {
+        "name": "exists",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "True when content is stored under this hash.",
+        "required": true
+      },
+      {
+        "name": "size",
+        "type": "integer",
+        "idlType": "u64?",
+        "description": "Size in bytes, when the content exists.",
+        "required": false
+      },
+      {
+        "name": "mime_type",
+        "type": "string",
+        "idlType": "string?",
+        "description": "MIME type, when the content exists.",
+        "required": false
+      },
+      {
+        "name": "preview",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Start of the content as text, for text-like MIME types.",
+        "required": false
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "hash": "x"
+      },
+      "response": {
+        "exists": false,
+        "hash": "x",
+        "mime_type": "x",
+        "preview": "x",
+        "size": 1
+      }
+    }
   },
   {
     "name": "cas_upload_file",
@@ -1154,7 +2971,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "Absolute path of the file on the tool server.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "length": [
+            1,
+            4096
+          ]
+        }
       },
       {
         "name": "mime_type",
@@ -1172,7 +2995,84 @@ export const TOOLS: readonly ToolMetadata[] = [
       "DISK_FULL",
       "STORAGE_FAILED"
     ],
+    "errors": [
+      {
+        "code": "NOT_FOUND",
+        "name": "not_found",
+        "description": "No content is stored under this hash."
+      },
+      {
+        "code": "INVALID_HASH",
+        "name": "invalid_hash",
+        "description": "The hash is not 64 lowercase hex digits."
+      },
+      {
+        "code": "TOO_LARGE",
+        "name": "too_large",
+        "description": "The content exceeds the store's size limit."
+      },
+      {
+        "code": "FILE_UNREADABLE",
+        "name": "file_unreadable",
+        "description": "The file to upload does not exist or cannot be read."
+      },
+      {
+        "code": "DISK_FULL",
+        "name": "disk_full",
+        "description": "The store's disk is full."
+      },
+      {
+        "code": "STORAGE_FAILED",
+        "name": "storage_failed",
+        "description": "Writing to the store failed for another reason."
+      }
+    ],
+    "response": [
+      {
+        "name": "hash",
+        "type": "string",
+        "idlType": "string",
+        "description": "Content hash of the stored bytes (SHA-256, 64 lowercase hex digits).",
+        "required": true
+      },
+      {
+        "name": "size",
+        "type": "integer",
+        "idlType": "u64",
+        "description": "Size of the stored content in bytes.",
+        "required": true
+      },
+      {
+        "name": "mime_type",
+        "type": "string",
+        "idlType": "string",
+        "description": "MIME type recorded for the content.",
+        "required": true
+      },
+      {
+        "name": "already_present",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "True when the content was already present and nothing was written.",
+        "required": true
+      }
+    ],
     "streams": true,
+    "stream": {
+      "idlType": "TransferProgress",
+      "description": "Progress of a byte transfer (upload, download, copy)."
+    },
+    "example": {
+      "request": {
+        "file_path": "x"
+      },
+      "response": {
+        "already_present": false,
+        "hash": "x",
+        "mime_type": "x",
+        "size": 1
+      }
+    },
     "deprecated": "use artifact_upload, which stores the file and records an artifact with provenance in one call"
   },
   {
@@ -1190,7 +3090,38 @@ export const TOOLS: readonly ToolMetadata[] = [
     },
     "parameters": [],
     "errorCodes": [],
-    "streams": false
+    "response": [
+      {
+        "name": "total_items",
+        "type": "integer",
+        "idlType": "u64",
+        "description": "Number of distinct blobs stored.",
+        "required": true
+      },
+      {
+        "name": "total_bytes",
+        "type": "integer",
+        "idlType": "u64",
+        "description": "Total size of all blobs in bytes.",
+        "required": true
+      },
+      {
+        "name": "cas_dir",
+        "type": "string",
+        "idlType": "string",
+        "description": "Directory that holds the store on the tool server.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {},
+      "response": {
+        "cas_dir": "x",
+        "total_bytes": 1,
+        "total_items": 1
+      }
+    }
   },
   {
     "name": "clap_analyze",
@@ -1211,14 +3142,20 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "CAS hash of the audio to analyze.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "pattern": "^[0-9a-f]{64}$"
+        }
       },
       {
         "name": "audio_b_hash",
         "type": "string",
         "idlType": "string?",
         "description": "CAS hash of a second clip, for the `similarity` task.",
-        "required": false
+        "required": false,
+        "constraints": {
+          "pattern": "^[0-9a-f]{64}$"
+        }
       },
       {
         "name": "tasks",
@@ -1226,7 +3163,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "list<ClapTask>",
         "description": "Analyses to run; an empty list runs `embeddings` only.",
         "required": false,
-        "default": []
+        "default": [],
+        "constraints": {
+          "length": [
+            0,
+            5
+          ]
+        }
       },
       {
         "name": "text_candidates",
@@ -1234,7 +3177,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "list<string>",
         "description": "Free-text labels to score the audio against, for the `zero_shot` task.",
         "required": false,
-        "default": []
+        "default": [],
+        "constraints": {
+          "length": [
+            0,
+            64
+          ]
+        }
       },
       {
         "name": "top_k",
@@ -1242,7 +3191,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u32",
         "description": "How many labels to return per classification task.",
         "required": false,
-        "default": 5
+        "default": 5,
+        "constraints": {
+          "range": [
+            1,
+            50
+          ]
+        }
       }
     ],
     "errorCodes": [
@@ -1251,7 +3206,78 @@ export const TOOLS: readonly ToolMetadata[] = [
       "ZERO_SHOT_NEEDS_CANDIDATES",
       "SIMILARITY_NEEDS_SECOND_CLIP"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "AUDIO_NOT_FOUND",
+        "name": "audio_not_found",
+        "description": "The audio is not in CAS."
+      },
+      {
+        "code": "DECODE_FAILED",
+        "name": "decode_failed",
+        "description": "The audio could not be decoded."
+      },
+      {
+        "code": "ZERO_SHOT_NEEDS_CANDIDATES",
+        "name": "zero_shot_needs_candidates",
+        "description": "The `zero_shot` task needs at least one entry in `text_candidates`."
+      },
+      {
+        "code": "SIMILARITY_NEEDS_SECOND_CLIP",
+        "name": "similarity_needs_second_clip",
+        "description": "The `similarity` task needs `audio_b_hash`."
+      }
+    ],
+    "response": [
+      {
+        "name": "embeddings",
+        "type": "array",
+        "idlType": "list<f32>?",
+        "description": "The 512-dimensional audio embedding, when `embeddings` ran.",
+        "required": false
+      },
+      {
+        "name": "genre",
+        "type": "array",
+        "idlType": "list<ClapLabel>?",
+        "description": "Genre labels, most likely first, when `genre` ran.",
+        "required": false
+      },
+      {
+        "name": "mood",
+        "type": "array",
+        "idlType": "list<ClapLabel>?",
+        "description": "Mood labels, most likely first, when `mood` ran.",
+        "required": false
+      },
+      {
+        "name": "zero_shot",
+        "type": "array",
+        "idlType": "list<ClapLabel>?",
+        "description": "Scores for `text_candidates`, best first, when `zero_shot` ran.",
+        "required": false
+      },
+      {
+        "name": "similarity",
+        "type": "number",
+        "idlType": "f32?",
+        "description": "Cosine similarity of the two clips, from -1 to 1, when `similarity` ran.",
+        "required": false
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "audio_hash": "x"
+      },
+      "response": {
+        "embeddings": [],
+        "genre": [],
+        "mood": [],
+        "similarity": 0.5,
+        "zero_shot": []
+      }
+    }
   },
   {
     "name": "code",
@@ -1286,7 +3312,10 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "The file.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^file://"
+            }
           },
           {
             "name": "position",
@@ -1295,7 +3324,29 @@ export const TOOLS: readonly ToolMetadata[] = [
             "description": "The position within it.",
             "required": true
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "locations",
+            "type": "array",
+            "idlType": "list<SymbolRef>",
+            "description": "Definition sites; several for overloaded or partial declarations.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "definition",
+            "position": {
+              "col": 1,
+              "line": 1
+            },
+            "uri": "x"
+          },
+          "response": {
+            "locations": []
+          }
+        }
       },
       {
         "name": "references",
@@ -1308,7 +3359,10 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "File containing the symbol.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^file://"
+            }
           },
           {
             "name": "position",
@@ -1331,7 +3385,13 @@ export const TOOLS: readonly ToolMetadata[] = [
             "idlType": "u32",
             "description": "Maximum number of references per page.",
             "required": false,
-            "default": 200
+            "default": 200,
+            "constraints": {
+              "range": [
+                1,
+                5000
+              ]
+            }
           },
           {
             "name": "cursor",
@@ -1340,7 +3400,40 @@ export const TOOLS: readonly ToolMetadata[] = [
             "description": "Cursor from a previous page's `page.next_cursor`.",
             "required": false
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "references",
+            "type": "array",
+            "idlType": "list<SymbolRef>",
+            "description": "The references, grouped by file.",
+            "required": true
+          },
+          {
+            "name": "page",
+            "type": "object",
+            "idlType": "PageInfo",
+            "description": "Where the next page starts.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "references",
+            "position": {
+              "col": 1,
+              "line": 1
+            },
+            "uri": "x"
+          },
+          "response": {
+            "page": {
+              "more": false,
+              "next_cursor": "x"
+            },
+            "references": []
+          }
+        }
       },
       {
         "name": "rename",
@@ -1353,7 +3446,10 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "File containing the symbol.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^file://"
+            }
           },
           {
             "name": "position",
@@ -1367,7 +3463,10 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "The new name.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"
+            }
           },
           {
             "name": "dry_run",
@@ -1377,7 +3476,38 @@ export const TOOLS: readonly ToolMetadata[] = [
             "required": false,
             "default": false
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "edits",
+            "type": "array",
+            "idlType": "list<FileEdit>",
+            "description": "One patch per changed file.",
+            "required": true
+          },
+          {
+            "name": "applied",
+            "type": "boolean",
+            "idlType": "bool",
+            "description": "True when the edits were written to disk.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "rename",
+            "new_name": "x",
+            "position": {
+              "col": 1,
+              "line": 1
+            },
+            "uri": "x"
+          },
+          "response": {
+            "applied": false,
+            "edits": []
+          }
+        }
       },
       {
         "name": "format",
@@ -1390,7 +3520,10 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "File to format.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^file://"
+            }
           },
           {
             "name": "range",
@@ -1406,7 +3539,33 @@ export const TOOLS: readonly ToolMetadata[] = [
             "description": "Hash the file had when it was read; refuses to format a changed file.",
             "required": false
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "changed",
+            "type": "boolean",
+            "idlType": "bool",
+            "description": "True when formatting changed the file.",
+            "required": true
+          },
+          {
+            "name": "hash",
+            "type": "string",
+            "idlType": "string",
+            "description": "Content hash of the file afterwards.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "format",
+            "uri": "x"
+          },
+          "response": {
+            "changed": false,
+            "hash": "x"
+          }
+        }
       },
       {
         "name": "diagnostics",
@@ -1419,7 +3578,10 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "File to check.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^file://"
+            }
           },
           {
             "name": "min_severity",
@@ -1429,7 +3591,25 @@ export const TOOLS: readonly ToolMetadata[] = [
             "required": false,
             "default": "hint"
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "diagnostics",
+            "type": "array",
+            "idlType": "list<Diagnostic>",
+            "description": "The diagnostics, in source order.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "diagnostics",
+            "uri": "x"
+          },
+          "response": {
+            "diagnostics": []
+          }
+        }
       },
       {
         "name": "search_symbol",
@@ -1442,7 +3622,13 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "Name or fuzzy fragment to look for, e.g. `UserService.auth`.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "length": [
+                1,
+                256
+              ]
+            }
           },
           {
             "name": "scope",
@@ -1473,7 +3659,13 @@ export const TOOLS: readonly ToolMetadata[] = [
             "idlType": "u32",
             "description": "Maximum number of symbols per page.",
             "required": false,
-            "default": 50
+            "default": 50,
+            "constraints": {
+              "range": [
+                1,
+                1000
+              ]
+            }
           },
           {
             "name": "cursor",
@@ -1482,7 +3674,36 @@ export const TOOLS: readonly ToolMetadata[] = [
             "description": "Cursor from a previous page's `page.next_cursor`.",
             "required": false
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "symbols",
+            "type": "array",
+            "idlType": "list<SymbolRef>",
+            "description": "The symbols, best match first.",
+            "required": true
+          },
+          {
+            "name": "page",
+            "type": "object",
+            "idlType": "PageInfo",
+            "description": "Where the next page starts.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "search_symbol",
+            "query": "x"
+          },
+          "response": {
+            "page": {
+              "more": false,
+              "next_cursor": "x"
+            },
+            "symbols": []
+          }
+        }
       },
       {
         "name": "hover",
@@ -1495,7 +3716,10 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "The file.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^file://"
+            }
           },
           {
             "name": "position",
@@ -1504,7 +3728,46 @@ export const TOOLS: readonly ToolMetadata[] = [
             "description": "The position within it.",
             "required": true
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "contents",
+            "type": "string",
+            "idlType": "string",
+            "description": "Type signature and documentation, as Markdown.",
+            "required": true
+          },
+          {
+            "name": "range",
+            "type": "object",
+            "idlType": "TextRange?",
+            "description": "Span the information applies to.",
+            "required": false
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "hover",
+            "position": {
+              "col": 1,
+              "line": 1
+            },
+            "uri": "x"
+          },
+          "response": {
+            "contents": "x",
+            "range": {
+              "end": {
+                "col": 1,
+                "line": 1
+              },
+              "start": {
+                "col": 1,
+                "line": 1
+              }
+            }
+          }
+        }
       },
       {
         "name": "completion",
@@ -1517,7 +3780,10 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "File being edited.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^file://"
+            }
           },
           {
             "name": "position",
@@ -1539,9 +3805,45 @@ export const TOOLS: readonly ToolMetadata[] = [
             "idlType": "u32",
             "description": "Maximum number of suggestions.",
             "required": false,
-            "default": 50
+            "default": 50,
+            "constraints": {
+              "range": [
+                1,
+                500
+              ]
+            }
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "items",
+            "type": "array",
+            "idlType": "list<CompletionItem>",
+            "description": "Suggestions, best first.",
+            "required": true
+          },
+          {
+            "name": "incomplete",
+            "type": "boolean",
+            "idlType": "bool",
+            "description": "True when the list was cut short and typing more may change it.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "completion",
+            "position": {
+              "col": 1,
+              "line": 1
+            },
+            "uri": "x"
+          },
+          "response": {
+            "incomplete": false,
+            "items": []
+          }
+        }
       }
     ],
     "errorCodes": [
@@ -1551,6 +3853,38 @@ export const TOOLS: readonly ToolMetadata[] = [
       "RENAME_CONFLICT",
       "CONFLICT",
       "BACKEND_FAILED"
+    ],
+    "errors": [
+      {
+        "code": "NO_BACKEND",
+        "name": "no_backend",
+        "description": "No language server, tree-sitter grammar or heuristic supports this language."
+      },
+      {
+        "code": "NOT_FOUND",
+        "name": "not_found",
+        "description": "The file does not exist."
+      },
+      {
+        "code": "NO_SYMBOL_AT_POSITION",
+        "name": "no_symbol_at_position",
+        "description": "There is no symbol at the given position."
+      },
+      {
+        "code": "RENAME_CONFLICT",
+        "name": "rename_conflict",
+        "description": "The new name would clash with an existing symbol in scope."
+      },
+      {
+        "code": "CONFLICT",
+        "name": "conflict",
+        "description": "The file changed since it was read."
+      },
+      {
+        "code": "BACKEND_FAILED",
+        "name": "backend_failed",
+        "description": "The language server crashed or returned an error."
+      }
     ],
     "streams": false
   },
@@ -1573,14 +3907,20 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string?",
         "description": "Section to read, e.g. `paths` or `models`; the whole config when omitted.",
-        "required": false
+        "required": false,
+        "constraints": {
+          "pattern": "^[a-z][a-z0-9_]*$"
+        }
       },
       {
         "name": "key",
         "type": "string",
         "idlType": "string?",
         "description": "Key within `section` to read; the whole section when omitted.",
-        "required": false
+        "required": false,
+        "constraints": {
+          "pattern": "^[a-z][a-z0-9_]*$"
+        }
       }
     ],
     "errorCodes": [
@@ -1588,7 +3928,63 @@ export const TOOLS: readonly ToolMetadata[] = [
       "UNKNOWN_KEY",
       "KEY_WITHOUT_SECTION"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "UNKNOWN_SECTION",
+        "name": "unknown_section",
+        "description": "The configuration has no such section."
+      },
+      {
+        "code": "UNKNOWN_KEY",
+        "name": "unknown_key",
+        "description": "The section has no such key."
+      },
+      {
+        "code": "KEY_WITHOUT_SECTION",
+        "name": "key_without_section",
+        "description": "A key was given without a section."
+      }
+    ],
+    "response": [
+      {
+        "name": "section",
+        "type": "string",
+        "idlType": "string?",
+        "description": "The section that was read, when one was asked for.",
+        "required": false
+      },
+      {
+        "name": "key",
+        "type": "string",
+        "idlType": "string?",
+        "description": "The key that was read, when one was asked for.",
+        "required": false
+      },
+      {
+        "name": "value",
+        "type": "any",
+        "idlType": "json",
+        "description": "The value: a scalar for a key, an object for a section or the whole config.",
+        "required": true
+      },
+      {
+        "name": "default",
+        "type": "any",
+        "idlType": "json?",
+        "description": "The built-in default for the key, when it has one.",
+        "required": false
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {},
+      "response": {
+        "default": {},
+        "key": "x",
+        "section": "x",
+        "value": {}
+      }
+    }
   },
   {
     "name": "config_list",
@@ -1605,7 +4001,22 @@ export const TOOLS: readonly ToolMetadata[] = [
     },
     "parameters": [],
     "errorCodes": [],
-    "streams": false
+    "response": [
+      {
+        "name": "sections",
+        "type": "object",
+        "idlType": "map<list<string>>",
+        "description": "Key names keyed by section name.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {},
+      "response": {
+        "sections": {}
+      }
+    }
   },
   {
     "name": "fs",
@@ -1640,7 +4051,10 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "File to read.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^file://"
+            }
           },
           {
             "name": "range",
@@ -1657,7 +4071,49 @@ export const TOOLS: readonly ToolMetadata[] = [
             "required": false,
             "default": "utf8"
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "text",
+            "type": "string",
+            "idlType": "string",
+            "description": "The text that was read.",
+            "required": true
+          },
+          {
+            "name": "hash",
+            "type": "string",
+            "idlType": "string",
+            "description": "Content hash of the whole file, for a later `apply_patch`.",
+            "required": true
+          },
+          {
+            "name": "total_lines",
+            "type": "integer",
+            "idlType": "u32",
+            "description": "Number of lines in the whole file.",
+            "required": true
+          },
+          {
+            "name": "truncated",
+            "type": "boolean",
+            "idlType": "bool",
+            "description": "True when the text was cut at the server's size limit.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "read",
+            "uri": "x"
+          },
+          "response": {
+            "hash": "x",
+            "text": "x",
+            "total_lines": 1,
+            "truncated": false
+          }
+        }
       },
       {
         "name": "write",
@@ -1670,7 +4126,10 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "File to create.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^file://"
+            }
           },
           {
             "name": "content",
@@ -1687,7 +4146,34 @@ export const TOOLS: readonly ToolMetadata[] = [
             "required": false,
             "default": false
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "hash",
+            "type": "string",
+            "idlType": "string",
+            "description": "Content hash of the new file.",
+            "required": true
+          },
+          {
+            "name": "size",
+            "type": "integer",
+            "idlType": "u64",
+            "description": "Size of the new file in bytes.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "write",
+            "content": "x",
+            "uri": "x"
+          },
+          "response": {
+            "hash": "x",
+            "size": 1
+          }
+        }
       },
       {
         "name": "stat",
@@ -1700,9 +4186,70 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "File or directory to describe.",
+            "required": true,
+            "constraints": {
+              "pattern": "^file://"
+            }
+          }
+        ],
+        "response": [
+          {
+            "name": "uri",
+            "type": "string",
+            "idlType": "string",
+            "description": "The entry's URI.",
+            "required": true
+          },
+          {
+            "name": "type",
+            "type": "string",
+            "idlType": "FileKind",
+            "description": "What kind of entry it is.",
+            "required": true
+          },
+          {
+            "name": "size",
+            "type": "integer",
+            "idlType": "u64",
+            "description": "Size in bytes (0 for directories).",
+            "required": true
+          },
+          {
+            "name": "hash",
+            "type": "string",
+            "idlType": "string?",
+            "description": "Content hash, for regular files, e.g. `sha256:9f86…`.",
+            "required": false
+          },
+          {
+            "name": "modified_at",
+            "type": "integer",
+            "idlType": "u64",
+            "description": "Last modification time, milliseconds since the Unix epoch.",
+            "required": true
+          },
+          {
+            "name": "readonly",
+            "type": "boolean",
+            "idlType": "bool",
+            "description": "True when the caller may not write it.",
             "required": true
           }
-        ]
+        ],
+        "example": {
+          "request": {
+            "action": "stat",
+            "uri": "x"
+          },
+          "response": {
+            "hash": "x",
+            "modified_at": 1,
+            "readonly": false,
+            "size": 1,
+            "type": "file",
+            "uri": "x"
+          }
+        }
       },
       {
         "name": "list",
@@ -1715,7 +4262,10 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "Directory to list.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^file://"
+            }
           },
           {
             "name": "depth",
@@ -1723,7 +4273,13 @@ export const TOOLS: readonly ToolMetadata[] = [
             "idlType": "u32",
             "description": "How many levels to descend; 1 lists only direct children.",
             "required": false,
-            "default": 1
+            "default": 1,
+            "constraints": {
+              "range": [
+                1,
+                32
+              ]
+            }
           },
           {
             "name": "pattern",
@@ -1746,7 +4302,13 @@ export const TOOLS: readonly ToolMetadata[] = [
             "idlType": "u32",
             "description": "Maximum number of entries per page.",
             "required": false,
-            "default": 500
+            "default": 500,
+            "constraints": {
+              "range": [
+                1,
+                10000
+              ]
+            }
           },
           {
             "name": "cursor",
@@ -1755,7 +4317,36 @@ export const TOOLS: readonly ToolMetadata[] = [
             "description": "Cursor from a previous page's `page.next_cursor`.",
             "required": false
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "entries",
+            "type": "array",
+            "idlType": "list<FileStat>",
+            "description": "The entries, in path order.",
+            "required": true
+          },
+          {
+            "name": "page",
+            "type": "object",
+            "idlType": "PageInfo",
+            "description": "Where the next page starts.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "list",
+            "uri": "x"
+          },
+          "response": {
+            "entries": [],
+            "page": {
+              "more": false,
+              "next_cursor": "x"
+            }
+          }
+        }
       },
       {
         "name": "mkdir",
@@ -1768,7 +4359,10 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "Directory to create.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^file://"
+            }
           },
           {
             "name": "parents",
@@ -1778,7 +4372,13 @@ export const TOOLS: readonly ToolMetadata[] = [
             "required": false,
             "default": true
           }
-        ]
+        ],
+        "example": {
+          "request": {
+            "action": "mkdir",
+            "uri": "x"
+          }
+        }
       },
       {
         "name": "rm",
@@ -1791,7 +4391,10 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "File or directory to remove.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^file://"
+            }
           },
           {
             "name": "confirm",
@@ -1808,7 +4411,14 @@ export const TOOLS: readonly ToolMetadata[] = [
             "required": false,
             "default": false
           }
-        ]
+        ],
+        "example": {
+          "request": {
+            "action": "rm",
+            "confirm": false,
+            "uri": "x"
+          }
+        }
       },
       {
         "name": "apply_patch",
@@ -1821,23 +4431,63 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "File to patch.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^file://"
+            }
           },
           {
             "name": "patch",
             "type": "string",
             "idlType": "string",
             "description": "Unified diff to apply.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "length": [
+                1,
+                10485760
+              ]
+            }
           },
           {
             "name": "base_hash",
             "type": "string",
             "idlType": "string",
             "description": "Hash the file had when it was read; the patch fails with `CONFLICT` if it changed since.",
+            "required": true,
+            "constraints": {
+              "pattern": "^sha256:[0-9a-f]{64}$"
+            }
+          }
+        ],
+        "response": [
+          {
+            "name": "hash",
+            "type": "string",
+            "idlType": "string",
+            "description": "Content hash of the patched file.",
+            "required": true
+          },
+          {
+            "name": "hunks_applied",
+            "type": "integer",
+            "idlType": "u32",
+            "description": "Number of hunks applied.",
             "required": true
           }
-        ]
+        ],
+        "example": {
+          "request": {
+            "action": "apply_patch",
+            "base_hash": "x",
+            "patch": "x",
+            "uri": "x"
+          },
+          "response": {
+            "hash": "x",
+            "hunks_applied": 1
+          }
+        }
       },
       {
         "name": "search_text",
@@ -1850,7 +4500,13 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "Text or regular expression to look for.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "length": [
+                1,
+                1000
+              ]
+            }
           },
           {
             "name": "path",
@@ -1889,7 +4545,13 @@ export const TOOLS: readonly ToolMetadata[] = [
             "idlType": "u32",
             "description": "Lines of context to include around each match.",
             "required": false,
-            "default": 0
+            "default": 0,
+            "constraints": {
+              "range": [
+                0,
+                20
+              ]
+            }
           },
           {
             "name": "limit",
@@ -1897,7 +4559,13 @@ export const TOOLS: readonly ToolMetadata[] = [
             "idlType": "u32",
             "description": "Maximum number of matches per page.",
             "required": false,
-            "default": 200
+            "default": 200,
+            "constraints": {
+              "range": [
+                1,
+                10000
+              ]
+            }
           },
           {
             "name": "cursor",
@@ -1906,7 +4574,36 @@ export const TOOLS: readonly ToolMetadata[] = [
             "description": "Cursor from a previous page's `page.next_cursor`.",
             "required": false
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "matches",
+            "type": "array",
+            "idlType": "list<TextMatch>",
+            "description": "The matches, grouped by file in path order.",
+            "required": true
+          },
+          {
+            "name": "page",
+            "type": "object",
+            "idlType": "PageInfo",
+            "description": "Where the next page starts.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "search_text",
+            "pattern": "x"
+          },
+          "response": {
+            "matches": [],
+            "page": {
+              "more": false,
+              "next_cursor": "x"
+            }
+          }
+        }
       },
       {
         "name": "diff",
@@ -1919,14 +4616,20 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "Hash of the old version.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^sha256:[0-9a-f]{64}$"
+            }
           },
           {
             "name": "hash_b",
             "type": "string",
             "idlType": "string",
             "description": "Hash of the new version.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^sha256:[0-9a-f]{64}$"
+            }
           },
           {
             "name": "context_lines",
@@ -1934,9 +4637,42 @@ export const TOOLS: readonly ToolMetadata[] = [
             "idlType": "u32",
             "description": "Lines of context around each hunk.",
             "required": false,
-            "default": 3
+            "default": 3,
+            "constraints": {
+              "range": [
+                0,
+                100
+              ]
+            }
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "patch",
+            "type": "string",
+            "idlType": "string",
+            "description": "Unified diff from `hash_a` to `hash_b`; empty when identical.",
+            "required": true
+          },
+          {
+            "name": "identical",
+            "type": "boolean",
+            "idlType": "bool",
+            "description": "True when the two versions are the same.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "diff",
+            "hash_a": "x",
+            "hash_b": "x"
+          },
+          "response": {
+            "identical": false,
+            "patch": "x"
+          }
+        }
       }
     ],
     "errorCodes": [
@@ -1950,6 +4686,58 @@ export const TOOLS: readonly ToolMetadata[] = [
       "BINARY_FILE",
       "INVALID_URI",
       "INVALID_PATTERN"
+    ],
+    "errors": [
+      {
+        "code": "NOT_FOUND",
+        "name": "not_found",
+        "description": "Nothing exists at this URI."
+      },
+      {
+        "code": "ALREADY_EXISTS",
+        "name": "already_exists",
+        "description": "`write` was asked to create a file that already exists."
+      },
+      {
+        "code": "PERMISSION_DENIED",
+        "name": "permission_denied",
+        "description": "The caller may not read or write this path."
+      },
+      {
+        "code": "CONFLICT",
+        "name": "conflict",
+        "description": "The file changed since it was read: its hash no longer matches `base_hash`."
+      },
+      {
+        "code": "PATCH_FAILED",
+        "name": "patch_failed",
+        "description": "A hunk of the patch does not match the file."
+      },
+      {
+        "code": "CONFIRMATION_REQUIRED",
+        "name": "confirmation_required",
+        "description": "`rm` was called without `confirm: true`."
+      },
+      {
+        "code": "WRONG_KIND",
+        "name": "wrong_kind",
+        "description": "A directory was given where a file is needed, or the reverse."
+      },
+      {
+        "code": "BINARY_FILE",
+        "name": "binary_file",
+        "description": "The file is not valid text in the requested encoding."
+      },
+      {
+        "code": "INVALID_URI",
+        "name": "invalid_uri",
+        "description": "The URI is not a `file://` URI inside the workspace."
+      },
+      {
+        "code": "INVALID_PATTERN",
+        "name": "invalid_pattern",
+        "description": "The search pattern is not a valid regular expression."
+      }
     ],
     "streams": false
   },
@@ -1975,7 +4763,97 @@ export const TOOLS: readonly ToolMetadata[] = [
       "REGION_OVERLAP",
       "QUERY_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "DAEMON_UNAVAILABLE",
+        "name": "daemon_unavailable",
+        "description": "The chaosgarden daemon is not running or not answering."
+      },
+      {
+        "code": "NOTHING_TO_PLAY",
+        "name": "nothing_to_play",
+        "description": "Play was requested but the timeline has no regions."
+      },
+      {
+        "code": "REGION_NOT_FOUND",
+        "name": "region_not_found",
+        "description": "No region has this ID."
+      },
+      {
+        "code": "CONTENT_NOT_FOUND",
+        "name": "content_not_found",
+        "description": "The region's content artifact does not exist."
+      },
+      {
+        "code": "REGION_OVERLAP",
+        "name": "region_overlap",
+        "description": "The region would overlap another region on the same lane."
+      },
+      {
+        "code": "QUERY_FAILED",
+        "name": "query_failed",
+        "description": "The state query did not parse or failed to run."
+      }
+    ],
+    "response": [
+      {
+        "name": "state",
+        "type": "string",
+        "idlType": "TransportState",
+        "description": "Whether the transport is playing, paused or stopped.",
+        "required": true
+      },
+      {
+        "name": "position_beats",
+        "type": "number",
+        "idlType": "f64",
+        "description": "Playhead position in beats.",
+        "required": true
+      },
+      {
+        "name": "tempo_bpm",
+        "type": "number",
+        "idlType": "f64",
+        "description": "Current tempo in beats per minute.",
+        "required": true
+      },
+      {
+        "name": "time_signature",
+        "type": "object",
+        "idlType": "TimeSignature",
+        "description": "Time signature of the timeline.",
+        "required": true
+      },
+      {
+        "name": "region_count",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Number of regions on the timeline.",
+        "required": true
+      },
+      {
+        "name": "audio_attached",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "True when an audio output device is attached.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {},
+      "response": {
+        "audio_attached": false,
+        "position_beats": 0.5,
+        "region_count": 1,
+        "state": "stopped",
+        "tempo_bpm": 0.5,
+        "time_signature": {
+          "denominator": 1,
+          "numerator": 1
+        }
+      }
+    }
   },
   {
     "name": "garden_play",
@@ -1999,7 +4877,42 @@ export const TOOLS: readonly ToolMetadata[] = [
       "REGION_OVERLAP",
       "QUERY_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "DAEMON_UNAVAILABLE",
+        "name": "daemon_unavailable",
+        "description": "The chaosgarden daemon is not running or not answering."
+      },
+      {
+        "code": "NOTHING_TO_PLAY",
+        "name": "nothing_to_play",
+        "description": "Play was requested but the timeline has no regions."
+      },
+      {
+        "code": "REGION_NOT_FOUND",
+        "name": "region_not_found",
+        "description": "No region has this ID."
+      },
+      {
+        "code": "CONTENT_NOT_FOUND",
+        "name": "content_not_found",
+        "description": "The region's content artifact does not exist."
+      },
+      {
+        "code": "REGION_OVERLAP",
+        "name": "region_overlap",
+        "description": "The region would overlap another region on the same lane."
+      },
+      {
+        "code": "QUERY_FAILED",
+        "name": "query_failed",
+        "description": "The state query did not parse or failed to run."
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {}
+    }
   },
   {
     "name": "garden_pause",
@@ -2023,7 +4936,42 @@ export const TOOLS: readonly ToolMetadata[] = [
       "REGION_OVERLAP",
       "QUERY_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "DAEMON_UNAVAILABLE",
+        "name": "daemon_unavailable",
+        "description": "The chaosgarden daemon is not running or not answering."
+      },
+      {
+        "code": "NOTHING_TO_PLAY",
+        "name": "nothing_to_play",
+        "description": "Play was requested but the timeline has no regions."
+      },
+      {
+        "code": "REGION_NOT_FOUND",
+        "name": "region_not_found",
+        "description": "No region has this ID."
+      },
+      {
+        "code": "CONTENT_NOT_FOUND",
+        "name": "content_not_found",
+        "description": "The region's content artifact does not exist."
+      },
+      {
+        "code": "REGION_OVERLAP",
+        "name": "region_overlap",
+        "description": "The region would overlap another region on the same lane."
+      },
+      {
+        "code": "QUERY_FAILED",
+        "name": "query_failed",
+        "description": "The state query did not parse or failed to run."
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {}
+    }
   },
   {
     "name": "garden_stop",
@@ -2047,7 +4995,42 @@ export const TOOLS: readonly ToolMetadata[] = [
       "REGION_OVERLAP",
       "QUERY_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "DAEMON_UNAVAILABLE",
+        "name": "daemon_unavailable",
+        "description": "The chaosgarden daemon is not running or not answering."
+      },
+      {
+        "code": "NOTHING_TO_PLAY",
+        "name": "nothing_to_play",
+        "description": "Play was requested but the timeline has no regions."
+      },
+      {
+        "code": "REGION_NOT_FOUND",
+        "name": "region_not_found",
+        "description": "No region has this ID."
+      },
+      {
+        "code": "CONTENT_NOT_FOUND",
+        "name": "content_not_found",
+        "description": "The region's content artifact does not exist."
+      },
+      {
+        "code": "REGION_OVERLAP",
+        "name": "region_overlap",
+        "description": "The region would overlap another region on the same lane."
+      },
+      {
+        "code": "QUERY_FAILED",
+        "name": "query_failed",
+        "description": "The state query did not parse or failed to run."
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {}
+    }
   },
   {
     "name": "garden_seek",
@@ -2068,7 +5051,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "number",
         "idlType": "f64",
         "description": "Target position in beats from the start of the timeline.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "range": [
+            0.0,
+            1000000.0
+          ]
+        }
       }
     ],
     "errorCodes": [
@@ -2079,7 +5068,44 @@ export const TOOLS: readonly ToolMetadata[] = [
       "REGION_OVERLAP",
       "QUERY_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "DAEMON_UNAVAILABLE",
+        "name": "daemon_unavailable",
+        "description": "The chaosgarden daemon is not running or not answering."
+      },
+      {
+        "code": "NOTHING_TO_PLAY",
+        "name": "nothing_to_play",
+        "description": "Play was requested but the timeline has no regions."
+      },
+      {
+        "code": "REGION_NOT_FOUND",
+        "name": "region_not_found",
+        "description": "No region has this ID."
+      },
+      {
+        "code": "CONTENT_NOT_FOUND",
+        "name": "content_not_found",
+        "description": "The region's content artifact does not exist."
+      },
+      {
+        "code": "REGION_OVERLAP",
+        "name": "region_overlap",
+        "description": "The region would overlap another region on the same lane."
+      },
+      {
+        "code": "QUERY_FAILED",
+        "name": "query_failed",
+        "description": "The state query did not parse or failed to run."
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "beat": 0.0
+      }
+    }
   },
   {
     "name": "garden_set_tempo",
@@ -2100,7 +5126,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "number",
         "idlType": "f64",
         "description": "New tempo in beats per minute.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "range": [
+            20.0,
+            400.0
+          ]
+        }
       }
     ],
     "errorCodes": [
@@ -2111,7 +5143,44 @@ export const TOOLS: readonly ToolMetadata[] = [
       "REGION_OVERLAP",
       "QUERY_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "DAEMON_UNAVAILABLE",
+        "name": "daemon_unavailable",
+        "description": "The chaosgarden daemon is not running or not answering."
+      },
+      {
+        "code": "NOTHING_TO_PLAY",
+        "name": "nothing_to_play",
+        "description": "Play was requested but the timeline has no regions."
+      },
+      {
+        "code": "REGION_NOT_FOUND",
+        "name": "region_not_found",
+        "description": "No region has this ID."
+      },
+      {
+        "code": "CONTENT_NOT_FOUND",
+        "name": "content_not_found",
+        "description": "The region's content artifact does not exist."
+      },
+      {
+        "code": "REGION_OVERLAP",
+        "name": "region_overlap",
+        "description": "The region would overlap another region on the same lane."
+      },
+      {
+        "code": "QUERY_FAILED",
+        "name": "query_failed",
+        "description": "The state query did not parse or failed to run."
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "bpm": 20.0
+      }
+    }
   },
   {
     "name": "garden_emergency_pause",
@@ -2135,7 +5204,42 @@ export const TOOLS: readonly ToolMetadata[] = [
       "REGION_OVERLAP",
       "QUERY_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "DAEMON_UNAVAILABLE",
+        "name": "daemon_unavailable",
+        "description": "The chaosgarden daemon is not running or not answering."
+      },
+      {
+        "code": "NOTHING_TO_PLAY",
+        "name": "nothing_to_play",
+        "description": "Play was requested but the timeline has no regions."
+      },
+      {
+        "code": "REGION_NOT_FOUND",
+        "name": "region_not_found",
+        "description": "No region has this ID."
+      },
+      {
+        "code": "CONTENT_NOT_FOUND",
+        "name": "content_not_found",
+        "description": "The region's content artifact does not exist."
+      },
+      {
+        "code": "REGION_OVERLAP",
+        "name": "region_overlap",
+        "description": "The region would overlap another region on the same lane."
+      },
+      {
+        "code": "QUERY_FAILED",
+        "name": "query_failed",
+        "description": "The state query did not parse or failed to run."
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {}
+    }
   },
   {
     "name": "garden_get_regions",
@@ -2156,14 +5260,26 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "number",
         "idlType": "f64?",
         "description": "Only regions that end after this beat.",
-        "required": false
+        "required": false,
+        "constraints": {
+          "range": [
+            0.0,
+            1000000.0
+          ]
+        }
       },
       {
         "name": "end_beat",
         "type": "number",
         "idlType": "f64?",
         "description": "Only regions that start before this beat.",
-        "required": false
+        "required": false,
+        "constraints": {
+          "range": [
+            0.0,
+            1000000.0
+          ]
+        }
       }
     ],
     "errorCodes": [
@@ -2174,7 +5290,62 @@ export const TOOLS: readonly ToolMetadata[] = [
       "REGION_OVERLAP",
       "QUERY_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "DAEMON_UNAVAILABLE",
+        "name": "daemon_unavailable",
+        "description": "The chaosgarden daemon is not running or not answering."
+      },
+      {
+        "code": "NOTHING_TO_PLAY",
+        "name": "nothing_to_play",
+        "description": "Play was requested but the timeline has no regions."
+      },
+      {
+        "code": "REGION_NOT_FOUND",
+        "name": "region_not_found",
+        "description": "No region has this ID."
+      },
+      {
+        "code": "CONTENT_NOT_FOUND",
+        "name": "content_not_found",
+        "description": "The region's content artifact does not exist."
+      },
+      {
+        "code": "REGION_OVERLAP",
+        "name": "region_overlap",
+        "description": "The region would overlap another region on the same lane."
+      },
+      {
+        "code": "QUERY_FAILED",
+        "name": "query_failed",
+        "description": "The state query did not parse or failed to run."
+      }
+    ],
+    "response": [
+      {
+        "name": "regions",
+        "type": "array",
+        "idlType": "list<Region>",
+        "description": "The matching regions, ordered by start beat.",
+        "required": true
+      },
+      {
+        "name": "count",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Number of regions returned.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {},
+      "response": {
+        "count": 1,
+        "regions": []
+      }
+    }
   },
   {
     "name": "garden_create_region",
@@ -2195,14 +5366,26 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "number",
         "idlType": "f64",
         "description": "Where the region starts, in beats from the start of the timeline.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "range": [
+            0.0,
+            1000000.0
+          ]
+        }
       },
       {
         "name": "length_beats",
         "type": "number",
         "idlType": "f64",
         "description": "Length of the region in beats.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "range": [
+            0.001,
+            100000.0
+          ]
+        }
       },
       {
         "name": "behavior",
@@ -2224,7 +5407,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string?",
         "description": "Display name shown in timelines.",
-        "required": false
+        "required": false,
+        "constraints": {
+          "length": [
+            1,
+            200
+          ]
+        }
       }
     ],
     "errorCodes": [
@@ -2235,7 +5424,98 @@ export const TOOLS: readonly ToolMetadata[] = [
       "REGION_OVERLAP",
       "QUERY_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "DAEMON_UNAVAILABLE",
+        "name": "daemon_unavailable",
+        "description": "The chaosgarden daemon is not running or not answering."
+      },
+      {
+        "code": "NOTHING_TO_PLAY",
+        "name": "nothing_to_play",
+        "description": "Play was requested but the timeline has no regions."
+      },
+      {
+        "code": "REGION_NOT_FOUND",
+        "name": "region_not_found",
+        "description": "No region has this ID."
+      },
+      {
+        "code": "CONTENT_NOT_FOUND",
+        "name": "content_not_found",
+        "description": "The region's content artifact does not exist."
+      },
+      {
+        "code": "REGION_OVERLAP",
+        "name": "region_overlap",
+        "description": "The region would overlap another region on the same lane."
+      },
+      {
+        "code": "QUERY_FAILED",
+        "name": "query_failed",
+        "description": "The state query did not parse or failed to run."
+      }
+    ],
+    "response": [
+      {
+        "name": "id",
+        "type": "string",
+        "idlType": "string",
+        "description": "Region ID.",
+        "required": true
+      },
+      {
+        "name": "start_beat",
+        "type": "number",
+        "idlType": "f64",
+        "description": "Start position in beats.",
+        "required": true
+      },
+      {
+        "name": "length_beats",
+        "type": "number",
+        "idlType": "f64",
+        "description": "Length in beats.",
+        "required": true
+      },
+      {
+        "name": "behavior",
+        "type": "string",
+        "idlType": "RegionBehavior",
+        "description": "How the region behaves during playback.",
+        "required": true
+      },
+      {
+        "name": "content_id",
+        "type": "string",
+        "idlType": "string",
+        "description": "Artifact ID of the content the region plays.",
+        "required": true
+      },
+      {
+        "name": "name",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Display name shown in timelines.",
+        "required": false
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "content_id": "x",
+        "length_beats": 0.001,
+        "start_beat": 0.0
+      },
+      "response": {
+        "behavior": "play_content",
+        "content_id": "x",
+        "id": "x",
+        "length_beats": 0.5,
+        "name": "x",
+        "start_beat": 0.5
+      }
+    }
   },
   {
     "name": "garden_delete_region",
@@ -2267,7 +5547,44 @@ export const TOOLS: readonly ToolMetadata[] = [
       "REGION_OVERLAP",
       "QUERY_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "DAEMON_UNAVAILABLE",
+        "name": "daemon_unavailable",
+        "description": "The chaosgarden daemon is not running or not answering."
+      },
+      {
+        "code": "NOTHING_TO_PLAY",
+        "name": "nothing_to_play",
+        "description": "Play was requested but the timeline has no regions."
+      },
+      {
+        "code": "REGION_NOT_FOUND",
+        "name": "region_not_found",
+        "description": "No region has this ID."
+      },
+      {
+        "code": "CONTENT_NOT_FOUND",
+        "name": "content_not_found",
+        "description": "The region's content artifact does not exist."
+      },
+      {
+        "code": "REGION_OVERLAP",
+        "name": "region_overlap",
+        "description": "The region would overlap another region on the same lane."
+      },
+      {
+        "code": "QUERY_FAILED",
+        "name": "query_failed",
+        "description": "The state query did not parse or failed to run."
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "region_id": "x"
+      }
+    }
   },
   {
     "name": "garden_move_region",
@@ -2295,7 +5612,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "number",
         "idlType": "f64",
         "description": "New start position in beats.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "range": [
+            0.0,
+            1000000.0
+          ]
+        }
       }
     ],
     "errorCodes": [
@@ -2306,7 +5629,97 @@ export const TOOLS: readonly ToolMetadata[] = [
       "REGION_OVERLAP",
       "QUERY_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "DAEMON_UNAVAILABLE",
+        "name": "daemon_unavailable",
+        "description": "The chaosgarden daemon is not running or not answering."
+      },
+      {
+        "code": "NOTHING_TO_PLAY",
+        "name": "nothing_to_play",
+        "description": "Play was requested but the timeline has no regions."
+      },
+      {
+        "code": "REGION_NOT_FOUND",
+        "name": "region_not_found",
+        "description": "No region has this ID."
+      },
+      {
+        "code": "CONTENT_NOT_FOUND",
+        "name": "content_not_found",
+        "description": "The region's content artifact does not exist."
+      },
+      {
+        "code": "REGION_OVERLAP",
+        "name": "region_overlap",
+        "description": "The region would overlap another region on the same lane."
+      },
+      {
+        "code": "QUERY_FAILED",
+        "name": "query_failed",
+        "description": "The state query did not parse or failed to run."
+      }
+    ],
+    "response": [
+      {
+        "name": "id",
+        "type": "string",
+        "idlType": "string",
+        "description": "Region ID.",
+        "required": true
+      },
+      {
+        "name": "start_beat",
+        "type": "number",
+        "idlType": "f64",
+        "description": "Start position in beats.",
+        "required": true
+      },
+      {
+        "name": "length_beats",
+        "type": "number",
+        "idlType": "f64",
+        "description": "Length in beats.",
+        "required": true
+      },
+      {
+        "name": "behavior",
+        "type": "string",
+        "idlType": "RegionBehavior",
+        "description": "How the region behaves during playback.",
+        "required": true
+      },
+      {
+        "name": "content_id",
+        "type": "string",
+        "idlType": "string",
+        "description": "Artifact ID of the content the region plays.",
+        "required": true
+      },
+      {
+        "name": "name",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Display name shown in timelines.",
+        "required": false
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "region_id": "x",
+        "start_beat": 0.0
+      },
+      "response": {
+        "behavior": "play_content",
+        "content_id": "x",
+        "id": "x",
+        "length_beats": 0.5,
+        "name": "x",
+        "start_beat": 0.5
+      }
+    }
   },
   {
     "name": "garden_clear_regions",
@@ -2330,7 +5743,54 @@ export const TOOLS: readonly ToolMetadata[] = [
       "REGION_OVERLAP",
       "QUERY_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "DAEMON_UNAVAILABLE",
+        "name": "daemon_unavailable",
+        "description": "The chaosgarden daemon is not running or not answering."
+      },
+      {
+        "code": "NOTHING_TO_PLAY",
+        "name": "nothing_to_play",
+        "description": "Play was requested but the timeline has no regions."
+      },
+      {
+        "code": "REGION_NOT_FOUND",
+        "name": "region_not_found",
+        "description": "No region has this ID."
+      },
+      {
+        "code": "CONTENT_NOT_FOUND",
+        "name": "content_not_found",
+        "description": "The region's content artifact does not exist."
+      },
+      {
+        "code": "REGION_OVERLAP",
+        "name": "region_overlap",
+        "description": "The region would overlap another region on the same lane."
+      },
+      {
+        "code": "QUERY_FAILED",
+        "name": "query_failed",
+        "description": "The state query did not parse or failed to run."
+      }
+    ],
+    "response": [
+      {
+        "name": "removed",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Number of regions removed.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {},
+      "response": {
+        "removed": 1
+      }
+    }
   },
   {
     "name": "garden_query",
@@ -2351,7 +5811,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "The Trustfall query text.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "length": [
+            1,
+            65536
+          ]
+        }
       },
       {
         "name": "variables",
@@ -2369,7 +5835,64 @@ export const TOOLS: readonly ToolMetadata[] = [
       "REGION_OVERLAP",
       "QUERY_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "DAEMON_UNAVAILABLE",
+        "name": "daemon_unavailable",
+        "description": "The chaosgarden daemon is not running or not answering."
+      },
+      {
+        "code": "NOTHING_TO_PLAY",
+        "name": "nothing_to_play",
+        "description": "Play was requested but the timeline has no regions."
+      },
+      {
+        "code": "REGION_NOT_FOUND",
+        "name": "region_not_found",
+        "description": "No region has this ID."
+      },
+      {
+        "code": "CONTENT_NOT_FOUND",
+        "name": "content_not_found",
+        "description": "The region's content artifact does not exist."
+      },
+      {
+        "code": "REGION_OVERLAP",
+        "name": "region_overlap",
+        "description": "The region would overlap another region on the same lane."
+      },
+      {
+        "code": "QUERY_FAILED",
+        "name": "query_failed",
+        "description": "The state query did not parse or failed to run."
+      }
+    ],
+    "response": [
+      {
+        "name": "results",
+        "type": "array",
+        "idlType": "list<json>",
+        "description": "One JSON object per result row.",
+        "required": true
+      },
+      {
+        "name": "count",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Number of result rows.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "query": "x"
+      },
+      "response": {
+        "count": 1,
+        "results": []
+      }
+    }
   },
   {
     "name": "graph_bind",
@@ -2390,14 +5913,23 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "Stable identity ID chosen by the caller, e.g. `jdxi`.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "pattern": "^[a-z][a-z0-9_-]*$"
+        }
       },
       {
         "name": "name",
         "type": "string",
         "idlType": "string",
         "description": "Human-readable name, e.g. `Roland JD-Xi`.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "length": [
+            1,
+            200
+          ]
+        }
       },
       {
         "name": "hints",
@@ -2414,7 +5946,63 @@ export const TOOLS: readonly ToolMetadata[] = [
       "QUERY_PARSE_FAILED",
       "QUERY_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "IDENTITY_NOT_FOUND",
+        "name": "identity_not_found",
+        "description": "No identity has this ID."
+      },
+      {
+        "code": "PORT_NOT_FOUND",
+        "name": "port_not_found",
+        "description": "The identity has no port with this name."
+      },
+      {
+        "code": "QUERY_PARSE_FAILED",
+        "name": "query_parse_failed",
+        "description": "The Trustfall query did not parse."
+      },
+      {
+        "code": "QUERY_FAILED",
+        "name": "query_failed",
+        "description": "The query parsed but failed while running."
+      }
+    ],
+    "response": [
+      {
+        "name": "identity_id",
+        "type": "string",
+        "idlType": "string",
+        "description": "The bound identity ID.",
+        "required": true
+      },
+      {
+        "name": "name",
+        "type": "string",
+        "idlType": "string",
+        "description": "The identity's name.",
+        "required": true
+      },
+      {
+        "name": "hints_count",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Number of hints recorded.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "id": "x",
+        "name": "x"
+      },
+      "response": {
+        "hints_count": 1,
+        "identity_id": "x",
+        "name": "x"
+      }
+    }
   },
   {
     "name": "graph_tag",
@@ -2442,14 +6030,23 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "Tag namespace, e.g. `role` or `manufacturer`.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "pattern": "^[a-z][a-z0-9_.]*$"
+        }
       },
       {
         "name": "value",
         "type": "string",
         "idlType": "string",
         "description": "Tag value, e.g. `drum_machine`.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "length": [
+            1,
+            200
+          ]
+        }
       }
     ],
     "errorCodes": [
@@ -2458,7 +6055,56 @@ export const TOOLS: readonly ToolMetadata[] = [
       "QUERY_PARSE_FAILED",
       "QUERY_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "IDENTITY_NOT_FOUND",
+        "name": "identity_not_found",
+        "description": "No identity has this ID."
+      },
+      {
+        "code": "PORT_NOT_FOUND",
+        "name": "port_not_found",
+        "description": "The identity has no port with this name."
+      },
+      {
+        "code": "QUERY_PARSE_FAILED",
+        "name": "query_parse_failed",
+        "description": "The Trustfall query did not parse."
+      },
+      {
+        "code": "QUERY_FAILED",
+        "name": "query_failed",
+        "description": "The query parsed but failed while running."
+      }
+    ],
+    "response": [
+      {
+        "name": "identity_id",
+        "type": "string",
+        "idlType": "string",
+        "description": "The tagged identity.",
+        "required": true
+      },
+      {
+        "name": "tag",
+        "type": "string",
+        "idlType": "string",
+        "description": "The tag as stored, `namespace:value`.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "identity_id": "x",
+        "namespace": "x",
+        "value": "x"
+      },
+      "response": {
+        "identity_id": "x",
+        "tag": "x"
+      }
+    }
   },
   {
     "name": "graph_connect",
@@ -2516,7 +6162,89 @@ export const TOOLS: readonly ToolMetadata[] = [
       "QUERY_PARSE_FAILED",
       "QUERY_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "IDENTITY_NOT_FOUND",
+        "name": "identity_not_found",
+        "description": "No identity has this ID."
+      },
+      {
+        "code": "PORT_NOT_FOUND",
+        "name": "port_not_found",
+        "description": "The identity has no port with this name."
+      },
+      {
+        "code": "QUERY_PARSE_FAILED",
+        "name": "query_parse_failed",
+        "description": "The Trustfall query did not parse."
+      },
+      {
+        "code": "QUERY_FAILED",
+        "name": "query_failed",
+        "description": "The query parsed but failed while running."
+      }
+    ],
+    "response": [
+      {
+        "name": "connection_id",
+        "type": "string",
+        "idlType": "string",
+        "description": "ID of the new connection.",
+        "required": true
+      },
+      {
+        "name": "from_identity",
+        "type": "string",
+        "idlType": "string",
+        "description": "Identity that sends.",
+        "required": true
+      },
+      {
+        "name": "from_port",
+        "type": "string",
+        "idlType": "string",
+        "description": "Output port on the sender.",
+        "required": true
+      },
+      {
+        "name": "to_identity",
+        "type": "string",
+        "idlType": "string",
+        "description": "Identity that receives.",
+        "required": true
+      },
+      {
+        "name": "to_port",
+        "type": "string",
+        "idlType": "string",
+        "description": "Input port on the receiver.",
+        "required": true
+      },
+      {
+        "name": "transport",
+        "type": "string",
+        "idlType": "string?",
+        "description": "How the signal travels, when recorded.",
+        "required": false
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "from_identity": "x",
+        "from_port": "x",
+        "to_identity": "x",
+        "to_port": "x"
+      },
+      "response": {
+        "connection_id": "x",
+        "from_identity": "x",
+        "from_port": "x",
+        "to_identity": "x",
+        "to_port": "x",
+        "transport": "x"
+      }
+    }
   },
   {
     "name": "graph_find",
@@ -2560,7 +6288,52 @@ export const TOOLS: readonly ToolMetadata[] = [
       "QUERY_PARSE_FAILED",
       "QUERY_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "IDENTITY_NOT_FOUND",
+        "name": "identity_not_found",
+        "description": "No identity has this ID."
+      },
+      {
+        "code": "PORT_NOT_FOUND",
+        "name": "port_not_found",
+        "description": "The identity has no port with this name."
+      },
+      {
+        "code": "QUERY_PARSE_FAILED",
+        "name": "query_parse_failed",
+        "description": "The Trustfall query did not parse."
+      },
+      {
+        "code": "QUERY_FAILED",
+        "name": "query_failed",
+        "description": "The query parsed but failed while running."
+      }
+    ],
+    "response": [
+      {
+        "name": "identities",
+        "type": "array",
+        "idlType": "list<GraphIdentity>",
+        "description": "The matching identities.",
+        "required": true
+      },
+      {
+        "name": "count",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Number of matches.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {},
+      "response": {
+        "count": 1,
+        "identities": []
+      }
+    }
   },
   {
     "name": "graph_query",
@@ -2581,7 +6354,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "The Trustfall query text.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "length": [
+            1,
+            65536
+          ]
+        }
       },
       {
         "name": "variables",
@@ -2596,7 +6375,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u32",
         "description": "Maximum number of result rows.",
         "required": false,
-        "default": 100
+        "default": 100,
+        "constraints": {
+          "range": [
+            1,
+            10000
+          ]
+        }
       }
     ],
     "errorCodes": [
@@ -2605,7 +6390,54 @@ export const TOOLS: readonly ToolMetadata[] = [
       "QUERY_PARSE_FAILED",
       "QUERY_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "IDENTITY_NOT_FOUND",
+        "name": "identity_not_found",
+        "description": "No identity has this ID."
+      },
+      {
+        "code": "PORT_NOT_FOUND",
+        "name": "port_not_found",
+        "description": "The identity has no port with this name."
+      },
+      {
+        "code": "QUERY_PARSE_FAILED",
+        "name": "query_parse_failed",
+        "description": "The Trustfall query did not parse."
+      },
+      {
+        "code": "QUERY_FAILED",
+        "name": "query_failed",
+        "description": "The query parsed but failed while running."
+      }
+    ],
+    "response": [
+      {
+        "name": "results",
+        "type": "array",
+        "idlType": "list<json>",
+        "description": "One JSON object per result row.",
+        "required": true
+      },
+      {
+        "name": "count",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Number of result rows.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "query": "x"
+      },
+      "response": {
+        "count": 1,
+        "results": []
+      }
+    }
   },
   {
     "name": "graph_context",
@@ -2627,7 +6459,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u32",
         "description": "Maximum number of artifacts to describe.",
         "required": false,
-        "default": 20
+        "default": 20,
+        "constraints": {
+          "range": [
+            1,
+            200
+          ]
+        }
       },
       {
         "name": "tag",
@@ -2655,7 +6493,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "integer",
         "idlType": "u32?",
         "description": "Only artifacts from the last this-many minutes.",
-        "required": false
+        "required": false,
+        "constraints": {
+          "range": [
+            1,
+            525600
+          ]
+        }
       },
       {
         "name": "include_annotations",
@@ -2675,7 +6519,38 @@ export const TOOLS: readonly ToolMetadata[] = [
       }
     ],
     "errorCodes": [],
-    "streams": false
+    "response": [
+      {
+        "name": "context",
+        "type": "string",
+        "idlType": "string",
+        "description": "Markdown summary ready to paste into a prompt.",
+        "required": true
+      },
+      {
+        "name": "artifact_count",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Number of artifacts described.",
+        "required": true
+      },
+      {
+        "name": "identity_count",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Number of identities described.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {},
+      "response": {
+        "artifact_count": 1,
+        "context": "x",
+        "identity_count": 1
+      }
+    }
   },
   {
     "name": "add",
@@ -2709,7 +6584,32 @@ export const TOOLS: readonly ToolMetadata[] = [
     "errorCodes": [
       "OVERFLOW"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "OVERFLOW",
+        "name": "overflow",
+        "description": "The result does not fit in a signed 64-bit integer."
+      }
+    ],
+    "response": [
+      {
+        "name": "result",
+        "type": "integer",
+        "idlType": "i64",
+        "description": "The result.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "a": 1,
+        "b": 1
+      },
+      "response": {
+        "result": 1
+      }
+    }
   },
   {
     "name": "multiply",
@@ -2743,7 +6643,32 @@ export const TOOLS: readonly ToolMetadata[] = [
     "errorCodes": [
       "OVERFLOW"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "OVERFLOW",
+        "name": "overflow",
+        "description": "The result does not fit in a signed 64-bit integer."
+      }
+    ],
+    "response": [
+      {
+        "name": "result",
+        "type": "integer",
+        "idlType": "i64",
+        "description": "The result.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "a": 1,
+        "b": 1
+      },
+      "response": {
+        "result": 1
+      }
+    }
   },
   {
     "name": "musicgen_generate",
@@ -2764,7 +6689,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string?",
         "description": "What the music should sound like, e.g. `lo-fi hip hop with warm rhodes`; unconditional when omitted.",
-        "required": false
+        "required": false,
+        "constraints": {
+          "length": [
+            1,
+            2000
+          ]
+        }
       },
       {
         "name": "model",
@@ -2780,14 +6711,23 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "f32",
         "description": "Length of the generated audio in seconds.",
         "required": false,
-        "default": 10.0
+        "default": 10.0,
+        "constraints": {
+          "range": [
+            1.0,
+            30.0
+          ]
+        }
       },
       {
         "name": "melody_hash",
         "type": "string",
         "idlType": "string?",
         "description": "CAS hash of audio whose melody to follow (needs the `melody` model).",
-        "required": false
+        "required": false,
+        "constraints": {
+          "pattern": "^[0-9a-f]{64}$"
+        }
       },
       {
         "name": "temperature",
@@ -2795,7 +6735,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "f32",
         "description": "Sampling temperature.",
         "required": false,
-        "default": 1.0
+        "default": 1.0,
+        "constraints": {
+          "range": [
+            0.1,
+            2.0
+          ]
+        }
       },
       {
         "name": "top_k",
@@ -2803,7 +6749,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u32",
         "description": "Sample from the k most likely tokens (0 disables top-k).",
         "required": false,
-        "default": 250
+        "default": 250,
+        "constraints": {
+          "range": [
+            0,
+            2048
+          ]
+        }
       },
       {
         "name": "top_p",
@@ -2811,7 +6763,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "f32",
         "description": "Nucleus sampling threshold (0 disables top-p).",
         "required": false,
-        "default": 0.0
+        "default": 0.0,
+        "constraints": {
+          "range": [
+            0.0,
+            1.0
+          ]
+        }
       },
       {
         "name": "guidance_scale",
@@ -2819,7 +6777,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "f32",
         "description": "Classifier-free guidance strength; higher follows the prompt more closely.",
         "required": false,
-        "default": 3.0
+        "default": 3.0,
+        "constraints": {
+          "range": [
+            0.0,
+            20.0
+          ]
+        }
       },
       {
         "name": "do_sample",
@@ -2881,7 +6845,93 @@ export const TOOLS: readonly ToolMetadata[] = [
       "GPU_OUT_OF_MEMORY",
       "GENERATION_FAILED"
     ],
-    "streams": true
+    "errors": [
+      {
+        "code": "MODEL_UNAVAILABLE",
+        "name": "model_unavailable",
+        "description": "The requested checkpoint is not loaded on this server."
+      },
+      {
+        "code": "MELODY_NEEDS_MELODY_MODEL",
+        "name": "melody_needs_melody_model",
+        "description": "`melody_hash` was given with a model that cannot follow a melody."
+      },
+      {
+        "code": "MELODY_NOT_FOUND",
+        "name": "melody_not_found",
+        "description": "The melody audio is not in CAS."
+      },
+      {
+        "code": "GPU_OUT_OF_MEMORY",
+        "name": "gpu_out_of_memory",
+        "description": "The GPU ran out of memory; retry with a shorter duration or smaller model."
+      },
+      {
+        "code": "GENERATION_FAILED",
+        "name": "generation_failed",
+        "description": "Inference failed for another reason."
+      }
+    ],
+    "response": [
+      {
+        "name": "artifact_id",
+        "type": "string",
+        "idlType": "string",
+        "description": "Artifact ID of the generated audio.",
+        "required": true
+      },
+      {
+        "name": "content_hash",
+        "type": "string",
+        "idlType": "string",
+        "description": "CAS hash of the generated audio.",
+        "required": true
+      },
+      {
+        "name": "duration_seconds",
+        "type": "number",
+        "idlType": "f64",
+        "description": "Length in seconds.",
+        "required": true
+      },
+      {
+        "name": "sample_rate",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Sample rate in Hz.",
+        "required": true
+      },
+      {
+        "name": "format",
+        "type": "string",
+        "idlType": "AudioFormat",
+        "description": "Container and codec of the generated file.",
+        "required": true
+      },
+      {
+        "name": "genre",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Genre or style the model was conditioned on, when any.",
+        "required": false
+      }
+    ],
+    "streams": true,
+    "stream": {
+      "idlType": "GenerationChunk",
+      "description": "One piece of a generator's output stream, sent while a job runs."
+    },
+    "example": {
+      "request": {},
+      "response": {
+        "artifact_id": "x",
+        "content_hash": "x",
+        "duration_seconds": 0.5,
+        "format": "wav",
+        "genre": "x",
+        "sample_rate": 1
+      }
+    }
   },
   {
     "name": "net",
@@ -2916,7 +6966,10 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "Absolute `http` or `https` URL.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^https?://"
+            }
           },
           {
             "name": "method",
@@ -2953,7 +7006,13 @@ export const TOOLS: readonly ToolMetadata[] = [
             "idlType": "u32",
             "description": "Give up after this many milliseconds.",
             "required": false,
-            "default": 30000
+            "default": 30000,
+            "constraints": {
+              "range": [
+                100,
+                300000
+              ]
+            }
           },
           {
             "name": "follow_redirects",
@@ -2969,9 +7028,79 @@ export const TOOLS: readonly ToolMetadata[] = [
             "idlType": "u64",
             "description": "Largest response body to accept, in bytes.",
             "required": false,
-            "default": 10485760
+            "default": 10485760,
+            "constraints": {
+              "range": [
+                1,
+                104857600
+              ]
+            }
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "status",
+            "type": "integer",
+            "idlType": "u16",
+            "description": "HTTP status code.",
+            "required": true,
+            "constraints": {
+              "range": [
+                100,
+                599
+              ]
+            }
+          },
+          {
+            "name": "headers",
+            "type": "object",
+            "idlType": "map<string>",
+            "description": "Response headers by lower-case name (repeated headers joined with `, `).",
+            "required": true
+          },
+          {
+            "name": "body",
+            "type": "string",
+            "idlType": "string?",
+            "description": "Body as text, when the content type is textual.",
+            "required": false
+          },
+          {
+            "name": "body_bytes",
+            "type": "string",
+            "idlType": "bytes?",
+            "description": "Body as raw bytes, when the content type is binary.",
+            "required": false
+          },
+          {
+            "name": "final_url",
+            "type": "string",
+            "idlType": "string",
+            "description": "URL after redirects.",
+            "required": true
+          },
+          {
+            "name": "elapsed_ms",
+            "type": "integer",
+            "idlType": "u64",
+            "description": "Time from sending to the last body byte, in milliseconds.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "request",
+            "url": "x"
+          },
+          "response": {
+            "body": "x",
+            "body_bytes": "",
+            "elapsed_ms": 1,
+            "final_url": "x",
+            "headers": {},
+            "status": 100
+          }
+        }
       },
       {
         "name": "download",
@@ -2984,14 +7113,20 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "Absolute `http` or `https` URL.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^https?://"
+            }
           },
           {
             "name": "output",
             "type": "string",
             "idlType": "string",
             "description": "Destination file.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^file://"
+            }
           },
           {
             "name": "overwrite",
@@ -3006,9 +7141,55 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string?",
             "description": "Expected SHA-256 of the content; the download fails if it differs.",
+            "required": false,
+            "constraints": {
+              "pattern": "^[0-9a-f]{64}$"
+            }
+          }
+        ],
+        "response": [
+          {
+            "name": "uri",
+            "type": "string",
+            "idlType": "string",
+            "description": "The written file.",
+            "required": true
+          },
+          {
+            "name": "size",
+            "type": "integer",
+            "idlType": "u64",
+            "description": "Size in bytes.",
+            "required": true
+          },
+          {
+            "name": "sha256",
+            "type": "string",
+            "idlType": "string",
+            "description": "SHA-256 of the content.",
+            "required": true
+          },
+          {
+            "name": "content_type",
+            "type": "string",
+            "idlType": "string?",
+            "description": "Content type the server declared.",
             "required": false
           }
-        ]
+        ],
+        "example": {
+          "request": {
+            "action": "download",
+            "output": "x",
+            "url": "x"
+          },
+          "response": {
+            "content_type": "x",
+            "sha256": "x",
+            "size": 1,
+            "uri": "x"
+          }
+        }
       },
       {
         "name": "open",
@@ -3021,9 +7202,18 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "The URL to open.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^https?://"
+            }
           }
-        ]
+        ],
+        "example": {
+          "request": {
+            "action": "open",
+            "url": "x"
+          }
+        }
       }
     ],
     "errorCodes": [
@@ -3038,7 +7228,63 @@ export const TOOLS: readonly ToolMetadata[] = [
       "CHECKSUM_MISMATCH",
       "DESTINATION_EXISTS"
     ],
-    "streams": true
+    "errors": [
+      {
+        "code": "INVALID_URL",
+        "name": "invalid_url",
+        "description": "The URL is malformed or not http(s)."
+      },
+      {
+        "code": "BLOCKED_BY_POLICY",
+        "name": "blocked_by_policy",
+        "description": "The server's network policy forbids this host."
+      },
+      {
+        "code": "DNS_FAILED",
+        "name": "dns_failed",
+        "description": "The host name did not resolve."
+      },
+      {
+        "code": "CONNECTION_FAILED",
+        "name": "connection_failed",
+        "description": "The connection could not be made or was dropped."
+      },
+      {
+        "code": "TLS_FAILED",
+        "name": "tls_failed",
+        "description": "The TLS handshake or certificate check failed."
+      },
+      {
+        "code": "TIMED_OUT",
+        "name": "timed_out",
+        "description": "No response within `timeout_ms`."
+      },
+      {
+        "code": "TOO_LARGE",
+        "name": "too_large",
+        "description": "The response body exceeded the size limit."
+      },
+      {
+        "code": "HTTP_STATUS",
+        "name": "http_status",
+        "description": "A download got a non-2xx status."
+      },
+      {
+        "code": "CHECKSUM_MISMATCH",
+        "name": "checksum_mismatch",
+        "description": "The downloaded content's SHA-256 differs from `expected_sha256`."
+      },
+      {
+        "code": "DESTINATION_EXISTS",
+        "name": "destination_exists",
+        "description": "The destination exists and `overwrite` is false."
+      }
+    ],
+    "streams": true,
+    "stream": {
+      "idlType": "TransferProgress",
+      "description": "Progress of a byte transfer (upload, download, copy)."
+    }
   },
   {
     "name": "orpheus_generate",
@@ -3068,7 +7314,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "f32",
         "description": "Sampling temperature; higher is more adventurous.",
         "required": false,
-        "default": 1.0
+        "default": 1.0,
+        "constraints": {
+          "range": [
+            0.1,
+            2.0
+          ]
+        }
       },
       {
         "name": "top_p",
@@ -3076,7 +7328,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "f32",
         "description": "Nucleus sampling threshold.",
         "required": false,
-        "default": 0.95
+        "default": 0.95,
+        "constraints": {
+          "range": [
+            0.0,
+            1.0
+          ]
+        }
       },
       {
         "name": "max_tokens",
@@ -3084,7 +7342,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u32",
         "description": "Maximum MIDI tokens to generate per variation.",
         "required": false,
-        "default": 1024
+        "default": 1024,
+        "constraints": {
+          "range": [
+            1,
+            8192
+          ]
+        }
       },
       {
         "name": "num_variations",
@@ -3092,7 +7356,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u32",
         "description": "Number of independent variations to generate.",
         "required": false,
-        "default": 1
+        "default": 1,
+        "constraints": {
+          "range": [
+            1,
+            8
+          ]
+        }
       },
       {
         "name": "seed",
@@ -3138,7 +7408,93 @@ export const TOOLS: readonly ToolMetadata[] = [
       "GPU_OUT_OF_MEMORY",
       "GENERATION_FAILED"
     ],
-    "streams": true
+    "errors": [
+      {
+        "code": "MODEL_UNAVAILABLE",
+        "name": "model_unavailable",
+        "description": "The requested checkpoint is not loaded on this server."
+      },
+      {
+        "code": "INPUT_NOT_FOUND",
+        "name": "input_not_found",
+        "description": "The input content is not in CAS."
+      },
+      {
+        "code": "INVALID_MIDI",
+        "name": "invalid_midi",
+        "description": "The input is not a valid Standard MIDI File."
+      },
+      {
+        "code": "GPU_OUT_OF_MEMORY",
+        "name": "gpu_out_of_memory",
+        "description": "The GPU ran out of memory; retry with fewer variations or tokens."
+      },
+      {
+        "code": "GENERATION_FAILED",
+        "name": "generation_failed",
+        "description": "Inference failed for another reason."
+      }
+    ],
+    "response": [
+      {
+        "name": "output_hashes",
+        "type": "array",
+        "idlType": "list<string>",
+        "description": "CAS hashes of the generated MIDI files, one per variation.",
+        "required": true
+      },
+      {
+        "name": "artifact_ids",
+        "type": "array",
+        "idlType": "list<string>",
+        "description": "Artifact IDs of the generated MIDI files, one per variation.",
+        "required": true
+      },
+      {
+        "name": "tokens_per_variation",
+        "type": "array",
+        "idlType": "list<u64>",
+        "description": "Tokens generated for each variation.",
+        "required": true
+      },
+      {
+        "name": "total_tokens",
+        "type": "integer",
+        "idlType": "u64",
+        "description": "Total tokens generated across all variations.",
+        "required": true
+      },
+      {
+        "name": "variation_set_id",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Variation set grouping the results.",
+        "required": false
+      },
+      {
+        "name": "summary",
+        "type": "string",
+        "idlType": "string",
+        "description": "One-line human-readable summary of what was generated.",
+        "required": true
+      }
+    ],
+    "streams": true,
+    "stream": {
+      "idlType": "GenerationChunk",
+      "description": "One piece of a generator's output stream, sent while a job runs."
+    },
+    "example": {
+      "request": {},
+      "response": {
+        "artifact_ids": [],
+        "output_hashes": [],
+        "summary": "x",
+        "tokens_per_variation": [],
+        "total_tokens": 1,
+        "variation_set_id": "x"
+      }
+    }
   },
   {
     "name": "orpheus_continue",
@@ -3159,7 +7515,10 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "CAS hash of the MIDI to continue.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "pattern": "^[0-9a-f]{64}$"
+        }
       },
       {
         "name": "model",
@@ -3175,7 +7534,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "f32",
         "description": "Sampling temperature.",
         "required": false,
-        "default": 1.0
+        "default": 1.0,
+        "constraints": {
+          "range": [
+            0.1,
+            2.0
+          ]
+        }
       },
       {
         "name": "top_p",
@@ -3183,7 +7548,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "f32",
         "description": "Nucleus sampling threshold.",
         "required": false,
-        "default": 0.95
+        "default": 0.95,
+        "constraints": {
+          "range": [
+            0.0,
+            1.0
+          ]
+        }
       },
       {
         "name": "max_tokens",
@@ -3191,7 +7562,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u32",
         "description": "Maximum MIDI tokens to add per variation.",
         "required": false,
-        "default": 1024
+        "default": 1024,
+        "constraints": {
+          "range": [
+            1,
+            8192
+          ]
+        }
       },
       {
         "name": "num_variations",
@@ -3199,7 +7576,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u32",
         "description": "Number of independent continuations.",
         "required": false,
-        "default": 1
+        "default": 1,
+        "constraints": {
+          "range": [
+            1,
+            8
+          ]
+        }
       },
       {
         "name": "seed",
@@ -3245,7 +7628,95 @@ export const TOOLS: readonly ToolMetadata[] = [
       "GPU_OUT_OF_MEMORY",
       "GENERATION_FAILED"
     ],
-    "streams": true
+    "errors": [
+      {
+        "code": "MODEL_UNAVAILABLE",
+        "name": "model_unavailable",
+        "description": "The requested checkpoint is not loaded on this server."
+      },
+      {
+        "code": "INPUT_NOT_FOUND",
+        "name": "input_not_found",
+        "description": "The input content is not in CAS."
+      },
+      {
+        "code": "INVALID_MIDI",
+        "name": "invalid_midi",
+        "description": "The input is not a valid Standard MIDI File."
+      },
+      {
+        "code": "GPU_OUT_OF_MEMORY",
+        "name": "gpu_out_of_memory",
+        "description": "The GPU ran out of memory; retry with fewer variations or tokens."
+      },
+      {
+        "code": "GENERATION_FAILED",
+        "name": "generation_failed",
+        "description": "Inference failed for another reason."
+      }
+    ],
+    "response": [
+      {
+        "name": "output_hashes",
+        "type": "array",
+        "idlType": "list<string>",
+        "description": "CAS hashes of the generated MIDI files, one per variation.",
+        "required": true
+      },
+      {
+        "name": "artifact_ids",
+        "type": "array",
+        "idlType": "list<string>",
+        "description": "Artifact IDs of the generated MIDI files, one per variation.",
+        "required": true
+      },
+      {
+        "name": "tokens_per_variation",
+        "type": "array",
+        "idlType": "list<u64>",
+        "description": "Tokens generated for each variation.",
+        "required": true
+      },
+      {
+        "name": "total_tokens",
+        "type": "integer",
+        "idlType": "u64",
+        "description": "Total tokens generated across all variations.",
+        "required": true
+      },
+      {
+        "name": "variation_set_id",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Variation set grouping the results.",
+        "required": false
+      },
+      {
+        "name": "summary",
+        "type": "string",
+        "idlType": "string",
+        "description": "One-line human-readable summary of what was generated.",
+        "required": true
+      }
+    ],
+    "streams": true,
+    "stream": {
+      "idlType": "GenerationChunk",
+      "description": "One piece of a generator's output stream, sent while a job runs."
+    },
+    "example": {
+      "request": {
+        "input_hash": "x"
+      },
+      "response": {
+        "artifact_ids": [],
+        "output_hashes": [],
+        "summary": "x",
+        "tokens_per_variation": [],
+        "total_tokens": 1,
+        "variation_set_id": "x"
+      }
+    }
   },
   {
     "name": "orpheus_bridge",
@@ -3266,14 +7737,20 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "CAS hash of the section the bridge starts from.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "pattern": "^[0-9a-f]{64}$"
+        }
       },
       {
         "name": "section_b_hash",
         "type": "string",
         "idlType": "string?",
         "description": "CAS hash of the section the bridge leads into; open-ended when omitted.",
-        "required": false
+        "required": false,
+        "constraints": {
+          "pattern": "^[0-9a-f]{64}$"
+        }
       },
       {
         "name": "temperature",
@@ -3281,7 +7758,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "f32",
         "description": "Sampling temperature.",
         "required": false,
-        "default": 1.0
+        "default": 1.0,
+        "constraints": {
+          "range": [
+            0.1,
+            2.0
+          ]
+        }
       },
       {
         "name": "top_p",
@@ -3289,7 +7772,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "f32",
         "description": "Nucleus sampling threshold.",
         "required": false,
-        "default": 0.95
+        "default": 0.95,
+        "constraints": {
+          "range": [
+            0.0,
+            1.0
+          ]
+        }
       },
       {
         "name": "max_tokens",
@@ -3297,7 +7786,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u32",
         "description": "Maximum MIDI tokens in the bridge.",
         "required": false,
-        "default": 512
+        "default": 512,
+        "constraints": {
+          "range": [
+            1,
+            4096
+          ]
+        }
       },
       {
         "name": "tags",
@@ -3336,7 +7831,95 @@ export const TOOLS: readonly ToolMetadata[] = [
       "GPU_OUT_OF_MEMORY",
       "GENERATION_FAILED"
     ],
-    "streams": true
+    "errors": [
+      {
+        "code": "MODEL_UNAVAILABLE",
+        "name": "model_unavailable",
+        "description": "The requested checkpoint is not loaded on this server."
+      },
+      {
+        "code": "INPUT_NOT_FOUND",
+        "name": "input_not_found",
+        "description": "The input content is not in CAS."
+      },
+      {
+        "code": "INVALID_MIDI",
+        "name": "invalid_midi",
+        "description": "The input is not a valid Standard MIDI File."
+      },
+      {
+        "code": "GPU_OUT_OF_MEMORY",
+        "name": "gpu_out_of_memory",
+        "description": "The GPU ran out of memory; retry with fewer variations or tokens."
+      },
+      {
+        "code": "GENERATION_FAILED",
+        "name": "generation_failed",
+        "description": "Inference failed for another reason."
+      }
+    ],
+    "response": [
+      {
+        "name": "output_hashes",
+        "type": "array",
+        "idlType": "list<string>",
+        "description": "CAS hashes of the generated MIDI files, one per variation.",
+        "required": true
+      },
+      {
+        "name": "artifact_ids",
+        "type": "array",
+        "idlType": "list<string>",
+        "description": "Artifact IDs of the generated MIDI files, one per variation.",
+        "required": true
+      },
+      {
+        "name": "tokens_per_variation",
+        "type": "array",
+        "idlType": "list<u64>",
+        "description": "Tokens generated for each variation.",
+        "required": true
+      },
+      {
+        "name": "total_tokens",
+        "type": "integer",
+        "idlType": "u64",
+        "description": "Total tokens generated across all variations.",
+        "required": true
+      },
+      {
+        "name": "variation_set_id",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Variation set grouping the results.",
+        "required": false
+      },
+      {
+        "name": "summary",
+        "type": "string",
+        "idlType": "string",
+        "description": "One-line human-readable summary of what was generated.",
+        "required": true
+      }
+    ],
+    "streams": true,
+    "stream": {
+      "idlType": "GenerationChunk",
+      "description": "One piece of a generator's output stream, sent while a job runs."
+    },
+    "example": {
+      "request": {
+        "section_a_hash": "x"
+      },
+      "response": {
+        "artifact_ids": [],
+        "output_hashes": [],
+        "summary": "x",
+        "tokens_per_variation": [],
+        "total_tokens": 1,
+        "variation_set_id": "x"
+      }
+    }
   },
   {
     "name": "orpheus_loops",
@@ -3357,7 +7940,10 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string?",
         "description": "CAS hash of MIDI to seed the loop from; unseeded when omitted.",
-        "required": false
+        "required": false,
+        "constraints": {
+          "pattern": "^[0-9a-f]{64}$"
+        }
       },
       {
         "name": "temperature",
@@ -3365,7 +7951,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "f32",
         "description": "Sampling temperature.",
         "required": false,
-        "default": 1.0
+        "default": 1.0,
+        "constraints": {
+          "range": [
+            0.1,
+            2.0
+          ]
+        }
       },
       {
         "name": "top_p",
@@ -3373,7 +7965,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "f32",
         "description": "Nucleus sampling threshold.",
         "required": false,
-        "default": 0.95
+        "default": 0.95,
+        "constraints": {
+          "range": [
+            0.0,
+            1.0
+          ]
+        }
       },
       {
         "name": "max_tokens",
@@ -3381,7 +7979,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u32",
         "description": "Maximum MIDI tokens per loop.",
         "required": false,
-        "default": 1024
+        "default": 1024,
+        "constraints": {
+          "range": [
+            1,
+            4096
+          ]
+        }
       },
       {
         "name": "num_variations",
@@ -3389,7 +7993,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u32",
         "description": "Number of loops to generate.",
         "required": false,
-        "default": 4
+        "default": 4,
+        "constraints": {
+          "range": [
+            1,
+            8
+          ]
+        }
       },
       {
         "name": "tags",
@@ -3428,7 +8038,93 @@ export const TOOLS: readonly ToolMetadata[] = [
       "GPU_OUT_OF_MEMORY",
       "GENERATION_FAILED"
     ],
-    "streams": true
+    "errors": [
+      {
+        "code": "MODEL_UNAVAILABLE",
+        "name": "model_unavailable",
+        "description": "The requested checkpoint is not loaded on this server."
+      },
+      {
+        "code": "INPUT_NOT_FOUND",
+        "name": "input_not_found",
+        "description": "The input content is not in CAS."
+      },
+      {
+        "code": "INVALID_MIDI",
+        "name": "invalid_midi",
+        "description": "The input is not a valid Standard MIDI File."
+      },
+      {
+        "code": "GPU_OUT_OF_MEMORY",
+        "name": "gpu_out_of_memory",
+        "description": "The GPU ran out of memory; retry with fewer variations or tokens."
+      },
+      {
+        "code": "GENERATION_FAILED",
+        "name": "generation_failed",
+        "description": "Inference failed for another reason."
+      }
+    ],
+    "response": [
+      {
+        "name": "output_hashes",
+        "type": "array",
+        "idlType": "list<string>",
+        "description": "CAS hashes of the generated MIDI files, one per variation.",
+        "required": true
+      },
+      {
+        "name": "artifact_ids",
+        "type": "array",
+        "idlType": "list<string>",
+        "description": "Artifact IDs of the generated MIDI files, one per variation.",
+        "required": true
+      },
+      {
+        "name": "tokens_per_variation",
+        "type": "array",
+        "idlType": "list<u64>",
+        "description": "Tokens generated for each variation.",
+        "required": true
+      },
+      {
+        "name": "total_tokens",
+        "type": "integer",
+        "idlType": "u64",
+        "description": "Total tokens generated across all variations.",
+        "required": true
+      },
+      {
+        "name": "variation_set_id",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Variation set grouping the results.",
+        "required": false
+      },
+      {
+        "name": "summary",
+        "type": "string",
+        "idlType": "string",
+        "description": "One-line human-readable summary of what was generated.",
+        "required": true
+      }
+    ],
+    "streams": true,
+    "stream": {
+      "idlType": "GenerationChunk",
+      "description": "One piece of a generator's output stream, sent while a job runs."
+    },
+    "example": {
+      "request": {},
+      "response": {
+        "artifact_ids": [],
+        "output_hashes": [],
+        "summary": "x",
+        "tokens_per_variation": [],
+        "total_tokens": 1,
+        "variation_set_id": "x"
+      }
+    }
   },
   {
     "name": "orpheus_classify",
@@ -3449,7 +8145,10 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "CAS hash of the MIDI to classify.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "pattern": "^[0-9a-f]{64}$"
+        }
       }
     ],
     "errorCodes": [
@@ -3459,7 +8158,51 @@ export const TOOLS: readonly ToolMetadata[] = [
       "GPU_OUT_OF_MEMORY",
       "GENERATION_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "MODEL_UNAVAILABLE",
+        "name": "model_unavailable",
+        "description": "The requested checkpoint is not loaded on this server."
+      },
+      {
+        "code": "INPUT_NOT_FOUND",
+        "name": "input_not_found",
+        "description": "The input content is not in CAS."
+      },
+      {
+        "code": "INVALID_MIDI",
+        "name": "invalid_midi",
+        "description": "The input is not a valid Standard MIDI File."
+      },
+      {
+        "code": "GPU_OUT_OF_MEMORY",
+        "name": "gpu_out_of_memory",
+        "description": "The GPU ran out of memory; retry with fewer variations or tokens."
+      },
+      {
+        "code": "GENERATION_FAILED",
+        "name": "generation_failed",
+        "description": "Inference failed for another reason."
+      }
+    ],
+    "response": [
+      {
+        "name": "classifications",
+        "type": "array",
+        "idlType": "list<MidiClassification>",
+        "description": "Labels with confidences, most likely first.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "midi_hash": "x"
+      },
+      "response": {
+        "classifications": []
+      }
+    }
   },
   {
     "name": "proc",
@@ -3494,7 +8237,13 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "Program to run, or a shell command line when `shell` is set.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "length": [
+                1,
+                65536
+              ]
+            }
           },
           {
             "name": "args",
@@ -3538,9 +8287,105 @@ export const TOOLS: readonly ToolMetadata[] = [
             "idlType": "u64",
             "description": "Kill the process after this many milliseconds.",
             "required": false,
-            "default": 600000
+            "default": 600000,
+            "constraints": {
+              "range": [
+                1000,
+                86400000
+              ]
+            }
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "proc_id",
+            "type": "string",
+            "idlType": "string",
+            "description": "ID of the process, for `logs` and `kill`.",
+            "required": true
+          },
+          {
+            "name": "exit_code",
+            "type": "integer",
+            "idlType": "i32?",
+            "description": "Exit status, once the process has exited normally.",
+            "required": false
+          },
+          {
+            "name": "signal",
+            "type": "string",
+            "idlType": "string?",
+            "description": "Signal that ended the process, e.g. `SIGKILL`.",
+            "required": false
+          },
+          {
+            "name": "timed_out",
+            "type": "boolean",
+            "idlType": "bool",
+            "description": "True when the process was killed for exceeding `timeout_ms`.",
+            "required": true
+          },
+          {
+            "name": "backgrounded",
+            "type": "boolean",
+            "idlType": "bool",
+            "description": "True when the process is still running in the background.",
+            "required": true
+          },
+          {
+            "name": "stdout_ref",
+            "type": "string",
+            "idlType": "string",
+            "description": "Handle for the full standard output, e.g. `stdout_ref:proc_123`.",
+            "required": true
+          },
+          {
+            "name": "stderr_ref",
+            "type": "string",
+            "idlType": "string",
+            "description": "Handle for the full standard error.",
+            "required": true
+          },
+          {
+            "name": "stdout_tail",
+            "type": "string",
+            "idlType": "string",
+            "description": "Last lines of standard output.",
+            "required": true
+          },
+          {
+            "name": "stderr_tail",
+            "type": "string",
+            "idlType": "string",
+            "description": "Last lines of standard error.",
+            "required": true
+          },
+          {
+            "name": "duration_ms",
+            "type": "integer",
+            "idlType": "u64",
+            "description": "Wall-clock time so far, in milliseconds.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "exec",
+            "command": "x"
+          },
+          "response": {
+            "backgrounded": false,
+            "duration_ms": 1,
+            "exit_code": 1,
+            "proc_id": "x",
+            "signal": "x",
+            "stderr_ref": "x",
+            "stderr_tail": "x",
+            "stdout_ref": "x",
+            "stdout_tail": "x",
+            "timed_out": false
+          }
+        }
       },
       {
         "name": "ps",
@@ -3563,7 +8408,24 @@ export const TOOLS: readonly ToolMetadata[] = [
             "required": false,
             "default": false
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "processes",
+            "type": "array",
+            "idlType": "list<ProcInfo>",
+            "description": "The processes, newest first.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "ps"
+          },
+          "response": {
+            "processes": []
+          }
+        }
       },
       {
         "name": "kill",
@@ -3576,7 +8438,10 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "Process to signal.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^proc_[A-Za-z0-9]+$"
+            }
           },
           {
             "name": "signal",
@@ -3586,7 +8451,33 @@ export const TOOLS: readonly ToolMetadata[] = [
             "required": false,
             "default": "term"
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "proc_id",
+            "type": "string",
+            "idlType": "string",
+            "description": "The process that was signalled.",
+            "required": true
+          },
+          {
+            "name": "state",
+            "type": "string",
+            "idlType": "ProcState",
+            "description": "The process's state after the signal.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "kill",
+            "proc_id": "x"
+          },
+          "response": {
+            "proc_id": "x",
+            "state": "running"
+          }
+        }
       },
       {
         "name": "logs",
@@ -3599,7 +8490,10 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "Process whose output to read.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "pattern": "^proc_[A-Za-z0-9]+$"
+            }
           },
           {
             "name": "channel",
@@ -3613,7 +8507,13 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "integer",
             "idlType": "u32?",
             "description": "Only the last this-many lines.",
-            "required": false
+            "required": false,
+            "constraints": {
+              "range": [
+                1,
+                100000
+              ]
+            }
           },
           {
             "name": "since",
@@ -3622,7 +8522,33 @@ export const TOOLS: readonly ToolMetadata[] = [
             "description": "Only lines written at or after this time, milliseconds since the Unix epoch.",
             "required": false
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "lines",
+            "type": "array",
+            "idlType": "list<LogLine>",
+            "description": "The lines, in the order they were written.",
+            "required": true
+          },
+          {
+            "name": "truncated",
+            "type": "boolean",
+            "idlType": "bool",
+            "description": "True when older lines were dropped from the server's buffer.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "logs",
+            "proc_id": "x"
+          },
+          "response": {
+            "lines": [],
+            "truncated": false
+          }
+        }
       }
     ],
     "errorCodes": [
@@ -3633,7 +8559,43 @@ export const TOOLS: readonly ToolMetadata[] = [
       "BLOCKED_BY_POLICY",
       "SPAWN_FAILED"
     ],
-    "streams": true
+    "errors": [
+      {
+        "code": "COMMAND_NOT_FOUND",
+        "name": "command_not_found",
+        "description": "The program is not on the PATH."
+      },
+      {
+        "code": "CWD_NOT_FOUND",
+        "name": "cwd_not_found",
+        "description": "The working directory does not exist."
+      },
+      {
+        "code": "NOT_FOUND",
+        "name": "not_found",
+        "description": "No process has this ID."
+      },
+      {
+        "code": "ALREADY_EXITED",
+        "name": "already_exited",
+        "description": "The process has already exited."
+      },
+      {
+        "code": "BLOCKED_BY_POLICY",
+        "name": "blocked_by_policy",
+        "description": "The server's policy forbids this command."
+      },
+      {
+        "code": "SPAWN_FAILED",
+        "name": "spawn_failed",
+        "description": "The operating system refused to start the process."
+      }
+    ],
+    "streams": true,
+    "stream": {
+      "idlType": "ProcOutput",
+      "description": "Output streamed by `exec` while the process runs."
+    }
   },
   {
     "name": "web_search",
@@ -3654,7 +8616,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "What to search for.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "length": [
+            1,
+            512
+          ]
+        }
       },
       {
         "name": "max_results",
@@ -3662,7 +8630,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u32",
         "description": "Maximum number of results.",
         "required": false,
-        "default": 5
+        "default": 5,
+        "constraints": {
+          "range": [
+            1,
+            50
+          ]
+        }
       },
       {
         "name": "region",
@@ -3670,7 +8644,10 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "string",
         "description": "Region code for localised results, e.g. `us-en`; `wt-wt` means no region.",
         "required": false,
-        "default": "wt-wt"
+        "default": "wt-wt",
+        "constraints": {
+          "pattern": "^[a-z]{2}-[a-z]{2}$"
+        }
       },
       {
         "name": "safe_search",
@@ -3694,7 +8671,46 @@ export const TOOLS: readonly ToolMetadata[] = [
       "COLLECTION_NOT_FOUND",
       "EMBEDDING_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "RATE_LIMITED",
+        "name": "rate_limited",
+        "description": "The search provider is throttling requests."
+      },
+      {
+        "code": "PROVIDER_UNAVAILABLE",
+        "name": "provider_unavailable",
+        "description": "The search provider could not be reached."
+      },
+      {
+        "code": "COLLECTION_NOT_FOUND",
+        "name": "collection_not_found",
+        "description": "No collection has this name."
+      },
+      {
+        "code": "EMBEDDING_FAILED",
+        "name": "embedding_failed",
+        "description": "The query could not be embedded."
+      }
+    ],
+    "response": [
+      {
+        "name": "results",
+        "type": "array",
+        "idlType": "list<WebResult>",
+        "description": "The results, most relevant first.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "query": "x"
+      },
+      "response": {
+        "results": []
+      }
+    }
   },
   {
     "name": "rag_search",
@@ -3715,7 +8731,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "What to look for, in natural language.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "length": [
+            1,
+            2000
+          ]
+        }
       },
       {
         "name": "collection",
@@ -3723,7 +8745,10 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "string",
         "description": "Collection to search.",
         "required": false,
-        "default": "default"
+        "default": "default",
+        "constraints": {
+          "pattern": "^[a-z0-9][a-z0-9_-]*$"
+        }
       },
       {
         "name": "top_k",
@@ -3731,7 +8756,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u32",
         "description": "Number of passages to return.",
         "required": false,
-        "default": 5
+        "default": 5,
+        "constraints": {
+          "range": [
+            1,
+            100
+          ]
+        }
       },
       {
         "name": "min_score",
@@ -3739,7 +8770,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "f32",
         "description": "Drop passages scoring below this similarity.",
         "required": false,
-        "default": 0.0
+        "default": 0.0,
+        "constraints": {
+          "range": [
+            0.0,
+            1.0
+          ]
+        }
       },
       {
         "name": "filters",
@@ -3755,7 +8792,46 @@ export const TOOLS: readonly ToolMetadata[] = [
       "COLLECTION_NOT_FOUND",
       "EMBEDDING_FAILED"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "RATE_LIMITED",
+        "name": "rate_limited",
+        "description": "The search provider is throttling requests."
+      },
+      {
+        "code": "PROVIDER_UNAVAILABLE",
+        "name": "provider_unavailable",
+        "description": "The search provider could not be reached."
+      },
+      {
+        "code": "COLLECTION_NOT_FOUND",
+        "name": "collection_not_found",
+        "description": "No collection has this name."
+      },
+      {
+        "code": "EMBEDDING_FAILED",
+        "name": "embedding_failed",
+        "description": "The query could not be embedded."
+      }
+    ],
+    "response": [
+      {
+        "name": "chunks",
+        "type": "array",
+        "idlType": "list<RagChunk>",
+        "description": "The passages, best match first.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "query": "x"
+      },
+      "response": {
+        "chunks": []
+      }
+    }
   },
   {
     "name": "soundfont_inspect",
@@ -3776,7 +8852,10 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "CAS hash of the SoundFont.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "pattern": "^[0-9a-f]{64}$"
+        }
       },
       {
         "name": "include_drum_map",
@@ -3792,7 +8871,65 @@ export const TOOLS: readonly ToolMetadata[] = [
       "INVALID_SOUNDFONT",
       "PRESET_NOT_FOUND"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "NOT_FOUND",
+        "name": "not_found",
+        "description": "The SoundFont is not in CAS."
+      },
+      {
+        "code": "INVALID_SOUNDFONT",
+        "name": "invalid_soundfont",
+        "description": "The content is not a valid SoundFont 2 file."
+      },
+      {
+        "code": "PRESET_NOT_FOUND",
+        "name": "preset_not_found",
+        "description": "The SoundFont has no preset at this bank and program."
+      }
+    ],
+    "response": [
+      {
+        "name": "name",
+        "type": "string",
+        "idlType": "string",
+        "description": "Bank name from the SoundFont's INFO chunk.",
+        "required": true
+      },
+      {
+        "name": "presets",
+        "type": "array",
+        "idlType": "list<SoundfontPreset>",
+        "description": "Every preset, ordered by bank then program.",
+        "required": true
+      },
+      {
+        "name": "preset_count",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Number of presets.",
+        "required": true
+      },
+      {
+        "name": "drum_map",
+        "type": "object",
+        "idlType": "map<string>?",
+        "description": "Drum names keyed by MIDI note number (as a decimal string), when requested.",
+        "required": false
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "soundfont_hash": "x"
+      },
+      "response": {
+        "drum_map": {},
+        "name": "x",
+        "preset_count": 1,
+        "presets": []
+      }
+    }
   },
   {
     "name": "soundfont_preset_inspect",
@@ -3813,21 +8950,36 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "CAS hash of the SoundFont.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "pattern": "^[0-9a-f]{64}$"
+        }
       },
       {
         "name": "bank",
         "type": "integer",
         "idlType": "u16",
         "description": "Bank number; 128 is the percussion bank.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "range": [
+            0,
+            128
+          ]
+        }
       },
       {
         "name": "program",
         "type": "integer",
         "idlType": "u16",
         "description": "Program number within the bank.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "range": [
+            0,
+            127
+          ]
+        }
       }
     ],
     "errorCodes": [
@@ -3835,7 +8987,67 @@ export const TOOLS: readonly ToolMetadata[] = [
       "INVALID_SOUNDFONT",
       "PRESET_NOT_FOUND"
     ],
-    "streams": false
+    "errors": [
+      {
+        "code": "NOT_FOUND",
+        "name": "not_found",
+        "description": "The SoundFont is not in CAS."
+      },
+      {
+        "code": "INVALID_SOUNDFONT",
+        "name": "invalid_soundfont",
+        "description": "The content is not a valid SoundFont 2 file."
+      },
+      {
+        "code": "PRESET_NOT_FOUND",
+        "name": "preset_not_found",
+        "description": "The SoundFont has no preset at this bank and program."
+      }
+    ],
+    "response": [
+      {
+        "name": "bank",
+        "type": "integer",
+        "idlType": "u16",
+        "description": "Bank number.",
+        "required": true
+      },
+      {
+        "name": "program",
+        "type": "integer",
+        "idlType": "u16",
+        "description": "Program number.",
+        "required": true
+      },
+      {
+        "name": "name",
+        "type": "string",
+        "idlType": "string",
+        "description": "Preset name, e.g. `Acoustic Grand Piano`.",
+        "required": true
+      },
+      {
+        "name": "zones",
+        "type": "array",
+        "idlType": "list<SoundfontZone>",
+        "description": "Key and velocity zones, in file order.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "example": {
+      "request": {
+        "bank": 0,
+        "program": 0,
+        "soundfont_hash": "x"
+      },
+      "response": {
+        "bank": 1,
+        "name": "x",
+        "program": 1,
+        "zones": []
+      }
+    }
   },
   {
     "name": "test",
@@ -3872,7 +9084,24 @@ export const TOOLS: readonly ToolMetadata[] = [
             "description": "Directory or file to look under; the workspace root when omitted.",
             "required": false
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "suites",
+            "type": "array",
+            "idlType": "list<TestSuite>",
+            "description": "The suites, in path order.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "list"
+          },
+          "response": {
+            "suites": []
+          }
+        }
       },
       {
         "name": "run",
@@ -3916,9 +9145,72 @@ export const TOOLS: readonly ToolMetadata[] = [
             "idlType": "u64",
             "description": "Give up after this many milliseconds.",
             "required": false,
-            "default": 1800000
+            "default": 1800000,
+            "constraints": {
+              "range": [
+                1000,
+                86400000
+              ]
+            }
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "run_id",
+            "type": "string",
+            "idlType": "string",
+            "description": "ID of the run, for `status`.",
+            "required": true
+          },
+          {
+            "name": "pass",
+            "type": "integer",
+            "idlType": "u32",
+            "description": "Tests that passed.",
+            "required": true
+          },
+          {
+            "name": "fail",
+            "type": "integer",
+            "idlType": "u32",
+            "description": "Tests that failed.",
+            "required": true
+          },
+          {
+            "name": "skip",
+            "type": "integer",
+            "idlType": "u32",
+            "description": "Tests skipped or ignored.",
+            "required": true
+          },
+          {
+            "name": "duration_ms",
+            "type": "integer",
+            "idlType": "u64",
+            "description": "Wall-clock time of the run in milliseconds.",
+            "required": true
+          },
+          {
+            "name": "failures",
+            "type": "array",
+            "idlType": "list<TestFailure>",
+            "description": "Every failure, with where it happened.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "run"
+          },
+          "response": {
+            "duration_ms": 1,
+            "fail": 1,
+            "failures": [],
+            "pass": 1,
+            "run_id": "x",
+            "skip": 1
+          }
+        }
       },
       {
         "name": "status",
@@ -3933,7 +9225,40 @@ export const TOOLS: readonly ToolMetadata[] = [
             "description": "The run, as returned by `run`.",
             "required": true
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "state",
+            "type": "string",
+            "idlType": "JobState",
+            "description": "Where the run is in its life.",
+            "required": true
+          },
+          {
+            "name": "summary",
+            "type": "object",
+            "idlType": "TestSummary?",
+            "description": "Results so far; final once `state` is `complete` or `failed`.",
+            "required": false
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "status",
+            "run_id": "x"
+          },
+          "response": {
+            "state": "pending",
+            "summary": {
+              "duration_ms": 1,
+              "fail": 1,
+              "failures": [],
+              "pass": 1,
+              "run_id": "x",
+              "skip": 1
+            }
+          }
+        }
       }
     ],
     "errorCodes": [
@@ -3943,7 +9268,38 @@ export const TOOLS: readonly ToolMetadata[] = [
       "BUILD_FAILED",
       "TIMED_OUT"
     ],
-    "streams": true
+    "errors": [
+      {
+        "code": "NO_TEST_FRAMEWORK",
+        "name": "no_test_framework",
+        "description": "No supported test framework was found in the workspace."
+      },
+      {
+        "code": "SUITE_NOT_FOUND",
+        "name": "suite_not_found",
+        "description": "No suite has this ID."
+      },
+      {
+        "code": "RUN_NOT_FOUND",
+        "name": "run_not_found",
+        "description": "No run has this ID, or it expired."
+      },
+      {
+        "code": "BUILD_FAILED",
+        "name": "build_failed",
+        "description": "The code failed to build, so no tests ran."
+      },
+      {
+        "code": "TIMED_OUT",
+        "name": "timed_out",
+        "description": "The run exceeded `timeout_ms`."
+      }
+    ],
+    "streams": true,
+    "stream": {
+      "idlType": "TestEvent",
+      "description": "Progress events streamed by `run`."
+    }
   },
   {
     "name": "ui",
@@ -3978,14 +9334,26 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "integer",
             "idlType": "i32",
             "description": "Horizontal position in logical pixels.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "range": [
+                0,
+                32767
+              ]
+            }
           },
           {
             "name": "y",
             "type": "integer",
             "idlType": "i32",
             "description": "Vertical position in logical pixels.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "range": [
+                0,
+                32767
+              ]
+            }
           },
           {
             "name": "button",
@@ -4001,7 +9369,13 @@ export const TOOLS: readonly ToolMetadata[] = [
             "idlType": "u8",
             "description": "Number of clicks: 2 for a double click.",
             "required": false,
-            "default": 1
+            "default": 1,
+            "constraints": {
+              "range": [
+                1,
+                3
+              ]
+            }
           },
           {
             "name": "modifiers",
@@ -4011,7 +9385,14 @@ export const TOOLS: readonly ToolMetadata[] = [
             "required": false,
             "default": []
           }
-        ]
+        ],
+        "example": {
+          "request": {
+            "action": "click",
+            "x": 0,
+            "y": 0
+          }
+        }
       },
       {
         "name": "type",
@@ -4024,7 +9405,13 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "The text to type.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "length": [
+                1,
+                10000
+              ]
+            }
           },
           {
             "name": "delay_ms",
@@ -4032,9 +9419,21 @@ export const TOOLS: readonly ToolMetadata[] = [
             "idlType": "u32",
             "description": "Pause between keystrokes, in milliseconds.",
             "required": false,
-            "default": 0
+            "default": 0,
+            "constraints": {
+              "range": [
+                0,
+                1000
+              ]
+            }
           }
-        ]
+        ],
+        "example": {
+          "request": {
+            "action": "type",
+            "text": "x"
+          }
+        }
       },
       {
         "name": "screenshot",
@@ -4055,7 +9454,13 @@ export const TOOLS: readonly ToolMetadata[] = [
             "idlType": "u32",
             "description": "Display to capture, counting from 0.",
             "required": false,
-            "default": 0
+            "default": 0,
+            "constraints": {
+              "range": [
+                0,
+                15
+              ]
+            }
           },
           {
             "name": "format",
@@ -4071,9 +9476,56 @@ export const TOOLS: readonly ToolMetadata[] = [
             "idlType": "f32",
             "description": "Downscale factor applied before encoding.",
             "required": false,
-            "default": 1.0
+            "default": 1.0,
+            "constraints": {
+              "range": [
+                0.1,
+                1.0
+              ]
+            }
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "image",
+            "type": "string",
+            "idlType": "bytes",
+            "description": "The encoded image.",
+            "required": true
+          },
+          {
+            "name": "format",
+            "type": "string",
+            "idlType": "ImageFormat",
+            "description": "Image encoding.",
+            "required": true
+          },
+          {
+            "name": "width",
+            "type": "integer",
+            "idlType": "u32",
+            "description": "Image width in pixels.",
+            "required": true
+          },
+          {
+            "name": "height",
+            "type": "integer",
+            "idlType": "u32",
+            "description": "Image height in pixels.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "screenshot"
+          },
+          "response": {
+            "format": "png",
+            "height": 1,
+            "image": "",
+            "width": 1
+          }
+        }
       },
       {
         "name": "focus",
@@ -4095,7 +9547,40 @@ export const TOOLS: readonly ToolMetadata[] = [
             "description": "Process ID owning the window.",
             "required": false
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "title",
+            "type": "string",
+            "idlType": "string",
+            "description": "Full title of the focused window.",
+            "required": true
+          },
+          {
+            "name": "pid",
+            "type": "integer",
+            "idlType": "u32",
+            "description": "Process ID owning it.",
+            "required": true
+          },
+          {
+            "name": "app",
+            "type": "string",
+            "idlType": "string?",
+            "description": "Application name, when known.",
+            "required": false
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "focus"
+          },
+          "response": {
+            "app": "x",
+            "pid": 1,
+            "title": "x"
+          }
+        }
       },
       {
         "name": "record",
@@ -4115,7 +9600,13 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "number",
             "idlType": "f32?",
             "description": "Stop automatically after this many seconds; runs until `stop` when omitted.",
-            "required": false
+            "required": false,
+            "constraints": {
+              "range": [
+                1.0,
+                3600.0
+              ]
+            }
           },
           {
             "name": "fps",
@@ -4123,9 +9614,32 @@ export const TOOLS: readonly ToolMetadata[] = [
             "idlType": "u8",
             "description": "Frames per second.",
             "required": false,
-            "default": 15
+            "default": 15,
+            "constraints": {
+              "range": [
+                1,
+                60
+              ]
+            }
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "recording_id",
+            "type": "string",
+            "idlType": "string",
+            "description": "ID of the recording, for `stop`.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "record"
+          },
+          "response": {
+            "recording_id": "x"
+          }
+        }
       },
       {
         "name": "stop",
@@ -4140,7 +9654,48 @@ export const TOOLS: readonly ToolMetadata[] = [
             "description": "Recording to stop; the most recent one when omitted.",
             "required": false
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "recording_id",
+            "type": "string",
+            "idlType": "string",
+            "description": "Recording ID.",
+            "required": true
+          },
+          {
+            "name": "video_hash",
+            "type": "string",
+            "idlType": "string",
+            "description": "CAS hash of the video (WebM).",
+            "required": true
+          },
+          {
+            "name": "duration_seconds",
+            "type": "number",
+            "idlType": "f64",
+            "description": "Length in seconds.",
+            "required": true
+          },
+          {
+            "name": "frames",
+            "type": "integer",
+            "idlType": "u32",
+            "description": "Number of frames captured.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "stop"
+          },
+          "response": {
+            "duration_seconds": 0.5,
+            "frames": 1,
+            "recording_id": "x",
+            "video_hash": "x"
+          }
+        }
       },
       {
         "name": "session",
@@ -4153,7 +9708,13 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "number",
             "idlType": "f32",
             "description": "How long to record, in seconds.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "range": [
+                1.0,
+                600.0
+              ]
+            }
           },
           {
             "name": "region",
@@ -4167,9 +9728,54 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string?",
             "description": "What to look for, e.g. `did the dialog close after saving?`.",
-            "required": false
+            "required": false,
+            "constraints": {
+              "length": [
+                1,
+                2000
+              ]
+            }
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "recording",
+            "type": "object",
+            "idlType": "Recording",
+            "description": "The stored recording.",
+            "required": true
+          },
+          {
+            "name": "summary",
+            "type": "string",
+            "idlType": "string",
+            "description": "Prose description of what happened.",
+            "required": true
+          },
+          {
+            "name": "observations",
+            "type": "array",
+            "idlType": "list<string>",
+            "description": "Notable moments, in order.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "session",
+            "duration_seconds": 1.0
+          },
+          "response": {
+            "observations": [],
+            "recording": {
+              "duration_seconds": 0.5,
+              "frames": 1,
+              "recording_id": "x",
+              "video_hash": "x"
+            },
+            "summary": "x"
+          }
+        }
       }
     ],
     "errorCodes": [
@@ -4179,6 +9785,38 @@ export const TOOLS: readonly ToolMetadata[] = [
       "OUT_OF_BOUNDS",
       "ALREADY_RECORDING",
       "NOT_RECORDING"
+    ],
+    "errors": [
+      {
+        "code": "NO_DISPLAY",
+        "name": "no_display",
+        "description": "No display is available (headless server)."
+      },
+      {
+        "code": "PERMISSION_DENIED",
+        "name": "permission_denied",
+        "description": "The OS has not granted the needed permission (accessibility or screen recording)."
+      },
+      {
+        "code": "WINDOW_NOT_FOUND",
+        "name": "window_not_found",
+        "description": "No window matches the title or process ID."
+      },
+      {
+        "code": "OUT_OF_BOUNDS",
+        "name": "out_of_bounds",
+        "description": "The point lies outside every display."
+      },
+      {
+        "code": "ALREADY_RECORDING",
+        "name": "already_recording",
+        "description": "A recording is already running."
+      },
+      {
+        "code": "NOT_RECORDING",
+        "name": "not_recording",
+        "description": "`stop` was called with no recording running."
+      }
     ],
     "streams": false
   },
@@ -4209,7 +9847,64 @@ export const TOOLS: readonly ToolMetadata[] = [
         "title": "Working tree status",
         "description": "Show the current branch and every changed file.",
         "timing": "sync",
-        "parameters": []
+        "parameters": [],
+        "response": [
+          {
+            "name": "branch",
+            "type": "string",
+            "idlType": "string?",
+            "description": "Current branch; absent on a detached HEAD.",
+            "required": false
+          },
+          {
+            "name": "head",
+            "type": "string",
+            "idlType": "string",
+            "description": "Commit SHA of HEAD.",
+            "required": true
+          },
+          {
+            "name": "ahead",
+            "type": "integer",
+            "idlType": "u32",
+            "description": "Commits on this branch not on its upstream.",
+            "required": true
+          },
+          {
+            "name": "behind",
+            "type": "integer",
+            "idlType": "u32",
+            "description": "Commits on the upstream not on this branch.",
+            "required": true
+          },
+          {
+            "name": "files",
+            "type": "array",
+            "idlType": "list<FileChange>",
+            "description": "Changed, staged and untracked files.",
+            "required": true
+          },
+          {
+            "name": "clean",
+            "type": "boolean",
+            "idlType": "bool",
+            "description": "True when there are no changes at all.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "status"
+          },
+          "response": {
+            "ahead": 1,
+            "behind": 1,
+            "branch": "x",
+            "clean": false,
+            "files": [],
+            "head": "x"
+          }
+        }
       },
       {
         "name": "diff",
@@ -4253,9 +9948,56 @@ export const TOOLS: readonly ToolMetadata[] = [
             "idlType": "u32",
             "description": "Lines of context around each hunk.",
             "required": false,
-            "default": 3
+            "default": 3,
+            "constraints": {
+              "range": [
+                0,
+                100
+              ]
+            }
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "patch",
+            "type": "string",
+            "idlType": "string",
+            "description": "The unified diff.",
+            "required": true
+          },
+          {
+            "name": "files_changed",
+            "type": "integer",
+            "idlType": "u32",
+            "description": "Number of files changed.",
+            "required": true
+          },
+          {
+            "name": "insertions",
+            "type": "integer",
+            "idlType": "u32",
+            "description": "Lines added.",
+            "required": true
+          },
+          {
+            "name": "deletions",
+            "type": "integer",
+            "idlType": "u32",
+            "description": "Lines removed.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "diff"
+          },
+          "response": {
+            "deletions": 1,
+            "files_changed": 1,
+            "insertions": 1,
+            "patch": "x"
+          }
+        }
       },
       {
         "name": "apply",
@@ -4268,7 +10010,13 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "The unified diff.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "length": [
+                1,
+                10485760
+              ]
+            }
           },
           {
             "name": "check_only",
@@ -4286,7 +10034,25 @@ export const TOOLS: readonly ToolMetadata[] = [
             "required": false,
             "default": false
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "files",
+            "type": "array",
+            "idlType": "list<string>",
+            "description": "Paths the patch touched.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "apply",
+            "patch": "x"
+          },
+          "response": {
+            "files": []
+          }
+        }
       },
       {
         "name": "commit",
@@ -4299,7 +10065,13 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "Commit message; the first line is the summary.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "length": [
+                1,
+                65536
+              ]
+            }
           },
           {
             "name": "files",
@@ -4322,9 +10094,38 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string?",
             "description": "Author as `Name <email>`; the configured identity when omitted.",
-            "required": false
+            "required": false,
+            "constraints": {
+              "pattern": "^[^<>]+ <[^<>@]+@[^<>]+>$"
+            }
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "commit",
+            "type": "string",
+            "idlType": "string",
+            "description": "SHA of the new commit.",
+            "required": true
+          },
+          {
+            "name": "summary",
+            "type": "string",
+            "idlType": "string",
+            "description": "First line of the message.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "commit",
+            "message": "x"
+          },
+          "response": {
+            "commit": "x",
+            "summary": "x"
+          }
+        }
       },
       {
         "name": "branch",
@@ -4345,7 +10146,10 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string?",
             "description": "Branch to create or delete.",
-            "required": false
+            "required": false,
+            "constraints": {
+              "pattern": "^[A-Za-z0-9._/-]+$"
+            }
           },
           {
             "name": "start_point",
@@ -4362,7 +10166,32 @@ export const TOOLS: readonly ToolMetadata[] = [
             "required": false,
             "default": false
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "branches",
+            "type": "array",
+            "idlType": "list<BranchInfo>",
+            "description": "Branches after the operation.",
+            "required": true
+          },
+          {
+            "name": "current",
+            "type": "string",
+            "idlType": "string?",
+            "description": "The checked-out branch.",
+            "required": false
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "branch"
+          },
+          "response": {
+            "branches": [],
+            "current": "x"
+          }
+        }
       },
       {
         "name": "checkout",
@@ -4375,7 +10204,13 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string",
             "description": "Branch, tag or commit to switch to.",
-            "required": true
+            "required": true,
+            "constraints": {
+              "length": [
+                1,
+                256
+              ]
+            }
           },
           {
             "name": "create",
@@ -4385,7 +10220,33 @@ export const TOOLS: readonly ToolMetadata[] = [
             "required": false,
             "default": false
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "head",
+            "type": "string",
+            "idlType": "string",
+            "description": "Commit SHA now checked out.",
+            "required": true
+          },
+          {
+            "name": "branch",
+            "type": "string",
+            "idlType": "string?",
+            "description": "Branch now checked out; absent on a detached HEAD.",
+            "required": false
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "checkout",
+            "ref": "x"
+          },
+          "response": {
+            "branch": "x",
+            "head": "x"
+          }
+        }
       },
       {
         "name": "log",
@@ -4399,7 +10260,13 @@ export const TOOLS: readonly ToolMetadata[] = [
             "idlType": "u32",
             "description": "Maximum number of commits.",
             "required": false,
-            "default": 20
+            "default": 20,
+            "constraints": {
+              "range": [
+                1,
+                1000
+              ]
+            }
           },
           {
             "name": "path",
@@ -4415,7 +10282,24 @@ export const TOOLS: readonly ToolMetadata[] = [
             "description": "Start from this branch, tag or commit; HEAD when omitted.",
             "required": false
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "commits",
+            "type": "array",
+            "idlType": "list<CommitInfo>",
+            "description": "The commits, newest first.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "log"
+          },
+          "response": {
+            "commits": []
+          }
+        }
       }
     ],
     "errorCodes": [
@@ -4427,6 +10311,48 @@ export const TOOLS: readonly ToolMetadata[] = [
       "BRANCH_EXISTS",
       "BRANCH_NOT_MERGED",
       "NAME_REQUIRED"
+    ],
+    "errors": [
+      {
+        "code": "NOT_A_REPOSITORY",
+        "name": "not_a_repository",
+        "description": "The workspace is not inside a git repository."
+      },
+      {
+        "code": "UNKNOWN_REF",
+        "name": "unknown_ref",
+        "description": "No branch, tag or commit has this name."
+      },
+      {
+        "code": "NOTHING_TO_COMMIT",
+        "name": "nothing_to_commit",
+        "description": "There is nothing staged to commit."
+      },
+      {
+        "code": "PATCH_DOES_NOT_APPLY",
+        "name": "patch_does_not_apply",
+        "description": "The patch does not apply to the working tree."
+      },
+      {
+        "code": "DIRTY_WORKTREE",
+        "name": "dirty_worktree",
+        "description": "Uncommitted changes would be overwritten by the checkout."
+      },
+      {
+        "code": "BRANCH_EXISTS",
+        "name": "branch_exists",
+        "description": "A branch with this name already exists."
+      },
+      {
+        "code": "BRANCH_NOT_MERGED",
+        "name": "branch_not_merged",
+        "description": "The branch has commits not merged anywhere; pass `force` to delete it anyway."
+      },
+      {
+        "code": "NAME_REQUIRED",
+        "name": "name_required",
+        "description": "`create` or `delete` was asked for without a `name`."
+      }
     ],
     "streams": false
   },
@@ -4463,21 +10389,142 @@ export const TOOLS: readonly ToolMetadata[] = [
             "type": "string",
             "idlType": "string?",
             "description": "Where to start looking; the server's working directory when omitted.",
-            "required": false
+            "required": false,
+            "constraints": {
+              "pattern": "^file://"
+            }
           }
-        ]
+        ],
+        "response": [
+          {
+            "name": "root",
+            "type": "string",
+            "idlType": "string",
+            "description": "Project root directory.",
+            "required": true
+          },
+          {
+            "name": "languages",
+            "type": "array",
+            "idlType": "list<string>",
+            "description": "Languages found, most used first, e.g. `rust`, `typescript`.",
+            "required": true
+          },
+          {
+            "name": "build",
+            "type": "string",
+            "idlType": "string?",
+            "description": "Build system, e.g. `cargo` or `npm`, when one was found.",
+            "required": false
+          },
+          {
+            "name": "test",
+            "type": "string",
+            "idlType": "string?",
+            "description": "Test framework, e.g. `pytest`, when one was found.",
+            "required": false
+          },
+          {
+            "name": "vcs",
+            "type": "string",
+            "idlType": "string?",
+            "description": "Version control system, e.g. `git`, when the root is under one.",
+            "required": false
+          },
+          {
+            "name": "backends",
+            "type": "object",
+            "idlType": "map<string>",
+            "description": "Backends serving each language, keyed by language.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "detect"
+          },
+          "response": {
+            "backends": {},
+            "build": "x",
+            "languages": [],
+            "root": "x",
+            "test": "x",
+            "vcs": "x"
+          }
+        }
       },
       {
         "name": "capabilities",
         "title": "Capabilities",
         "description": "List the backends available to the workspace tools.",
         "timing": "sync",
-        "parameters": []
+        "parameters": [],
+        "response": [
+          {
+            "name": "lsp",
+            "type": "object",
+            "idlType": "map<string>",
+            "description": "Language server for each language, keyed by language, e.g. `rust` to `rust-analyzer`.",
+            "required": true
+          },
+          {
+            "name": "tree_sitter",
+            "type": "array",
+            "idlType": "list<string>",
+            "description": "Languages with a tree-sitter grammar, for symbol search without a language server.",
+            "required": true
+          },
+          {
+            "name": "vcs",
+            "type": "string",
+            "idlType": "string?",
+            "description": "Version control system, when the workspace is under one.",
+            "required": false
+          },
+          {
+            "name": "text_search",
+            "type": "string",
+            "idlType": "string",
+            "description": "Text search backend, e.g. `ripgrep`.",
+            "required": true
+          },
+          {
+            "name": "ui",
+            "type": "boolean",
+            "idlType": "bool",
+            "description": "True when a display is available for `ui`.",
+            "required": true
+          }
+        ],
+        "example": {
+          "request": {
+            "action": "capabilities"
+          },
+          "response": {
+            "lsp": {},
+            "text_search": "x",
+            "tree_sitter": [],
+            "ui": false,
+            "vcs": "x"
+          }
+        }
       }
     ],
     "errorCodes": [
       "NOT_A_WORKSPACE",
       "PERMISSION_DENIED"
+    ],
+    "errors": [
+      {
+        "code": "NOT_A_WORKSPACE",
+        "name": "not_a_workspace",
+        "description": "No project markers (VCS directory, build file) were found above the start directory."
+      },
+      {
+        "code": "PERMISSION_DENIED",
+        "name": "permission_denied",
+        "description": "The caller may not read the directory."
+      }
     ],
     "streams": false
   },
@@ -4500,7 +10547,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "type": "string",
         "idlType": "string",
         "description": "Lyrics divided into sections with markers such as `[verse]` and `[chorus]`.",
-        "required": true
+        "required": true,
+        "constraints": {
+          "length": [
+            1,
+            20000
+          ]
+        }
       },
       {
         "name": "genre",
@@ -4508,7 +10561,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "string",
         "description": "Style tags, e.g. `inspiring female uplifting pop airy vocal`.",
         "required": false,
-        "default": ""
+        "default": "",
+        "constraints": {
+          "length": [
+            0,
+            500
+          ]
+        }
       },
       {
         "name": "max_new_tokens",
@@ -4516,7 +10575,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u32",
         "description": "Tokens to generate per segment.",
         "required": false,
-        "default": 3000
+        "default": 3000,
+        "constraints": {
+          "range": [
+            500,
+            6000
+          ]
+        }
       },
       {
         "name": "run_n_segments",
@@ -4524,7 +10589,13 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "u32",
         "description": "Number of lyric sections to render, from the start.",
         "required": false,
-        "default": 2
+        "default": 2,
+        "constraints": {
+          "range": [
+            1,
+            8
+          ]
+        }
       },
       {
         "name": "seed",
@@ -4577,7 +10648,90 @@ export const TOOLS: readonly ToolMetadata[] = [
       "GPU_OUT_OF_MEMORY",
       "GENERATION_FAILED"
     ],
-    "streams": true
+    "errors": [
+      {
+        "code": "LYRICS_MISSING_SECTIONS",
+        "name": "lyrics_missing_sections",
+        "description": "The lyrics contain no section markers such as `[verse]`."
+      },
+      {
+        "code": "TOO_MANY_SEGMENTS",
+        "name": "too_many_segments",
+        "description": "More segments were requested than the lyrics have sections."
+      },
+      {
+        "code": "GPU_OUT_OF_MEMORY",
+        "name": "gpu_out_of_memory",
+        "description": "The GPU ran out of memory; retry with fewer segments."
+      },
+      {
+        "code": "GENERATION_FAILED",
+        "name": "generation_failed",
+        "description": "Inference failed for another reason."
+      }
+    ],
+    "response": [
+      {
+        "name": "artifact_id",
+        "type": "string",
+        "idlType": "string",
+        "description": "Artifact ID of the generated audio.",
+        "required": true
+      },
+      {
+        "name": "content_hash",
+        "type": "string",
+        "idlType": "string",
+        "description": "CAS hash of the generated audio.",
+        "required": true
+      },
+      {
+        "name": "duration_seconds",
+        "type": "number",
+        "idlType": "f64",
+        "description": "Length in seconds.",
+        "required": true
+      },
+      {
+        "name": "sample_rate",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Sample rate in Hz.",
+        "required": true
+      },
+      {
+        "name": "format",
+        "type": "string",
+        "idlType": "AudioFormat",
+        "description": "Container and codec of the generated file.",
+        "required": true
+      },
+      {
+        "name": "genre",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Genre or style the model was conditioned on, when any.",
+        "required": false
+      }
+    ],
+    "streams": true,
+    "stream": {
+      "idlType": "GenerationChunk",
+      "description": "One piece of a generator's output stream, sent while a job runs."
+    },
+    "example": {
+      "request": {
+        "lyrics": "x"
+      },
+      "response": {
+        "artifact_id": "x",
+        "content_hash": "x",
+        "duration_seconds": 0.5,
+        "format": "wav",
+        "genre": "x",
+        "sample_rate": 1
+      }
+    }
   },
 ];
 

@@ -552,6 +552,8 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
     ];
     const MCP_SCHEMA: &'static str = r#"{"tools": [], "actions": {}}"#;
 
+    const METADATA: &'static str = r#"{"tools": []}"#;
+
     fn tool(name: &str) -> ::core::option::Option<&'static ::toolwright::__private::ToolInfo> {
         <Self as ::toolwright::__private::Catalogue>::TOOLS
             .iter()

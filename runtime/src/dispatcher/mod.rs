@@ -18,6 +18,7 @@ use tokio::sync::broadcast;
 
 pub use config::DispatcherConfig;
 
+use crate::events::{ToolEvents, ToolSource};
 use crate::jobs::{JobEvent, JobStore, Outcome};
 use crate::port::CallOptions;
 use crate::{CallContext, CallInfo, Catalogue, ResponseEnvelope, Service, ToolTiming};
@@ -48,6 +49,7 @@ struct Inner<S: Service> {
     service: Arc<S>,
     config: DispatcherConfig,
     jobs: JobStore<ResponseOf<S>>,
+    events: ToolEvents,
 }
 
 impl<S: Service> Clone for Dispatcher<S> {
@@ -84,6 +86,7 @@ impl<S: Service> Dispatcher<S> {
                 service,
                 jobs: JobStore::new(config.store()),
                 config,
+                events: ToolEvents::new(ToolSource::Local),
             }),
         }
     }

@@ -7,6 +7,7 @@ use tokio::sync::broadcast;
 
 use super::Dispatcher;
 use crate::codec::Limits;
+use crate::events::ToolEvents;
 use crate::jobs::{JobCancelResponse, JobEvent, JobInfo, JobPollRequest, JobPollResponse};
 use crate::port::{CallOptions, CallPort, PortEnvelope};
 use crate::{IntoToolError, ResponseEnvelope, Service, ToolError};
@@ -15,10 +16,15 @@ impl<S: Service> CallPort for Dispatcher<S> {
     type Catalogue = S::Catalogue;
 
     async fn call(&self, request: Vec<u8>, options: CallOptions) -> PortEnvelope<Self> {
-        match self.decode(&request) {
+        let trace = self.events().start(&request);
+        let answer = match self.decode(&request) {
             Ok(request) => self.call_with(request, options).await,
             Err(e) => ResponseEnvelope::Error(e),
+        };
+        if let Some(trace) = trace {
+            trace.end(self, &answer);
         }
+        answer
     }
 
     async fn job_status(&self, job_id: &str) -> Result<JobInfo, ToolError> {
@@ -43,6 +49,10 @@ impl<S: Service> CallPort for Dispatcher<S> {
 
     fn subscribe(&self) -> broadcast::Receiver<JobEvent> {
         Dispatcher::subscribe(self)
+    }
+
+    fn events(&self) -> &ToolEvents {
+        &self.inner.events
     }
 
     fn limits(&self) -> Limits {

@@ -25,8 +25,8 @@ mod validation;
 pub(crate) use actions::{Answer, Route, route};
 #[cfg(feature = "mcp")]
 pub(crate) use chunk::text as chunk_text;
-#[cfg(all(feature = "client", feature = "hoot"))]
 pub(crate) use chunk::to_json as msgpack_to_json;
+#[cfg(any(feature = "mcp", all(feature = "client", feature = "hoot")))]
 pub(crate) use request::request_msgpack;
 #[cfg(feature = "mcp")]
 pub(crate) use schema::Schema;
@@ -34,4 +34,5 @@ pub(crate) use schema::Schema;
 pub(crate) use validation::explain;
 
 /// A JSON object: a call's arguments, a schema.
+#[cfg(any(feature = "mcp", all(feature = "client", feature = "hoot")))]
 pub(crate) type JsonObject = serde_json::Map<String, crate::Json>;

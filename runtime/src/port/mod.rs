@@ -15,6 +15,7 @@ pub use options::CallOptions;
 pub use stream::{StreamEvent, StreamSender};
 
 use crate::codec::Limits;
+use crate::events::ToolEvents;
 use crate::jobs::{JobCancelResponse, JobEvent, JobInfo, JobPollRequest, JobPollResponse};
 use crate::{Catalogue, ResponseEnvelope, ToolError};
 
@@ -54,6 +55,10 @@ pub trait CallPort: Clone + Send + Sync + 'static {
     ///
     /// Never panics: bytes that do not decode are an `INVALID_REQUEST`
     /// error naming the field, an unknown tool `UNKNOWN_TOOL`.
+    ///
+    /// Every call is reported to [`events`](Self::events): `tool_start`
+    /// when it arrives, `tool_complete` when it is answered or, for a call
+    /// that runs on as a job, when the job ends.
     fn call(
         &self,
         request: Vec<u8>,
@@ -88,6 +93,11 @@ pub trait CallPort: Clone + Send + Sync + 'static {
     /// Receives every job event from now on: started, progress, chunks,
     /// finished. A receiver that falls behind loses the oldest events.
     fn subscribe(&self) -> broadcast::Receiver<JobEvent>;
+
+    /// The hub every call is reported to, for frontends that show
+    /// executions live; its [`source`](ToolEvents::source) says where the
+    /// port's tools run.
+    fn events(&self) -> &ToolEvents;
 
     /// The bounds on requests the port accepts, for edges that build them.
     fn limits(&self) -> Limits;

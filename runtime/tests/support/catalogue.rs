@@ -487,6 +487,18 @@ impl Catalogue for ToolCatalogue {
         {"name": "job_poll", "inputSchema": {"type": "object"}},
         {"name": "job_cancel", "inputSchema": {"type": "object"}}
     ], "actions": {}}"#;
+    // Only what the web tests read: a few entries of the generated shape.
+    const METADATA: &'static str = r#"{"tools": [
+        {"name": "add", "description": "Adds two integers.", "category": "math",
+         "source": "local", "timing": "sync",
+         "parameters": [
+            {"name": "a", "type": "integer", "idlType": "i64", "required": true},
+            {"name": "b", "type": "integer", "idlType": "i64", "required": true}
+         ],
+         "errorCodes": ["OVERFLOW"], "streams": false},
+        {"name": "generate", "category": "media", "source": "local",
+         "timing": "async_long", "parameters": [], "errorCodes": [], "streams": true}
+    ]}"#;
 
     fn tool(name: &str) -> Option<&'static ToolInfo> {
         let index = TOOL_NAMES.iter().position(|n| *n == name)?;

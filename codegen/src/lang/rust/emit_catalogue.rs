@@ -14,6 +14,9 @@ use crate::model::{Tool, ToolKind, TypeId};
 /// formatted: prettyplease would print the JSON as one escaped line.
 pub(crate) const MCP_SCHEMA_PLACEHOLDER: &str = "__TOOLWRIGHT_MCP_SCHEMA__";
 
+/// Stands for the tool metadata's raw string literal, likewise.
+pub(crate) const METADATA_PLACEHOLDER: &str = "__TOOLWRIGHT_METADATA__";
+
 pub(crate) fn catalogue(cx: &Cx<'_>) -> TokenStream {
     let request = tool_enum(cx, Side::Request);
     let response = tool_enum(cx, Side::Response);
@@ -146,6 +149,7 @@ fn catalogue_impl(cx: &Cx<'_>) -> TokenStream {
     };
     let call_info = call_info(cx);
     let mcp_schema_placeholder = format_ident!("{MCP_SCHEMA_PLACEHOLDER}");
+    let metadata_placeholder = format_ident!("{METADATA_PLACEHOLDER}");
     let (into_job_call, from_job_reply) = job_calls(cx);
     quote! {
         /// The catalogue: every tool's metadata, and what the dispatcher
@@ -166,6 +170,8 @@ fn catalogue_impl(cx: &Cx<'_>) -> TokenStream {
             const TOOLS: &'static [#rt::ToolInfo] = &[#(#infos),*];
 
             const MCP_SCHEMA: &'static str = #mcp_schema_placeholder;
+
+            const METADATA: &'static str = #metadata_placeholder;
 
             #tool
 

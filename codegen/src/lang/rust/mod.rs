@@ -58,11 +58,17 @@ pub(crate) fn generate(model: &Model, options: &Options) -> OutputFile {
         }
     }
     if !runtime {
-        let catalogue = format(emit_catalogue::catalogue(&cx)).replacen(
-            emit_catalogue::MCP_SCHEMA_PLACEHOLDER,
-            &mcp_schema_literal(model),
-            1,
-        );
+        let catalogue = format(emit_catalogue::catalogue(&cx))
+            .replacen(
+                emit_catalogue::MCP_SCHEMA_PLACEHOLDER,
+                &raw_literal(&crate::lang::schema::mcp_schema(model)),
+                1,
+            )
+            .replacen(
+                emit_catalogue::METADATA_PLACEHOLDER,
+                &raw_literal(&crate::lang::metadata::document(model)),
+                1,
+            );
         sections.push(format!(
             "// The catalogue: every tool, in declaration order.\n\n{}\n{}",
             catalogue,
@@ -75,11 +81,10 @@ pub(crate) fn generate(model: &Model, options: &Options) -> OutputFile {
     }
 }
 
-/// The schema backend's MCP view as a raw string literal, pretty-printed
-/// so a change to a tool reads as a small diff.
-fn mcp_schema_literal(model: &Model) -> String {
-    let json = serde_json::to_string_pretty(&crate::lang::schema::mcp_schema(model))
-        .expect("JSON values serialize");
+/// A JSON document (the MCP view, the tool metadata) as a raw string
+/// literal, pretty-printed so a change to a tool reads as a small diff.
+fn raw_literal(document: &serde_json::Value) -> String {
+    let json = serde_json::to_string_pretty(document).expect("JSON values serialize");
     // Enough `#`s that no `"#…` inside the JSON ends the literal early.
     let mut hashes = "#".to_owned();
     while json.contains(&format!("\"{hashes}")) {

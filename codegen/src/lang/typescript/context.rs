@@ -522,6 +522,23 @@ fn tool_ctx(model: &Model, tool: &crate::model::Tool) -> ToolCtx {
         doc: tsdoc(tool.docs.as_deref(), tool.deprecated.as_ref(), 2),
         endpoint,
         actions,
-        metadata: super::metadata::tool_metadata(model, tool),
+        metadata: registry_entry(model, tool),
     }
+}
+
+/// The registry entry of `tool` (the shared metadata), as a JSON literal
+/// indented for a place inside an array.
+fn registry_entry(model: &Model, tool: &crate::model::Tool) -> String {
+    let entry = crate::lang::metadata::entry(model, tool);
+    let text = serde_json::to_string_pretty(&entry).unwrap_or_default();
+    text.lines()
+        .map(|l| {
+            if l.is_empty() {
+                String::new()
+            } else {
+                format!("  {l}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

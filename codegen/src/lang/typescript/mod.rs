@@ -4,7 +4,6 @@
 //! `runtime/`, copied verbatim). docs/typescript.md describes the package.
 
 mod context;
-mod metadata;
 mod names;
 
 use std::path::PathBuf;

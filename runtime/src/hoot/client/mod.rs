@@ -40,6 +40,7 @@ use tokio::sync::{broadcast, mpsc, watch};
 use super::mailbox::{Outbox, mailbox};
 use super::{HootError, Message, RequestId, encode_call};
 use crate::codec::{self, Limits};
+use crate::events::{ToolEvents, ToolSource};
 use crate::jobs::{JobCancelResponse, JobEvent, JobInfo, JobPollRequest, JobPollResponse};
 use crate::port::{CallOptions, CallPort, PortEnvelope, StreamEvent};
 use crate::{Catalogue, DispatcherConfig, ResponseEnvelope, ToolError, codes};
@@ -161,6 +162,8 @@ struct Inner {
     outbox: Outbox<Cmd>,
     state: Arc<Mutex<State>>,
     events: broadcast::Sender<JobEvent>,
+    /// Calls made through this client: its tools run elsewhere.
+    tool_events: ToolEvents,
     alive: watch::Receiver<usize>,
     dropped: Arc<AtomicU64>,
     config: ClientConfig,
@@ -258,6 +261,7 @@ impl<C> Client<C> {
                 outbox,
                 state,
                 events,
+                tool_events: ToolEvents::new(ToolSource::Mcp),
                 alive,
                 dropped,
                 config,
@@ -500,7 +504,8 @@ impl<C: Catalogue> CallPort for Client<C> {
     type Catalogue = C;
 
     async fn call(&self, request: Vec<u8>, options: CallOptions) -> PortEnvelope<Self> {
-        match self.call_raw(request, options).await {
+        let trace = self.inner.tool_events.start(&request);
+        let answer = match self.call_raw(request, options).await {
             Ok(body) => codec::from_msgpack(&body, self.inner.config.limits).unwrap_or_else(|e| {
                 ResponseEnvelope::Error(ToolError::internal(format!(
                     "the backend's answer does not decode: {}",
@@ -508,7 +513,11 @@ impl<C: Catalogue> CallPort for Client<C> {
                 )))
             }),
             Err(e) => ResponseEnvelope::Error(e),
+        };
+        if let Some(trace) = trace {
+            trace.end(self, &answer);
         }
+        answer
     }
 
     async fn job_status(&self, job_id: &str) -> Result<JobInfo, ToolError> {
@@ -537,6 +546,10 @@ impl<C: Catalogue> CallPort for Client<C> {
 
     fn subscribe(&self) -> broadcast::Receiver<JobEvent> {
         self.inner.events.subscribe()
+    }
+
+    fn events(&self) -> &ToolEvents {
+        &self.inner.tool_events
     }
 
     fn limits(&self) -> Limits {

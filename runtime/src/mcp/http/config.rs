@@ -40,6 +40,10 @@ pub struct HttpConfig {
     /// Cancel it to stop the server: it stops accepting, closes its
     /// sessions and returns.
     pub shutdown: CancellationToken,
+    /// Serves the web routes beside MCP (docs/web.md): the viewer at `/`,
+    /// tool metadata, events, calls and TOON at `/api/…`. Default on; needs
+    /// the `web` feature, without which it does nothing.
+    pub web: bool,
 }
 
 impl Default for HttpConfig {
@@ -57,11 +61,19 @@ impl Default for HttpConfig {
             bearer_token: None,
             max_body_bytes: 4 * 1024 * 1024,
             shutdown: CancellationToken::new(),
+            web: true,
         }
     }
 }
 
 impl HttpConfig {
+    /// Turns the web routes beside MCP on (the default) or off.
+    #[must_use]
+    pub fn web(mut self, on: bool) -> Self {
+        self.web = on;
+        self
+    }
+
     /// Sets the address to listen on.
     #[must_use]
     pub fn addr(mut self, addr: SocketAddr) -> Self {

@@ -62,8 +62,9 @@ impl<P: CallPort> McpServer<P> {
             .map_err(ServeError::Io)
     }
 
-    /// The axum router serving MCP at `config.path`, for embedding in an
-    /// application of your own. The caller sets TCP_NODELAY on its sockets.
+    /// The axum router serving MCP at `config.path` and, with the `web`
+    /// feature and [`HttpConfig::web`] on, the web routes of docs/web.md
+    /// (`/`, `/api/…`), for embedding in an application of your own. The caller sets TCP_NODELAY on its sockets.
     ///
     /// # Errors
     /// [`ServeError::Config`] when the path does not start with `/`.
@@ -74,6 +75,19 @@ impl<P: CallPort> McpServer<P> {
                 config.path
             )));
         }
+        #[cfg(feature = "web")]
+        let web = if config.web {
+            if config.path == "/" || config.path.starts_with("/api/") {
+                return Err(ServeError::Config(format!(
+                    "MCP at `{}` would hide the web routes (`/`, `/api/…`): serve it at \
+                     another path, or turn the web routes off",
+                    config.path
+                )));
+            }
+            Some(crate::web::routes(self.port().clone(), &config).map_err(ServeError::Config)?)
+        } else {
+            None
+        };
         let mut rmcp_config = StreamableHttpServerConfig::default()
             .with_allowed_hosts(config.allowed_hosts.iter().cloned())
             .with_allowed_origins(config.allowed_origins.iter().cloned())
@@ -89,9 +103,15 @@ impl<P: CallPort> McpServer<P> {
         );
         let guard = Arc::new(Guard::new(inner, &config));
         let path = config.path.clone();
-        Ok(Router::new().route(
+        let router = Router::new().route(
             &path,
             axum::routing::any(move |request| guard::handle(guard.clone(), request)),
-        ))
+        );
+        #[cfg(feature = "web")]
+        let router = match web {
+            Some(web) => router.merge(web),
+            None => router,
+        };
+        Ok(router)
     }
 }

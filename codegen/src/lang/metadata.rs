@@ -1,0 +1,413 @@
+//! The tool metadata (seed 004's `ToolMetadata`), built once from the model
+//! and rendered by every target: the TypeScript registry prints it as a
+//! literal, the Rust catalogue carries it as `Catalogue::METADATA` (the
+//! `GET /api/tools` document, docs/web.md), the HTML catalogue renders it.
+
+use serde::Serialize;
+
+use crate::model::{
+    Constraints, Deprecation, Endpoint, Model, Number, Primitive, Tool, ToolKind, Type, TypeId,
+    TypeKind, Value,
+};
+
+/// One tool's entry.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Metadata<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
+    category: &'a str,
+    source: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timing: Option<&'static str>,
+    annotations: Annotations,
+    parameters: Vec<Parameter>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    actions: Option<Vec<ActionMetadata<'a>>>,
+    error_codes: Vec<&'a str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    errors: Vec<ErrorMetadata<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    response: Option<Vec<Parameter>>,
+    streams: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stream: Option<StreamMetadata>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    example: Option<Example>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deprecated: Option<String>,
+}
+
+/// One of a tool's own errors.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ErrorMetadata<'a> {
+    code: &'a str,
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
+}
+
+/// What a streaming tool sends while it runs.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StreamMetadata {
+    idl_type: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<String>,
+}
+
+/// A request that decodes and a response of the right shape, as JSON.
+#[derive(Serialize)]
+struct Example {
+    request: serde_json::Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    response: Option<serde_json::Value>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Annotations {
+    read_only_hint: bool,
+    destructive_hint: bool,
+    idempotent_hint: bool,
+    open_world_hint: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ActionMetadata<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
+    timing: &'static str,
+    parameters: Vec<Parameter>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    response: Option<Vec<Parameter>>,
+    example: Example,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deprecated: Option<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Parameter {
+    name: String,
+    #[serde(rename = "type")]
+    json_type: &'static str,
+    idl_type: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<String>,
+    required: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    default: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    constraints: Option<Constraints>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deprecated: Option<String>,
+}
+
+/// The `GET /api/tools` document: `{"tools": [..]}`, every tool of the
+/// catalogue in declaration order, each with its MCP `inputSchema` and
+/// `outputSchema` (and each action's) from the schema backend.
+pub(crate) fn document(model: &Model) -> serde_json::Value {
+    let schemas = crate::lang::schema::mcp_schema(model);
+    let tools: Vec<serde_json::Value> = model
+        .tools
+        .iter()
+        .zip(schemas["tools"].as_array().into_iter().flatten())
+        .map(|(tool, mcp)| {
+            let mut entry = serde_json::to_value(entry(model, tool)).unwrap_or_default();
+            for key in ["inputSchema", "outputSchema"] {
+                if let Some(schema) = mcp.get(key) {
+                    entry[key] = schema.clone();
+                }
+            }
+            if let Some(actions) = entry.get_mut("actions").and_then(|a| a.as_array_mut()) {
+                for action in actions {
+                    let name = action["name"].as_str().unwrap_or_default().to_owned();
+                    let own = &schemas["actions"][&tool.name][&name];
+                    for key in ["inputSchema", "outputSchema"] {
+                        if let Some(schema) = own.get(key) {
+                            action[key] = schema.clone();
+                        }
+                    }
+                }
+            }
+            entry
+        })
+        .collect();
+    serde_json::json!({ "tools": tools })
+}
+
+/// The entry of `tool`.
+pub(crate) fn entry<'a>(model: &'a Model, tool: &'a Tool) -> Metadata<'a> {
+    let (timing, parameters, actions) = match &tool.kind {
+        ToolKind::Single(ep) => (
+            Some(ep.timing.as_str()),
+            parameters(model, ep.request),
+            None,
+        ),
+        ToolKind::Actions(actions) => (
+            None,
+            vec![Parameter {
+                name: "action".to_owned(),
+                json_type: "string",
+                idl_type: "string".to_owned(),
+                description: Some(format!(
+                    "Which action to run: {}.",
+                    actions
+                        .iter()
+                        .map(|a| format!("`{}`", a.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+                required: true,
+                default: None,
+                constraints: None,
+                deprecated: None,
+            }],
+            Some(
+                actions
+                    .iter()
+                    .map(|a| ActionMetadata {
+                        name: &a.name,
+                        title: a.title.as_deref(),
+                        description: a.docs.as_deref(),
+                        timing: a.endpoint.timing.as_str(),
+                        parameters: parameters(model, a.endpoint.request),
+                        response: a.endpoint.response.map(|id| parameters(model, Some(id))),
+                        example: example(model, &a.endpoint, Some(&a.name)),
+                        deprecated: deprecation(a.deprecated.as_ref()),
+                    })
+                    .collect(),
+            ),
+        ),
+    };
+    let errors: Vec<ErrorMetadata<'a>> = match tool.errors.map(|id| &model.type_def(id).kind) {
+        Some(TypeKind::Error(variants)) => variants
+            .iter()
+            .filter_map(|v| {
+                Some(ErrorMetadata {
+                    code: v.code.as_deref()?,
+                    name: &v.name,
+                    description: v.docs.as_deref(),
+                })
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let single = match &tool.kind {
+        ToolKind::Single(ep) => Some(ep),
+        ToolKind::Actions(_) => None,
+    };
+    let response = single
+        .and_then(|ep| ep.response)
+        .map(|id| self::parameters(model, Some(id)));
+    Metadata {
+        name: &tool.name,
+        title: tool.title.as_deref(),
+        description: tool.docs.as_deref(),
+        category: &tool.category,
+        source: "local",
+        timing,
+        annotations: Annotations {
+            read_only_hint: tool.annotations.read_only,
+            destructive_hint: tool.annotations.destructive,
+            idempotent_hint: tool.annotations.idempotent,
+            open_world_hint: tool.annotations.open_world,
+        },
+        parameters,
+        actions,
+        error_codes: errors.iter().map(|e| e.code).collect(),
+        errors,
+        response,
+        streams: tool.stream.is_some(),
+        stream: tool.stream.map(|id| {
+            let ty = model.type_def(id);
+            StreamMetadata {
+                idl_type: ty.name.clone(),
+                description: ty.docs.clone(),
+            }
+        }),
+        example: single.map(|ep| example(model, ep, None)),
+        deprecated: deprecation(tool.deprecated.as_ref()),
+    }
+}
+
+fn deprecation(dep: Option<&Deprecation>) -> Option<String> {
+    dep.map(|d| d.reason.clone().unwrap_or_default())
+}
+
+fn parameters(model: &Model, request: Option<TypeId>) -> Vec<Parameter> {
+    let Some(id) = request else {
+        return Vec::new();
+    };
+    let TypeKind::Struct(fields) = &model.type_def(id).kind else {
+        return Vec::new();
+    };
+    fields
+        .iter()
+        .map(|f| Parameter {
+            name: f.name.clone(),
+            json_type: json_type(model, f.ty.strip_optional()),
+            idl_type: f.ty.idl(),
+            description: f.docs.clone(),
+            required: f.required,
+            default: f.default.as_ref().map(default_json),
+            constraints: (!f.constraints.is_empty()).then(|| f.constraints.clone()),
+            deprecated: deprecation(f.deprecated.as_ref()),
+        })
+        .collect()
+}
+
+/// The JSON Schema type of a field's values (`any` for `json`).
+fn json_type(model: &Model, ty: &Type) -> &'static str {
+    match ty {
+        Type::Primitive(p) => match p {
+            Primitive::Bool => "boolean",
+            Primitive::String | Primitive::Bytes => "string",
+            Primitive::F32 | Primitive::F64 => "number",
+            Primitive::Json => "any",
+            _ => "integer",
+        },
+        Type::List(_) => "array",
+        Type::Map(_) => "object",
+        Type::Optional(t) => json_type(model, t),
+        Type::Named(r) => match model.type_def(r.id).kind {
+            TypeKind::Enum(_) => "string",
+            _ => "object",
+        },
+    }
+}
+
+fn default_json(value: &Value) -> serde_json::Value {
+    match value {
+        Value::Bool(b) => (*b).into(),
+        Value::Int(i) => i64::try_from(*i).map_or_else(|_| serde_json::Value::Null, Into::into),
+        Value::Float(f) => {
+            serde_json::Number::from_f64(*f).map_or(serde_json::Value::Null, Into::into)
+        }
+        Value::String(s) | Value::EnumValue(s) => s.clone().into(),
+        Value::EmptyList => serde_json::Value::Array(Vec::new()),
+        Value::Json(j) => j.clone(),
+    }
+}
+
+/// An example call of `ep`: its required arguments (and, for an action, the
+/// action), and a response with every field.
+fn example(model: &Model, ep: &Endpoint, action: Option<&str>) -> Example {
+    let mut request = serde_json::Map::new();
+    if let Some(action) = action {
+        request.insert("action".to_owned(), action.into());
+    }
+    if let Some(TypeKind::Struct(fields)) = ep.request.map(|id| &model.type_def(id).kind) {
+        for f in fields.iter().filter(|f| f.required) {
+            request.insert(
+                f.name.clone(),
+                field_example(model, &f.ty, &f.constraints, 0),
+            );
+        }
+    }
+    Example {
+        request: serde_json::Value::Object(request),
+        response: ep.response.map(|id| named_example(model, id, 0)),
+    }
+}
+
+/// How deep examples of nested types go before they are left empty, so a
+/// recursive type has a finite example.
+const EXAMPLE_DEPTH: usize = 4;
+
+fn named_example(model: &Model, id: TypeId, depth: usize) -> serde_json::Value {
+    let ty = model.type_def(id);
+    match &ty.kind {
+        TypeKind::Struct(fields) => {
+            let mut object = serde_json::Map::new();
+            if depth < EXAMPLE_DEPTH {
+                for f in fields {
+                    let value = match &f.default {
+                        Some(default) => default_json(default),
+                        None => field_example(model, &f.ty, &f.constraints, depth + 1),
+                    };
+                    object.insert(f.name.clone(), value);
+                }
+            }
+            serde_json::Value::Object(object)
+        }
+        TypeKind::Enum(values) => values
+            .first()
+            .map_or(serde_json::Value::Null, |v| v.name.clone().into()),
+        TypeKind::Union(variants) | TypeKind::Error(variants) => {
+            let Some(v) = variants.first() else {
+                return serde_json::Value::Null;
+            };
+            let mut fields = serde_json::Map::new();
+            if depth < EXAMPLE_DEPTH {
+                for f in v.fields.iter().filter(|f| f.required) {
+                    fields.insert(
+                        f.name.clone(),
+                        field_example(model, &f.ty, &f.constraints, depth + 1),
+                    );
+                }
+            }
+            serde_json::json!({ v.name.clone(): fields })
+        }
+    }
+}
+
+/// A value of `ty` within `constraints`: the low end of a range, a string
+/// of the shortest length allowed, one item where a list must have some.
+fn field_example(
+    model: &Model,
+    ty: &Type,
+    constraints: &Constraints,
+    depth: usize,
+) -> serde_json::Value {
+    let low = constraints.range.map(|(min, _)| min);
+    let min_len = constraints.length.map_or(0, |(min, _)| min);
+    match ty.strip_optional() {
+        Type::Primitive(p) => match p {
+            Primitive::Bool => false.into(),
+            Primitive::F32 | Primitive::F64 => match low {
+                Some(Number::Float(f)) => f.into(),
+                Some(Number::Int(i)) => i64::try_from(i).map_or(0.0, |i| i as f64).into(),
+                None => 0.5.into(),
+            },
+            Primitive::String => {
+                let len = usize::try_from(min_len).unwrap_or(0).clamp(1, 64);
+                "x".repeat(len).into()
+            }
+            Primitive::Bytes => "".into(),
+            Primitive::Json => serde_json::json!({}),
+            _ => match low {
+                Some(Number::Int(i)) => {
+                    i64::try_from(i).map_or(serde_json::Value::Null, Into::into)
+                }
+                Some(Number::Float(f)) => (f.ceil() as i64).into(),
+                None => 1.into(),
+            },
+        },
+        Type::List(item) => {
+            let items = if min_len > 0 && depth < EXAMPLE_DEPTH {
+                vec![field_example(
+                    model,
+                    item,
+                    &Constraints::default(),
+                    depth + 1,
+                )]
+            } else {
+                Vec::new()
+            };
+            serde_json::Value::Array(items)
+        }
+        Type::Map(_) => serde_json::json!({}),
+        Type::Optional(inner) => field_example(model, inner, constraints, depth),
+        Type::Named(r) => named_example(model, r.id, depth),
+    }
+}

@@ -1,0 +1,197 @@
+//! Tool events: a `tool_start` and a `tool_complete` for every call a
+//! [`CallPort`](crate::port::CallPort) answers, whichever transport made
+//! it, for frontends that show executions live (docs/web.md § Tool
+//! events).
+//!
+//! Each port owns a [`ToolEvents`] hub and reports through it from its
+//! `call`, so no transport has to remember to. A hub with no subscriber
+//! costs a call one atomic load: the arguments are turned into JSON only
+//! when someone listens.
+
+mod follow;
+mod time;
+mod trace;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::broadcast;
+
+pub use trace::CallTrace;
+
+/// How many events a subscriber may fall behind before it loses the oldest.
+pub const EVENT_BUFFER: usize = 1024;
+
+/// Where a tool runs, as frontends show it (seed 004's `source`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolSource {
+    /// In this process: a [`Dispatcher`](crate::Dispatcher) runs it.
+    Local,
+    /// In another server this one forwards to: HOOT01 workers behind a
+    /// gateway, or a proxied MCP server.
+    Mcp,
+}
+
+impl ToolSource {
+    /// The name on the wire: `local` or `mcp`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolSource::Local => "local",
+            ToolSource::Mcp => "mcp",
+        }
+    }
+}
+
+/// One tool event, as JSON: `{"type": "tool_start", …}` or
+/// `{"type": "tool_complete", …}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ToolEvent {
+    /// A call has started.
+    ToolStart(ToolStart),
+    /// A call has ended: answered, failed, or its job finished.
+    ToolComplete(ToolComplete),
+}
+
+impl ToolEvent {
+    /// The call the event is about.
+    pub fn call_id(&self) -> &str {
+        match self {
+            ToolEvent::ToolStart(e) => &e.call_id,
+            ToolEvent::ToolComplete(e) => &e.call_id,
+        }
+    }
+
+    /// The tool called.
+    pub fn tool_name(&self) -> &str {
+        match self {
+            ToolEvent::ToolStart(e) => &e.tool_name,
+            ToolEvent::ToolComplete(e) => &e.tool_name,
+        }
+    }
+
+    /// `tool_start` or `tool_complete`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ToolEvent::ToolStart(_) => "tool_start",
+            ToolEvent::ToolComplete(_) => "tool_complete",
+        }
+    }
+}
+
+/// `tool_start`: a call has started.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ToolStart {
+    /// The call; its `tool_complete` carries the same id.
+    pub call_id: String,
+    /// The tool.
+    pub tool_name: String,
+    /// The action, for an action tool.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    /// The arguments as JSON text: the request without `tool` and
+    /// `action`.
+    pub tool_input: String,
+    /// Where the tool runs.
+    pub source: ToolSource,
+    /// When the call started: ISO 8601, UTC, milliseconds.
+    pub timestamp: String,
+}
+
+/// `tool_complete`: a call has ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ToolComplete {
+    /// The call.
+    pub call_id: String,
+    /// The job the call ran as, when it ran as one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_id: Option<String>,
+    /// The tool.
+    pub tool_name: String,
+    /// The action, for an action tool.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    /// The response's fields as JSON text, or the error
+    /// (`{"code", "message", "details"?}`) as JSON text.
+    pub tool_result: String,
+    /// True when the tool answered a response.
+    pub success: bool,
+    /// The error's code, when it failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_code: Option<String>,
+    /// From start to end, in milliseconds.
+    pub duration_ms: f64,
+    /// Where the tool runs.
+    pub source: ToolSource,
+    /// When the call ended: ISO 8601, UTC, milliseconds.
+    pub timestamp: String,
+}
+
+/// The hub a call port reports its calls to; frontends
+/// [`subscribe`](ToolEvents::subscribe). Cheap to clone; clones share
+/// subscribers.
+#[derive(Clone, Debug)]
+pub struct ToolEvents {
+    inner: Arc<Hub>,
+}
+
+#[derive(Debug)]
+struct Hub {
+    sender: broadcast::Sender<Arc<ToolEvent>>,
+    source: ToolSource,
+    next_call: AtomicU64,
+}
+
+impl ToolEvents {
+    /// A hub for the tools of one source.
+    pub fn new(source: ToolSource) -> Self {
+        let (sender, _) = broadcast::channel(EVENT_BUFFER);
+        ToolEvents {
+            inner: Arc::new(Hub {
+                sender,
+                source,
+                next_call: AtomicU64::new(1),
+            }),
+        }
+    }
+
+    /// Where the hub's tools run.
+    pub fn source(&self) -> ToolSource {
+        self.inner.source
+    }
+
+    /// Receives every event from now on. A receiver more than
+    /// [`EVENT_BUFFER`] events behind loses the oldest (its next `recv`
+    /// says how many); it never slows a call.
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<ToolEvent>> {
+        self.inner.sender.subscribe()
+    }
+
+    /// True when someone listens.
+    pub fn is_observed(&self) -> bool {
+        self.inner.sender.receiver_count() > 0
+    }
+
+    /// Starts tracing a call given as MsgPack request bytes: sends its
+    /// `tool_start`, and returns the trace that sends its `tool_complete`.
+    /// `None`, at the cost of one atomic load, when nobody listens.
+    pub fn start(&self, request: &[u8]) -> Option<CallTrace> {
+        if !self.is_observed() {
+            return None;
+        }
+        Some(CallTrace::start(self.clone(), request))
+    }
+
+    fn call_id(&self) -> String {
+        format!("c{}", self.inner.next_call.fetch_add(1, Ordering::Relaxed))
+    }
+
+    fn send(&self, event: ToolEvent) {
+        // No receiver left is not an error: the event has no audience.
+        let _ = self.inner.sender.send(Arc::new(event));
+    }
+}

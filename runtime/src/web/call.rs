@@ -1,0 +1,92 @@
+//! `POST /api/tools/{name}`: JSON arguments in, the call's envelope out
+//! as JSON, with an HTTP status that says how it ended.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::{Body, to_bytes};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use super::Web;
+use super::events::query_values;
+use crate::port::{CallOptions, CallPort};
+use crate::{Json, ResponseEnvelope, ToolError, codes};
+
+pub(super) async fn serve<P: CallPort>(
+    State(web): State<Arc<Web<P>>>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+    uri: Uri,
+    body: Body,
+) -> Response {
+    if let Err(refused) = web.access.check(&headers, true) {
+        return refused.into_response();
+    }
+    let limit = web.config.max_body_bytes;
+    let announced = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if announced.is_some_and(|n| n > limit) {
+        return too_large(limit);
+    }
+    let Ok(bytes) = to_bytes(body, limit).await else {
+        return too_large(limit);
+    };
+    let args = match serde_json::from_slice::<Json>(&bytes) {
+        Ok(Json::Object(args)) => args,
+        // An empty body is a call without arguments.
+        Err(_) if bytes.iter().all(u8::is_ascii_whitespace) => serde_json::Map::new(),
+        Ok(_) => return answer::<()>(&invalid("the arguments must be a JSON object")),
+        Err(e) => return answer::<()>(&invalid(format!("the body is not JSON: {e}"))),
+    };
+    let request = match crate::edge::request_msgpack(&name, &args, web.port.limits()) {
+        Ok(request) => request,
+        Err(e) => return answer::<()>(&ResponseEnvelope::Error(e)),
+    };
+    let mut options = CallOptions::default();
+    if let Some(ms) = query_values(uri.query().unwrap_or(""), "wait").first() {
+        match ms.parse::<u64>() {
+            Ok(ms) => options = options.wait(Duration::from_millis(ms)),
+            Err(_) => return answer::<()>(&invalid(format!("`wait` is milliseconds, not `{ms}`"))),
+        }
+    }
+    answer(&web.port.call(request, options).await)
+}
+
+/// The envelope as JSON with its status (docs/web.md § Calling a tool).
+fn answer<R: Serialize>(envelope: &ResponseEnvelope<R>) -> Response {
+    let status = match envelope {
+        ResponseEnvelope::JobStarted { .. } => StatusCode::ACCEPTED,
+        ResponseEnvelope::Error(e) => match e.code.as_ref() {
+            codes::INVALID_REQUEST | codes::UNKNOWN_ACTION => StatusCode::BAD_REQUEST,
+            codes::UNKNOWN_TOOL => StatusCode::NOT_FOUND,
+            codes::UNAVAILABLE | codes::BUSY => StatusCode::SERVICE_UNAVAILABLE,
+            _ => StatusCode::OK,
+        },
+        _ => StatusCode::OK,
+    };
+    match serde_json::to_vec(envelope) {
+        Ok(body) => (status, [(header::CONTENT_TYPE, "application/json")], body).into_response(),
+        Err(e) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the answer has no JSON form: {e}"),
+        )
+            .into_response(),
+    }
+}
+
+fn invalid(message: impl Into<String>) -> ResponseEnvelope<()> {
+    ResponseEnvelope::Error(ToolError::new(codes::INVALID_REQUEST, message))
+}
+
+fn too_large(limit: usize) -> Response {
+    (
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!("Payload Too Large: the limit is {limit} bytes"),
+    )
+        .into_response()
+}

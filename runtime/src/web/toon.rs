@@ -1,0 +1,252 @@
+//! `GET /api/toon`: TOON frames over a WebSocket, the orchestrator ↔
+//! subagent use of the TOON seed. A `TOOL_CALL` is answered by a
+//! `TOOL_RESULT` with its sequence id; `STATUS` frames report a job's
+//! progress meanwhile. Calls on one socket run concurrently.
+
+use std::sync::Arc;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use axum::extract::State;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use tokio::sync::{Semaphore, mpsc};
+
+use super::Web;
+use crate::jobs::JobEvent;
+use crate::port::{CallOptions, CallPort, StreamEvent};
+use crate::toon::{
+    Decoder, Encoder, ErrorMessage, Heartbeat, MessageType, Stamp, Status, ToolResult, Version,
+};
+use crate::{Catalogue, ResponseEnvelope, ToolError, codec, codes};
+
+/// Calls one socket may have running; a call beyond them is answered
+/// `BUSY` at once.
+const CALLS_PER_SOCKET: usize = 64;
+
+/// Frames waiting to be written to one socket. Each running call queues at
+/// most a result and its latest progress, so this bounds what a slow
+/// reader can make the server hold.
+const OUTBOX: usize = 256;
+
+pub(super) async fn serve<P: CallPort>(
+    State(web): State<Arc<Web<P>>>,
+    headers: HeaderMap,
+    // Taken as a `Result`, so the access rules answer before a request
+    // that is not an upgrade is refused as one.
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Response {
+    if let Err(refused) = web.access.check(&headers, true) {
+        return refused.into_response();
+    }
+    let upgrade = match upgrade {
+        Ok(upgrade) => upgrade,
+        Err(rejection) => return rejection.into_response(),
+    };
+    let max = u32::try_from(web.config.max_body_bytes).unwrap_or(u32::MAX);
+    upgrade
+        .max_message_size(web.config.max_body_bytes.saturating_add(64))
+        .on_upgrade(move |socket| session(web, socket, max))
+        .into_response()
+}
+
+/// Serves one socket until it closes or the server shuts down.
+async fn session<P: CallPort>(web: Arc<Web<P>>, mut socket: WebSocket, max_payload: u32) {
+    let decoder = Decoder::new().max_payload(max_payload);
+    let (outbox, mut frames) = mpsc::channel::<Vec<u8>>(OUTBOX);
+    let running = Arc::new(Semaphore::new(CALLS_PER_SOCKET));
+    let shutdown = web.config.shutdown.clone();
+    loop {
+        tokio::select! {
+            frame = frames.recv() => {
+                let Some(frame) = frame else { break };
+                if socket.send(Message::Binary(frame.into())).await.is_err() {
+                    break;
+                }
+            }
+            message = socket.recv() => match message {
+                Some(Ok(Message::Binary(bytes))) => {
+                    if let Some(reply) = receive(&web, &decoder, &bytes, &outbox, &running)
+                        && socket.send(Message::Binary(reply.into())).await.is_err()
+                    {
+                        break;
+                    }
+                }
+                Some(Ok(Message::Text(_))) => {
+                    let _ = socket
+                        .send(Message::Close(Some(CloseFrame {
+                            code: close_code::UNSUPPORTED,
+                            reason: "TOON frames are binary messages".into(),
+                        })))
+                        .await;
+                    break;
+                }
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                // Pings are answered by the socket itself.
+                Some(Ok(_)) => {}
+            },
+            () = shutdown.cancelled() => {
+                let _ = socket.send(Message::Close(Some(CloseFrame {
+                    code: close_code::AWAY,
+                    reason: "the server is shutting down".into(),
+                }))).await;
+                break;
+            }
+        }
+    }
+}
+
+/// Handles one frame: answers it at once (heartbeat, error), or starts the
+/// call it carries, whose frames go to `outbox`.
+fn receive<P: CallPort>(
+    web: &Arc<Web<P>>,
+    decoder: &Decoder,
+    bytes: &[u8],
+    outbox: &mpsc::Sender<Vec<u8>>,
+    running: &Arc<Semaphore>,
+) -> Option<Vec<u8>> {
+    let header = match decoder.decode_frame(bytes) {
+        Ok(frame) => *frame.header(),
+        Err(e) => return frame_error(Version::V1, 0, e.kind().as_str(), e.reason()),
+    };
+    let (version, seq) = (header.version, header.sequence_id);
+    match header.message_type {
+        MessageType::Heartbeat => encode(version, seq, MessageType::Heartbeat, &Heartbeat {}),
+        MessageType::ToolCall => {
+            let request =
+                match decoder.decode_tool_call::<<P::Catalogue as Catalogue>::Request>(bytes) {
+                    Ok(message) => message.value,
+                    Err(e) => return frame_error(version, seq, e.kind().as_str(), e.reason()),
+                };
+            let tool = <P::Catalogue as Catalogue>::call_info(&request).tool.name;
+            let Ok(permit) = running.clone().try_acquire_owned() else {
+                let busy = ToolError::new(
+                    codes::BUSY,
+                    format!("this socket already runs {CALLS_PER_SOCKET} calls"),
+                );
+                return result::<()>(version, seq, tool, Err(busy), 0);
+            };
+            let request = match codec::to_msgpack(&request) {
+                Ok(request) => request,
+                Err(e) => return result::<()>(version, seq, tool, Err(e), 0),
+            };
+            let (web, outbox) = (web.clone(), outbox.clone());
+            tokio::spawn(async move {
+                let _permit = permit;
+                let frame = call(&web.port, request, version, seq, tool, &outbox).await;
+                if let Some(frame) = frame {
+                    let _ = outbox.send(frame).await;
+                }
+            });
+            None
+        }
+        other => frame_error(
+            version,
+            seq,
+            "unexpected_type",
+            &format!(
+                "this endpoint answers TOOL_CALL and HEARTBEAT frames, not {}",
+                other.name()
+            ),
+        ),
+    }
+}
+
+/// Runs one call to its end, sending `STATUS` frames for its job's
+/// progress; the `TOOL_RESULT` frame.
+async fn call<P: CallPort>(
+    port: &P,
+    request: Vec<u8>,
+    version: Version,
+    seq: u32,
+    tool: &str,
+    outbox: &mpsc::Sender<Vec<u8>>,
+) -> Option<Vec<u8>> {
+    let started = Instant::now();
+    let (stream, mut steps) = mpsc::unbounded_channel();
+    let mut jobs = port.subscribe();
+    let answer = port.call(
+        request,
+        CallOptions::default().wait_until_done().stream_to(stream),
+    );
+    tokio::pin!(answer);
+    let mut job = None;
+    let envelope = loop {
+        tokio::select! {
+            envelope = &mut answer => break envelope,
+            Some(step) = steps.recv() => {
+                if let StreamEvent::Start { job_id, .. } = step {
+                    job = Some(job_id);
+                }
+            }
+            Ok(event) = jobs.recv() => {
+                if let JobEvent::Progress { job_id, fraction } = event
+                    && job.as_deref() == Some(job_id.as_str())
+                {
+                    let status = Status { status: "running".into(), progress: Some(f64::from(fraction)) };
+                    // A reader too slow for progress loses some; never the result.
+                    if let Some(frame) = encode(version, seq, MessageType::Status, &status) {
+                        let _ = outbox.try_send(frame);
+                    }
+                }
+            }
+        }
+    };
+    let ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let outcome = match envelope {
+        ResponseEnvelope::Success(response) => Ok(response),
+        ResponseEnvelope::Error(e) => Err(e),
+        ResponseEnvelope::JobStarted { job_id, .. } => Err(ToolError::internal(format!(
+            "the call runs on as job `{job_id}`"
+        ))),
+        _ => Err(ToolError::internal("the call ended without an answer")),
+    };
+    result(version, seq, tool, outcome, ms)
+}
+
+fn result<R: Serialize>(
+    version: Version,
+    seq: u32,
+    tool: &str,
+    outcome: Result<R, ToolError>,
+    duration_ms: u64,
+) -> Option<Vec<u8>> {
+    let result = ToolResult {
+        tool: tool.to_owned(),
+        outcome,
+        duration_ms,
+    };
+    match Encoder::new(version).encode_tool_result(stamp(seq), &result) {
+        Ok(frame) => Some(frame),
+        Err(e) => frame_error(version, seq, "encode", &e.to_string()),
+    }
+}
+
+fn frame_error(version: Version, seq: u32, code: &str, message: &str) -> Option<Vec<u8>> {
+    let error = ErrorMessage {
+        code: code.to_owned(),
+        message: message.to_owned(),
+    };
+    encode(version, seq, MessageType::Error, &error)
+}
+
+fn encode<T: Serialize>(
+    version: Version,
+    seq: u32,
+    kind: MessageType,
+    payload: &T,
+) -> Option<Vec<u8>> {
+    Encoder::new(version).encode(kind, stamp(seq), payload).ok()
+}
+
+fn stamp(sequence_id: u32) -> Stamp {
+    let timestamp = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+    Stamp {
+        timestamp,
+        sequence_id,
+    }
+}

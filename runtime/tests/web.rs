@@ -1,0 +1,698 @@
+//! The web routes beside MCP (docs/web.md), over a real loopback socket:
+//! the tool metadata, the event feed, the call endpoint, TOON over a
+//! WebSocket, and the access rules on all of them. And the event hook
+//! itself: every call through the port, whatever its timing, reports
+//! `tool_start` and `tool_complete`.
+
+mod support;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::{SinkExt as _, StreamExt as _};
+use http_body_util::{BodyExt as _, Full};
+use hyper::body::{Bytes, Incoming};
+use hyper::{Method, Request, Response, StatusCode, header};
+use hyper_util::rt::TokioIo;
+use serde_json::{Value, json};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::broadcast;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_util::sync::CancellationToken;
+use toolwright::events::{ToolEvent, ToolSource};
+use toolwright::mcp::{HttpConfig, McpServer};
+use toolwright::port::{CallOptions, CallPort};
+use toolwright::toon::{Decoder, Encoder, MessageType, Stamp, Version};
+use toolwright::{Dispatcher, DispatcherConfig};
+
+use support::{SOON, Studio, ToolRequest, dispatcher, encode};
+
+/// A running server and the dispatcher behind it; dropping it stops both.
+struct Server {
+    addr: SocketAddr,
+    port: Dispatcher<Studio>,
+    stop: CancellationToken,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop.cancel();
+    }
+}
+
+async fn start(config: HttpConfig) -> Server {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("an address");
+    let stop = CancellationToken::new();
+    let port = dispatcher(DispatcherConfig::default());
+    let server = McpServer::new(port.clone()).expect("the schema parses");
+    tokio::spawn(server.serve_http_on(listener, config.shutdown(stop.clone())));
+    Server { addr, port, stop }
+}
+
+/// Sends one request; the answer's head, and its body as a stream.
+async fn send(
+    server: &Server,
+    method: Method,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Response<Incoming> {
+    let stream = TcpStream::connect(server.addr).await.expect("connect");
+    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .expect("handshake");
+    tokio::spawn(connection);
+    let mut request = Request::builder()
+        .method(method)
+        .uri(path)
+        .header(header::HOST, server.addr.to_string())
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Full::new(Bytes::from(body.to_owned())))
+        .expect("a request");
+    for (name, value) in headers {
+        let name = header::HeaderName::from_bytes(name.as_bytes()).expect("a header name");
+        let value = header::HeaderValue::from_str(value).expect("a header value");
+        request.headers_mut().insert(name, value);
+    }
+    tokio::time::timeout(SOON, sender.send_request(request))
+        .await
+        .expect("answered in time")
+        .expect("an answer")
+}
+
+/// Sends one request and reads the whole answer.
+async fn fetch(
+    server: &Server,
+    method: Method,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (StatusCode, hyper::HeaderMap, String) {
+    let response = send(server, method, path, headers, body).await;
+    let (status, headers) = (response.status(), response.headers().clone());
+    let body = tokio::time::timeout(SOON, response.into_body().collect())
+        .await
+        .expect("the body in time")
+        .expect("a body")
+        .to_bytes();
+    (status, headers, String::from_utf8_lossy(&body).into_owned())
+}
+
+async fn post(server: &Server, tool: &str, body: &str) -> (StatusCode, Value) {
+    let path = format!("/api/tools/{tool}");
+    let (status, _, body) = fetch(server, Method::POST, &path, &[], body).await;
+    let value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
+    (status, value)
+}
+
+/// Reads Server-Sent Events from a response body.
+struct Sse {
+    body: Incoming,
+    buffer: String,
+}
+
+impl Sse {
+    async fn open(server: &Server, query: &str) -> Sse {
+        let path = format!("/api/events{query}");
+        let response = send(server, Method::GET, &path, &[], "").await;
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(
+            response.headers()[header::CONTENT_TYPE],
+            "text/event-stream"
+        );
+        Sse {
+            body: response.into_body(),
+            buffer: String::new(),
+        }
+    }
+
+    /// The next event: its `event:` name and its `data:` as JSON.
+    async fn next(&mut self) -> (String, Value) {
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let block: String = self.buffer.drain(..end + 2).collect();
+                let field = |name: &str| {
+                    block
+                        .lines()
+                        .find_map(|l| l.strip_prefix(name))
+                        .map(|v| v.trim_start().to_owned())
+                };
+                let (Some(event), Some(data)) = (field("event:"), field("data:")) else {
+                    continue; // a keep-alive comment
+                };
+                let data = serde_json::from_str(&data).unwrap_or_else(|e| panic!("{e}: {data}"));
+                return (event, data);
+            }
+            let frame = tokio::time::timeout(SOON, self.body.frame())
+                .await
+                .expect("an event in time")
+                .expect("the stream is open")
+                .expect("a frame");
+            if let Ok(data) = frame.into_data() {
+                self.buffer.push_str(&String::from_utf8_lossy(&data));
+            }
+        }
+    }
+}
+
+/// The next event from a hub subscription.
+async fn next_event(events: &mut broadcast::Receiver<Arc<ToolEvent>>) -> Value {
+    let event = tokio::time::timeout(SOON, events.recv())
+        .await
+        .expect("an event in time")
+        .expect("an event");
+    serde_json::to_value(&*event).expect("JSON")
+}
+
+fn add(a: i64, b: i64) -> Vec<u8> {
+    encode(&ToolRequest::Add(support::MathOperands { a, b }))
+}
+
+#[tokio::test]
+async fn every_timing_class_reports_its_start_and_end() {
+    let port = dispatcher(DispatcherConfig::default());
+    let mut events = port.events().subscribe();
+    assert_eq!(port.events().source(), ToolSource::Local);
+
+    // sync, answered.
+    CallPort::call(&port, add(2, 3), CallOptions::default()).await;
+    let start = next_event(&mut events).await;
+    let end = next_event(&mut events).await;
+    assert_eq!(start["type"], "tool_start");
+    assert_eq!(start["tool_name"], "add");
+    assert_eq!(start["tool_input"], r#"{"a":2,"b":3}"#);
+    assert_eq!(start["source"], "local");
+    assert_eq!(end["type"], "tool_complete");
+    assert_eq!(end["call_id"], start["call_id"]);
+    assert_eq!(end["tool_result"], r#"{"result":5}"#);
+    assert_eq!(end["success"], true);
+    assert!(end["duration_ms"].as_f64().is_some_and(|ms| ms >= 0.0));
+    assert!(end.get("error_code").is_none());
+    let stamp = end["timestamp"].as_str().expect("a timestamp");
+    assert!(stamp.len() == 24 && stamp.ends_with('Z') && stamp.as_bytes()[10] == b'T');
+
+    // sync, failed with the tool's own error.
+    CallPort::call(&port, add(i64::MAX, 1), CallOptions::default()).await;
+    next_event(&mut events).await;
+    let end = next_event(&mut events).await;
+    assert_eq!(end["success"], false);
+    assert_eq!(end["error_code"], "OVERFLOW");
+    let error: Value =
+        serde_json::from_str(end["tool_result"].as_str().expect("text")).expect("JSON");
+    assert_eq!(error["code"], "OVERFLOW");
+
+    // Bytes that do not decode are a call too, with no tool.
+    CallPort::call(&port, vec![0xc1], CallOptions::default()).await;
+    let start = next_event(&mut events).await;
+    assert_eq!(start["tool_name"], "");
+    let end = next_event(&mut events).await;
+    assert_eq!(end["error_code"], "INVALID_REQUEST");
+
+    // async_long and streaming: it completes when the job ends, not when
+    // the caller gets the handle.
+    let generate = encode(&ToolRequest::Generate(support::GenerateRequest {
+        chunks: 3,
+        interval_ms: 10,
+    }));
+    let answer = CallPort::call(&port, generate, CallOptions::default()).await;
+    let job = support::started(&answer);
+    let start = next_event(&mut events).await;
+    assert_eq!(start["tool_name"], "generate");
+    let end = next_event(&mut events).await;
+    assert_eq!(end["call_id"], start["call_id"]);
+    assert_eq!(end["job_id"], job);
+    assert_eq!(end["success"], true);
+    assert_eq!(end["tool_result"], r#"{"sent":3}"#);
+
+    // fire_and_forget that fails: the failure arrives with the job's end.
+    let launch = encode(&ToolRequest::Launch(support::LaunchRequest { fail: true }));
+    CallPort::call(&port, launch, CallOptions::default()).await;
+    next_event(&mut events).await;
+    let end = next_event(&mut events).await;
+    assert_eq!(end["tool_name"], "launch");
+    assert_eq!(end["success"], false);
+    assert_eq!(end["error_code"], "ENGINE_DOWN");
+
+    // Cancelled: a long job cancelled through the job tools.
+    let generate = encode(&ToolRequest::Generate(support::GenerateRequest {
+        chunks: 1000,
+        interval_ms: 50,
+    }));
+    let job = support::started(&CallPort::call(&port, generate, CallOptions::default()).await);
+    let start = next_event(&mut events).await;
+    port.job_cancel(&job).await.expect("cancelled");
+    let end = next_event(&mut events).await;
+    assert_eq!(end["call_id"], start["call_id"]);
+    assert_eq!(end["error_code"], "CANCELLED");
+
+    // An action tool names its action apart from its arguments.
+    let read = json!({"tool": "fs", "action": "read", "uri": "mem://a"});
+    let read = toolwright::codec::json_to_msgpack(read.to_string().as_bytes(), Default::default())
+        .expect("MsgPack");
+    CallPort::call(&port, read, CallOptions::default()).await;
+    let start = next_event(&mut events).await;
+    assert_eq!(
+        (start["tool_name"].as_str(), start["action"].as_str()),
+        (Some("fs"), Some("read"))
+    );
+    assert_eq!(start["tool_input"], r#"{"uri":"mem://a"}"#);
+}
+
+#[tokio::test]
+async fn a_subscriber_that_never_reads_slows_nothing_and_is_told_what_it_missed() {
+    let port = dispatcher(DispatcherConfig::default());
+    let mut idle = port.events().subscribe();
+    let calls = 5_000;
+    let started = std::time::Instant::now();
+    for i in 0..calls {
+        CallPort::call(&port, add(i, 1), CallOptions::default()).await;
+    }
+    // Two events a call, far more than the buffer holds: the oldest are
+    // dropped for this receiver, never waited for.
+    assert!(started.elapsed() < SOON);
+    match idle.recv().await {
+        Err(broadcast::error::RecvError::Lagged(missed)) => {
+            assert_eq!(
+                missed,
+                u64::try_from(2 * calls as usize - toolwright::events::EVENT_BUFFER).expect("fits")
+            );
+        }
+        other => panic!("expected a lag, got {other:?}"),
+    }
+    let mut kept = 0;
+    while idle.try_recv().is_ok() {
+        kept += 1;
+    }
+    assert_eq!(kept, toolwright::events::EVENT_BUFFER);
+}
+
+#[tokio::test]
+async fn nobody_listening_costs_no_event() {
+    let port = dispatcher(DispatcherConfig::default());
+    assert!(!port.events().is_observed());
+    assert!(port.events().start(&add(1, 2)).is_none());
+    let events = port.events().subscribe();
+    assert!(port.events().is_observed());
+    drop(events);
+    assert!(port.events().start(&add(1, 2)).is_none());
+}
+
+#[tokio::test]
+async fn the_tool_document_is_the_catalogues_metadata_with_an_etag() {
+    let server = start(HttpConfig::default()).await;
+    let (status, headers, body) = fetch(&server, Method::GET, "/api/tools", &[], "").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers[header::CONTENT_TYPE], "application/json");
+    let document: Value = serde_json::from_str(&body).expect("JSON");
+    let expected: Value =
+        serde_json::from_str(<support::ToolCatalogue as toolwright::Catalogue>::METADATA)
+            .expect("JSON");
+    assert_eq!(document, expected);
+    assert_eq!(document["tools"][0]["source"], "local");
+    let etag = headers[header::ETAG].to_str().expect("ASCII").to_owned();
+    assert!(etag.starts_with('"') && etag.ends_with('"'));
+
+    let (status, _, body) = fetch(
+        &server,
+        Method::GET,
+        "/api/tools",
+        &[("if-none-match", &etag)],
+        "",
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_MODIFIED);
+    assert!(body.is_empty());
+    let (status, _, _) = fetch(
+        &server,
+        Method::GET,
+        "/api/tools",
+        &[("if-none-match", "\"stale\"")],
+        "",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn calls_answer_their_envelope_with_a_status_that_says_how_they_ended() {
+    let server = start(HttpConfig::default()).await;
+    let (status, answer) = post(&server, "add", r#"{"a": 2, "b": 40}"#).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(answer, json!({"success": {"tool": "add", "result": 42}}));
+
+    let (status, answer) = post(&server, "add", r#"{"a": 1, "b": 9223372036854775807}"#).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(answer["error"]["code"], "OVERFLOW");
+
+    let (status, answer) = post(&server, "add", r#"{"a": 1}"#).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(answer["error"]["code"], "INVALID_REQUEST");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains('b')),
+        "{answer}"
+    );
+
+    let (status, answer) = post(&server, "ad", r#"{"a": 1, "b": 2}"#).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(answer["error"]["code"], "UNKNOWN_TOOL");
+
+    let (status, answer) = post(&server, "add", "[1, 2]").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(answer["error"]["code"], "INVALID_REQUEST");
+
+    let (status, answer) = post(&server, "add", "{").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(answer["error"]["code"], "INVALID_REQUEST");
+
+    let (status, answer) = post(&server, "generate", r#"{"chunks": 2, "interval_ms": 5}"#).await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    assert_eq!(answer["job_started"]["tool"], "generate");
+
+    // `wait` turns a long call into one answered when it ends.
+    let (status, answer) = post(
+        &server,
+        "generate?wait=5000",
+        r#"{"chunks": 2, "interval_ms": 5}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(answer["success"]["sent"], 2);
+
+    let big = format!(r#"{{"text": "{}"}}"#, "x".repeat(5 * 1024 * 1024));
+    let (status, _, _) = fetch(&server, Method::POST, "/api/tools/echo", &[], &big).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+}
+
+#[tokio::test]
+async fn the_event_stream_carries_calls_from_every_transport_filtered_by_tool() {
+    let server = start(HttpConfig::default()).await;
+    let mut feed = Sse::open(&server, "?tool=add").await;
+    // The subscription is made when the answer's head is sent.
+    assert!(server.port.events().is_observed());
+
+    // A call that is filtered out, then one through the HTTP call endpoint,
+    // then one straight through the port (as MCP and HOOT01 make them).
+    let echo = r#"{"text": "hi", "data": "", "items": [], "tags": {}}"#;
+    assert_eq!(post(&server, "echo", echo).await.0, StatusCode::OK);
+    post(&server, "add", r#"{"a": 1, "b": 2}"#).await;
+    CallPort::call(&server.port, add(3, 4), CallOptions::default()).await;
+
+    let (name, start) = feed.next().await;
+    assert_eq!(name, "tool_start");
+    assert_eq!(start["tool_input"], r#"{"a":1,"b":2}"#);
+    let (name, end) = feed.next().await;
+    assert_eq!(name, "tool_complete");
+    assert_eq!(end["tool_result"], r#"{"result":3}"#);
+    let (_, start) = feed.next().await;
+    assert_eq!(start["tool_input"], r#"{"a":3,"b":4}"#);
+}
+
+#[tokio::test]
+async fn the_mcp_endpoint_reports_its_calls_too() {
+    let server = start(HttpConfig::default()).await;
+    let mut events = server.port.events().subscribe();
+    let mcp = support::http::Server {
+        addr: server.addr,
+        stop: CancellationToken::new(),
+    };
+    let session = support::http::session(&mcp, "2025-06-18", &[]).await;
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "add", "arguments": {"a": 20, "b": 22}}});
+    let headers = [
+        ("mcp-session-id", session.as_str()),
+        ("mcp-protocol-version", "2025-06-18"),
+    ];
+    support::http::post(&mcp, &headers, call.to_string()).await;
+    let start = next_event(&mut events).await;
+    assert_eq!(start["tool_name"], "add");
+    let end = next_event(&mut events).await;
+    assert_eq!(end["tool_result"], r#"{"result":42}"#);
+}
+
+#[tokio::test]
+async fn the_web_routes_keep_the_mcp_endpoints_rules() {
+    let server = start(HttpConfig::default().bearer_token("s3cret")).await;
+    for (method, path) in [
+        (Method::GET, "/api/tools"),
+        (Method::GET, "/api/events"),
+        (Method::POST, "/api/tools/add"),
+        (Method::GET, "/api/toon"),
+    ] {
+        let (status, headers, _) = fetch(&server, method.clone(), path, &[], "{}").await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{method} {path}");
+        assert_eq!(headers[header::WWW_AUTHENTICATE], "Bearer");
+        let wrong = [("authorization", "Bearer s3cre7")];
+        let (status, _, _) = fetch(&server, method.clone(), path, &wrong, "{}").await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{method} {path}");
+    }
+    let token = [("authorization", "Bearer s3cret")];
+    let (status, _, _) = fetch(&server, Method::GET, "/api/tools", &token, "").await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _, _) = fetch(
+        &server,
+        Method::POST,
+        "/api/tools/add",
+        &token,
+        r#"{"a":1,"b":1}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+
+    // The viewer holds no data: it is served without the token.
+    let (status, headers, page) = fetch(&server, Method::GET, "/", &[], "").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers[header::CONTENT_TYPE], "text/html; charset=utf-8");
+    assert!(page.to_ascii_lowercase().starts_with("<!doctype html>"));
+    assert!(headers.contains_key(header::CONTENT_SECURITY_POLICY));
+
+    // Host and Origin: against DNS rebinding and other sites' pages.
+    for path in ["/", "/api/tools"] {
+        let evil_host = [("host", "evil.example"), token[0]];
+        let (status, _, _) = fetch(&server, Method::GET, path, &evil_host, "").await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{path}");
+        let evil_origin = [("origin", "https://evil.example"), token[0]];
+        let (status, _, _) = fetch(&server, Method::GET, path, &evil_origin, "").await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{path}");
+        let local_origin = [("origin", "http://localhost:5173"), token[0]];
+        let (status, _, _) = fetch(&server, Method::GET, path, &local_origin, "").await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+    }
+}
+
+#[tokio::test]
+async fn the_web_routes_can_be_turned_off_and_do_not_shadow_mcp() {
+    let server = start(HttpConfig::default().web(false)).await;
+    let (status, _, _) = fetch(&server, Method::GET, "/api/tools", &[], "").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    let port = dispatcher(DispatcherConfig::default());
+    let server = McpServer::new(port).expect("the schema parses");
+    let refused = server.router(HttpConfig::default().path("/")).map(|_| ());
+    assert!(matches!(
+        refused,
+        Err(toolwright::mcp::ServeError::Config(_))
+    ));
+}
+
+/// A WebSocket to `/api/toon`.
+async fn toon_socket(server: &Server) -> tokio_tungstenite::WebSocketStream<TcpStream> {
+    let stream = TcpStream::connect(server.addr).await.expect("connect");
+    let url = format!("ws://{}/api/toon", server.addr);
+    let (socket, response) = tokio_tungstenite::client_async(url, stream)
+        .await
+        .expect("the upgrade");
+    assert_eq!(response.status(), StatusCode::SWITCHING_PROTOCOLS);
+    socket
+}
+
+async fn next_frame(socket: &mut tokio_tungstenite::WebSocketStream<TcpStream>) -> Vec<u8> {
+    match tokio::time::timeout(SOON, socket.next()).await {
+        Ok(Some(Ok(Message::Binary(bytes)))) => bytes.to_vec(),
+        other => panic!("expected a binary frame, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn toon_frames_over_a_websocket_call_tools_concurrently() {
+    let server = start(HttpConfig::default()).await;
+    let mut socket = toon_socket(&server).await;
+    let decoder = Decoder::new();
+    for version in [Version::V1, Version::V2] {
+        let encoder = Encoder::new(version);
+        let stamp = |sequence_id| Stamp {
+            timestamp: 1,
+            sequence_id,
+        };
+        // A long call first, then a quick one: the quick one answers first.
+        let slow = ToolRequest::Sleep(support::DelayRequest { ms: 300 });
+        let quick = ToolRequest::Add(support::MathOperands { a: 2, b: 3 });
+        for (seq, request) in [(1, &slow), (2, &quick)] {
+            let frame = encoder
+                .encode_tool_call(stamp(seq), request)
+                .expect("a frame");
+            socket
+                .send(Message::Binary(frame.into()))
+                .await
+                .expect("sent");
+        }
+        let first = decoder
+            .decode_tool_result::<support::ToolResponse>(&next_frame(&mut socket).await)
+            .expect("a result");
+        assert_eq!(first.header.sequence_id, 2);
+        assert_eq!(first.header.version, version);
+        assert_eq!(
+            first.value.outcome,
+            Ok(support::ToolResponse::Add(support::MathResult {
+                result: 5
+            }))
+        );
+        let second = decoder
+            .decode_tool_result::<support::ToolResponse>(&next_frame(&mut socket).await)
+            .expect("a result");
+        assert_eq!(second.header.sequence_id, 1);
+        assert!(second.value.outcome.is_ok());
+
+        // A typed error is a failed result.
+        let overflow = ToolRequest::Add(support::MathOperands { a: i64::MAX, b: 1 });
+        let frame = encoder
+            .encode_tool_call(stamp(3), &overflow)
+            .expect("a frame");
+        socket
+            .send(Message::Binary(frame.into()))
+            .await
+            .expect("sent");
+        let failed = decoder
+            .decode_tool_result::<support::ToolResponse>(&next_frame(&mut socket).await)
+            .expect("a result");
+        assert_eq!(
+            failed.value.outcome.map_err(|e| e.code),
+            Err("OVERFLOW".into())
+        );
+
+        // A heartbeat is answered in kind.
+        let frame = encoder
+            .encode(
+                MessageType::Heartbeat,
+                stamp(4),
+                &toolwright::toon::Heartbeat {},
+            )
+            .expect("a frame");
+        socket
+            .send(Message::Binary(frame.into()))
+            .await
+            .expect("sent");
+        let answer = decoder
+            .decode_frame(&next_frame(&mut socket).await)
+            .map(|f| *f.header());
+        assert_eq!(
+            answer.map(|h| (h.message_type, h.sequence_id)),
+            Ok((MessageType::Heartbeat, 4))
+        );
+    }
+}
+
+#[tokio::test]
+async fn bad_toon_frames_get_an_error_frame_and_text_closes_the_socket() {
+    let server = start(HttpConfig::default()).await;
+    let mut socket = toon_socket(&server).await;
+    let decoder = Decoder::new();
+    for garbage in [vec![1, 2, 3], vec![0xff; 40]] {
+        socket
+            .send(Message::Binary(garbage.into()))
+            .await
+            .expect("sent");
+        let frame = next_frame(&mut socket).await;
+        let error = decoder
+            .decode::<toolwright::toon::ErrorMessage>(&frame)
+            .expect("an ERROR frame");
+        assert_eq!(error.header.message_type, MessageType::Error);
+        assert!(!error.value.code.is_empty() && !error.value.message.is_empty());
+    }
+    // A call of a tool that does not exist.
+    let frame = Encoder::new(Version::V1)
+        .frame(
+            MessageType::ToolCall,
+            Stamp {
+                timestamp: 1,
+                sequence_id: 9,
+            },
+            br#"{"toolName":"nope","args":{}}"#,
+        )
+        .expect("a frame");
+    socket
+        .send(Message::Binary(frame.into()))
+        .await
+        .expect("sent");
+    let error = decoder
+        .decode::<toolwright::toon::ErrorMessage>(&next_frame(&mut socket).await)
+        .expect("an ERROR frame");
+    assert_eq!(error.header.sequence_id, 9);
+    assert_eq!(error.value.code, "invalid_payload");
+
+    socket
+        .send(Message::Text("hello".into()))
+        .await
+        .expect("sent");
+    match tokio::time::timeout(SOON, socket.next()).await {
+        Ok(Some(Ok(Message::Close(Some(close))))) => assert_eq!(u16::from(close.code), 1003),
+        other => panic!("expected a close, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_job_called_over_toon_reports_progress_before_its_result() {
+    let server = start(HttpConfig::default()).await;
+    let mut socket = toon_socket(&server).await;
+    let request = ToolRequest::Generate(support::GenerateRequest {
+        chunks: 4,
+        interval_ms: 20,
+    });
+    let frame = Encoder::new(Version::V1)
+        .encode_tool_call(
+            Stamp {
+                timestamp: 1,
+                sequence_id: 5,
+            },
+            &request,
+        )
+        .expect("a frame");
+    socket
+        .send(Message::Binary(frame.into()))
+        .await
+        .expect("sent");
+    let decoder = Decoder::new();
+    let mut statuses = 0;
+    loop {
+        let frame = next_frame(&mut socket).await;
+        let header = *decoder.decode_frame(&frame).expect("a frame").header();
+        assert_eq!(header.sequence_id, 5);
+        match header.message_type {
+            MessageType::Status => {
+                let status = decoder
+                    .decode::<toolwright::toon::Status>(&frame)
+                    .expect("a status");
+                assert!(
+                    status
+                        .value
+                        .progress
+                        .is_some_and(|p| (0.0..=1.0).contains(&p))
+                );
+                statuses += 1;
+            }
+            MessageType::ToolResult => {
+                let result = decoder
+                    .decode_tool_result::<support::ToolResponse>(&frame)
+                    .expect("a result");
+                assert!(result.value.outcome.is_ok());
+                break;
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert!(statuses > 0, "no progress was reported");
+    let _ = Duration::ZERO;
+}
