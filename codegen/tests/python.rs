@@ -114,6 +114,8 @@ fn every_tool_has_a_call_a_result_and_a_registry_entry() {
         );
         assert!(tools.contains(&format!("pydantic.Tag({tag})")), "{tag}");
     }
-    assert!(registry.contains("name=\"add\""));
-    assert!(registry.contains("annotations=ToolAnnotations(read_only=True, idempotent=True)"));
+    // The entries are the shared metadata as Python literals.
+    assert!(registry.contains("\"name\": \"add\","));
+    assert!(registry.contains("\"readOnlyHint\": True,"));
+    assert!(registry.contains("ToolMetadata.model_validate(entry) for entry in _ENTRIES"));
 }

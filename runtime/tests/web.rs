@@ -452,6 +452,39 @@ async fn the_web_routes_keep_the_mcp_endpoints_rules() {
     let token = [("authorization", "Bearer s3cret")];
     let (status, _, _) = fetch(&server, Method::GET, "/api/tools", &token, "").await;
     assert_eq!(status, StatusCode::OK);
+    // A token in the URL (RFC 6750 § 2.3) is taken by the WebSocket route
+    // alone, since a browser's WebSocket cannot send headers.
+    let (status, _, _) = fetch(
+        &server,
+        Method::GET,
+        "/api/tools?access_token=s3cret",
+        &[],
+        "",
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, _, _) = fetch(
+        &server,
+        Method::GET,
+        "/api/toon?access_token=s3cret",
+        &[],
+        "",
+    )
+    .await;
+    assert_eq!(
+        status,
+        StatusCode::BAD_REQUEST,
+        "past the token: not an upgrade"
+    );
+    let (status, _, _) = fetch(
+        &server,
+        Method::GET,
+        "/api/toon?access_token=wrong",
+        &[],
+        "",
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
     let (status, _, _) = fetch(
         &server,
         Method::POST,

@@ -15,3 +15,17 @@ export { type ClientOptions, TOONClient, type TOONTransport, ToolCallError, http
 export type { CatalogueShape, EndpointShape, FieldShape, Scalar, Shape, ShapeTable, ToolShape, TypeShape } from "./shape.js";
 export { type JsonValue } from "./validate.js";
 export { rleDecode, rleEncode } from "./rle.js";
+export {
+  HttpCaller,
+  type HttpCallOptions,
+  type SubscribeOptions,
+  type ToolCaller,
+  type ToolDocument,
+  type ToolEventHandlers,
+  type ToonSocket,
+  type ToonSocketOptions,
+  type WebOptions,
+  connectToon,
+  fetchTools,
+  subscribeToolEvents,
+} from "./web.js";

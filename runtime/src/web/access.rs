@@ -26,6 +26,27 @@ impl Access {
     /// Checks a request: a host or origin not allowed, or no token when
     /// `token` is needed, is refused.
     pub(crate) fn check(&self, headers: &HeaderMap, token: bool) -> Result<(), Refusal> {
+        self.check_site(headers)?;
+        if token {
+            self.check_token(bearer(headers))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// As [`check`](Self::check), for the WebSocket route: a browser's
+    /// WebSocket cannot send headers, so the token may come as the URL's
+    /// `access_token` (RFC 6750 § 2.3) instead.
+    pub(crate) fn check_socket(&self, headers: &HeaderMap, query: &str) -> Result<(), Refusal> {
+        self.check_site(headers)?;
+        let from_query = query
+            .split('&')
+            .find_map(|pair| pair.strip_prefix("access_token="));
+        self.check_token(bearer(headers).or(from_query))
+    }
+
+    /// The `Host` and, from a browser, the `Origin`.
+    fn check_site(&self, headers: &HeaderMap) -> Result<(), Refusal> {
         let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
         if !self.hosts.is_empty()
             && !host.is_some_and(|h| self.hosts.iter().any(|a| host_matches(a, h)))
@@ -40,17 +61,28 @@ impl Access {
                 return Err(Refusal::Origin);
             }
         }
-        if token && let Some(expected) = &self.bearer {
-            let given = headers
-                .get(header::AUTHORIZATION)
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.strip_prefix("Bearer "));
-            if !given.is_some_and(|g| constant_time_eq(g.as_bytes(), expected.as_bytes())) {
-                return Err(Refusal::Token);
-            }
-        }
         Ok(())
     }
+
+    /// The token given, when the server has one.
+    fn check_token(&self, given: Option<&str>) -> Result<(), Refusal> {
+        match &self.bearer {
+            Some(expected)
+                if !given.is_some_and(|g| constant_time_eq(g.as_bytes(), expected.as_bytes())) =>
+            {
+                Err(Refusal::Token)
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The token of an `Authorization: Bearer …` header.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
 }
 
 /// Why a request was refused.

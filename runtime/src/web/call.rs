@@ -48,11 +48,16 @@ pub(super) async fn serve<P: CallPort>(
         Err(e) => return answer::<()>(&ResponseEnvelope::Error(e)),
     };
     let mut options = CallOptions::default();
-    if let Some(ms) = query_values(uri.query().unwrap_or(""), "wait").first() {
-        match ms.parse::<u64>() {
-            Ok(ms) => options = options.wait(Duration::from_millis(ms)),
-            Err(_) => return answer::<()>(&invalid(format!("`wait` is milliseconds, not `{ms}`"))),
-        }
+    if let Some(wait) = query_values(uri.query().unwrap_or(""), "wait").first() {
+        options = match (wait.as_str(), wait.parse::<u64>()) {
+            ("done", _) => options.wait_until_done(),
+            (_, Ok(ms)) => options.wait(Duration::from_millis(ms)),
+            _ => {
+                return answer::<()>(&invalid(format!(
+                    "`wait` is a number of milliseconds or `done`, not `{wait}`"
+                )));
+            }
+        };
     }
     answer(&web.port.call(request, options).await)
 }

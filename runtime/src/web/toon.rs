@@ -9,7 +9,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use axum::extract::State;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, Uri};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use tokio::sync::{Semaphore, mpsc};
@@ -34,11 +34,12 @@ const OUTBOX: usize = 256;
 pub(super) async fn serve<P: CallPort>(
     State(web): State<Arc<Web<P>>>,
     headers: HeaderMap,
+    uri: Uri,
     // Taken as a `Result`, so the access rules answer before a request
     // that is not an upgrade is refused as one.
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
-    if let Err(refused) = web.access.check(&headers, true) {
+    if let Err(refused) = web.access.check_socket(&headers, uri.query().unwrap_or("")) {
         return refused.into_response();
     }
     let upgrade = match upgrade {

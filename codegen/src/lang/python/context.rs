@@ -34,8 +34,8 @@ pub(crate) struct Package {
     pub(crate) envelopes: Vec<super::envelopes::Envelope>,
     /// Tools with actions.
     pub(crate) action_tools: Vec<String>,
-    /// Registry entries.
-    pub(crate) tools: Vec<super::registry::ToolMeta>,
+    /// Registry entries: Python literals of the shared metadata.
+    pub(crate) tools: Vec<String>,
 }
 
 /// A declared or generated type.
@@ -136,7 +136,7 @@ pub(crate) fn package(model: &Model, package: &str, distribution: &str) -> Packa
         tools: model
             .tools
             .iter()
-            .map(|t| super::registry::tool_meta(model, t))
+            .map(|t| super::registry::tool_entry(model, t))
             .collect(),
     }
 }

@@ -46,6 +46,7 @@ const RUNTIME: &[(&str, &str)] = &[
     ("metadata.py", include_str!("runtime/metadata.py")),
     ("rle.py", include_str!("runtime/rle.py")),
     ("toon.py", include_str!("runtime/toon.py")),
+    ("web.py", include_str!("runtime/web.py")),
 ];
 
 /// The files of the python package, relative to its root.

@@ -1,138 +1,109 @@
-//! The entries of `registry.py`: a `ToolMetadata` per tool, with its
-//! actions and parameters, as Python literals.
+//! The entries of `registry.py`: the shared tool metadata
+//! ([`crate::lang::metadata`]) written as Python literals, which
+//! `ToolMetadata.model_validate` reads as it reads `GET /api/tools`.
 
-use serde::Serialize;
+use serde_json::Value;
 
 use super::context::LINE;
 use super::names;
-use crate::model::{Annotations, Model, Primitive, Tool, ToolKind, Type, TypeId, TypeKind};
+use crate::model::{Model, Tool};
 
-/// A tool's registry entry.
-#[derive(Serialize)]
-pub(crate) struct ToolMeta {
-    name: String,
-    title: Option<String>,
-    description: Option<String>,
-    timing: String,
-    annotations: Vec<String>,
-    deprecated: Option<String>,
-    parameters: Vec<Parameter>,
-    actions: Vec<ActionMeta>,
+/// A tool's entry as a Python literal, indented for a place in a tuple.
+pub(super) fn tool_entry(model: &Model, tool: &Tool) -> String {
+    let entry =
+        serde_json::to_value(crate::lang::metadata::entry(model, tool)).unwrap_or(Value::Null);
+    let mut out = String::from("    ");
+    literal(&entry, 4, 4, &mut out);
+    out
 }
 
-/// An action's registry entry.
-#[derive(Serialize)]
-pub(crate) struct ActionMeta {
-    name: String,
-    title: Option<String>,
-    description: Option<String>,
-    timing: String,
-    parameters: Vec<Parameter>,
+/// Writes `value` as a Python literal on a line indented by `indent`, of
+/// which `column` columns are used: short containers on one line, longer
+/// ones one item per line, as a formatter would.
+fn literal(value: &Value, indent: usize, column: usize, out: &mut String) {
+    let flat = flat(value);
+    if column + flat.len() < LINE || !matches!(value, Value::Array(_) | Value::Object(_)) {
+        out.push_str(&flat);
+        return;
+    }
+    let inner = " ".repeat(indent + 4);
+    match value {
+        Value::Array(items) => {
+            out.push_str("[\n");
+            for item in items {
+                out.push_str(&inner);
+                literal(item, indent + 4, indent + 4, out);
+                out.push_str(",\n");
+            }
+        }
+        Value::Object(fields) => {
+            out.push_str("{\n");
+            for (key, item) in fields {
+                out.push_str(&inner);
+                out.push_str(&names::string(key));
+                out.push_str(": ");
+                let key_width = names::string(key).len() + 2;
+                literal(item, indent + 4, indent + 4 + key_width, out);
+                out.push_str(",\n");
+            }
+        }
+        _ => unreachable!("scalars are written flat"),
+    }
+    out.push_str(&" ".repeat(indent));
+    out.push(if value.is_array() { ']' } else { '}' });
 }
 
-/// A parameter's arguments, as literals.
-#[derive(Serialize)]
-pub(crate) struct Parameter {
-    args: Vec<String>,
-    /// True when `ToolParameter(...)` fits one line at the deepest indent.
-    inline: bool,
-}
-
-pub(super) fn tool_meta(model: &Model, tool: &Tool) -> ToolMeta {
-    let lit = |s: Option<&str>| s.map(|s| names::string(s.trim()));
-    let (timing, parameters, actions) = match &tool.kind {
-        ToolKind::Single(e) => (e.timing.as_str(), parameters(model, e.request), Vec::new()),
-        ToolKind::Actions(actions) => (
-            // The longest of the actions' timings, as the Rust marker's.
-            actions
+/// `value` as a Python literal on one line.
+fn flat(value: &Value) -> String {
+    match value {
+        Value::Null => "None".to_owned(),
+        Value::Bool(true) => "True".to_owned(),
+        Value::Bool(false) => "False".to_owned(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => names::string(s),
+        Value::Array(items) => {
+            format!(
+                "[{}]",
+                items.iter().map(flat).collect::<Vec<_>>().join(", ")
+            )
+        }
+        Value::Object(fields) => format!(
+            "{{{}}}",
+            fields
                 .iter()
-                .map(|a| a.endpoint.timing)
-                .max_by_key(|t| *t as u8)
-                .map_or("sync", |t| t.as_str()),
-            Vec::new(),
-            actions
-                .iter()
-                .map(|a| ActionMeta {
-                    name: names::string(&a.name),
-                    title: lit(a.title.as_deref()),
-                    description: lit(a.docs.as_deref()),
-                    timing: names::member(a.endpoint.timing.as_str()),
-                    parameters: parameters(model, a.endpoint.request),
-                })
-                .collect(),
+                .map(|(k, v)| format!("{}: {}", names::string(k), flat(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
-    };
-    ToolMeta {
-        name: names::string(&tool.name),
-        title: lit(tool.title.as_deref()),
-        description: lit(tool.docs.as_deref()),
-        timing: names::member(timing),
-        annotations: annotations(tool.annotations),
-        deprecated: tool
-            .deprecated
-            .as_ref()
-            .map(|d| names::string(d.reason.as_deref().unwrap_or(""))),
-        parameters,
-        actions,
     }
 }
 
-fn annotations(a: Annotations) -> Vec<String> {
-    [
-        ("read_only", a.read_only),
-        ("destructive", a.destructive),
-        ("idempotent", a.idempotent),
-        ("open_world", a.open_world),
-    ]
-    .into_iter()
-    .filter(|(_, on)| *on)
-    .map(|(name, _)| format!("{name}=True"))
-    .collect()
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
 
-fn parameters(model: &Model, request: Option<TypeId>) -> Vec<Parameter> {
-    let Some(id) = request else {
-        return Vec::new();
-    };
-    let TypeKind::Struct(fields) = &model.type_def(id).kind else {
-        return Vec::new();
-    };
-    fields
-        .iter()
-        .map(|f| {
-            let mut args = vec![
-                format!("name={}", names::string(&f.name)),
-                format!("type={}", names::string(schema_type(model, &f.ty))),
-            ];
-            if let Some(docs) = f.docs.as_deref().filter(|d| !d.trim().is_empty()) {
-                args.push(format!("description={}", names::string(docs.trim())));
-            }
-            if !f.required {
-                args.push("required=False".to_owned());
-            }
-            // Written at most 20 spaces deep (inside an action).
-            let inline = 20 + "ToolParameter(),".len() + args.join(", ").len() <= LINE;
-            Parameter { args, inline }
-        })
-        .collect()
-}
+    #[test]
+    fn json_becomes_python() {
+        let value = json!({"a": [true, false, null, 1.5, -2], "b": "x\"y"});
+        assert_eq!(
+            flat(&value),
+            r#"{"a": [True, False, None, 1.5, -2], "b": "x\"y"}"#
+        );
+    }
 
-/// The JSON Schema type of a field (`any` for `json`).
-fn schema_type(model: &Model, ty: &Type) -> &'static str {
-    match ty.strip_optional() {
-        Type::Primitive(p) => match p {
-            Primitive::Bool => "boolean",
-            Primitive::F32 | Primitive::F64 => "number",
-            Primitive::String | Primitive::Bytes => "string",
-            Primitive::Json => "any",
-            _ => "integer",
-        },
-        Type::List(_) => "array",
-        Type::Map(_) => "object",
-        Type::Optional(inner) => schema_type(model, inner),
-        Type::Named(r) => match model.type_def(r.id).kind {
-            TypeKind::Enum(_) => "string",
-            _ => "object",
-        },
+    #[test]
+    fn long_containers_break_one_item_per_line() {
+        let value = json!({"k": ["a".repeat(50), "b".repeat(50)]});
+        let mut out = String::new();
+        literal(&value, 0, 0, &mut out);
+        assert_eq!(
+            out,
+            format!(
+                "{{\n    \"k\": [\n        \"{}\",\n        \"{}\",\n    ],\n}}",
+                "a".repeat(50),
+                "b".repeat(50)
+            )
+        );
     }
 }

@@ -72,6 +72,7 @@ const RUNTIME: &[(&str, &str)] = &[
     ("src/validate.ts", include_str!("runtime/validate.ts")),
     ("src/wire.ts", include_str!("runtime/wire.ts")),
     ("src/wire_reader.ts", include_str!("runtime/wire_reader.ts")),
+    ("src/web.ts", include_str!("runtime/web.ts")),
 ];
 
 /// The files of the typescript package.

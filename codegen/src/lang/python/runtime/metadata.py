@@ -4,9 +4,10 @@ frontend follows (``tool_start`` / ``tool_complete``)."""
 import datetime
 import enum
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
 import pydantic
+import pydantic.alias_generators
 
 
 class ToolSource(enum.StrEnum):
@@ -34,34 +35,91 @@ class Timing(enum.StrEnum):
 
 
 class _Metadata(pydantic.BaseModel):
-    model_config = pydantic.ConfigDict(frozen=True, use_enum_values=False)
+    # The JSON document (``GET /api/tools``) spells multi-word keys in
+    # camelCase; attributes are snake_case and accept either spelling.
+    # Keys a newer server adds are ignored.
+    model_config = pydantic.ConfigDict(
+        frozen=True,
+        use_enum_values=False,
+        populate_by_name=True,
+        alias_generator=pydantic.alias_generators.to_camel,
+        extra="ignore",
+    )
+
+
+class ParameterConstraints(_Metadata):
+    """A parameter's declared constraints."""
+
+    range: tuple[float, float] | None = None
+    """``@range``: inclusive numeric bounds."""
+    length: tuple[int, int] | None = None
+    """``@length``: inclusive bounds on characters, bytes or entries."""
+    pattern: str | None = None
+    """``@pattern``: a regular expression strings must match."""
 
 
 class ToolParameter(_Metadata):
-    """One field of a tool's (or action's) request."""
+    """One field of a tool's (or action's) request or response."""
 
     name: str
     """The field's wire name."""
     type: str
     """Its JSON Schema type: ``string``, ``integer``, ``number``,
     ``boolean``, ``array``, ``object``, or ``any`` for a ``json`` field."""
+    idl_type: str | None = None
+    """The IDL type, e.g. ``u32``, ``list<string>``, ``AudioFormat?``."""
     description: str | None = None
     """The field's documentation."""
     required: bool = True
     """True when a caller must send it (not optional, no default)."""
+    default: Any = None
+    """The value used when it is left out (``None``: no default)."""
+    constraints: ParameterConstraints | None = None
+    """``@range``, ``@length``, ``@pattern``, when declared."""
+    deprecated: str | None = None
+    """Why it is deprecated (empty string: no reason given)."""
 
 
 class ToolAnnotations(_Metadata):
     """MCP tool annotations."""
 
-    read_only: bool = False
+    read_only: bool = pydantic.Field(default=False, alias="readOnlyHint")
     """The tool does not modify its environment."""
-    destructive: bool = False
+    destructive: bool = pydantic.Field(default=False, alias="destructiveHint")
     """The tool may perform destructive updates."""
-    idempotent: bool = False
+    idempotent: bool = pydantic.Field(default=False, alias="idempotentHint")
     """Calling again with the same arguments has no further effect."""
-    open_world: bool = False
+    open_world: bool = pydantic.Field(default=False, alias="openWorldHint")
     """The tool interacts with an open world of external entities."""
+
+
+class ToolErrorMetadata(_Metadata):
+    """One of a tool's own errors."""
+
+    code: str
+    """Its stable code."""
+    name: str
+    """The error variant's IDL name."""
+    description: str | None = None
+    """When it happens."""
+
+
+class ToolStreamMetadata(_Metadata):
+    """What a streaming tool sends while it runs."""
+
+    idl_type: str
+    """The IDL type of each chunk."""
+    description: str | None = None
+    """What the chunks are."""
+
+
+class ToolExample(_Metadata):
+    """An example call: arguments that decode, and a response of the right shape."""
+
+    request: dict[str, Any]
+    """The arguments (with ``action`` for an action)."""
+    response: Any = None
+    """A response; ``None`` for an acknowledgement."""
 
 
 class ActionMetadata(_Metadata):
@@ -77,25 +135,56 @@ class ActionMetadata(_Metadata):
     """How the dispatcher answers it."""
     parameters: tuple[ToolParameter, ...] = ()
     """Its request's fields."""
+    response: tuple[ToolParameter, ...] | None = None
+    """Its response's fields; ``None`` for an acknowledgement."""
+    example: ToolExample | None = None
+    """An example call."""
+    deprecated: str | None = None
+    """Why it is deprecated (empty string: no reason given)."""
+    input_schema: dict[str, Any] | None = None
+    """Its MCP input schema (in ``GET /api/tools``)."""
+    output_schema: dict[str, Any] | None = None
+    """Its MCP output schema (in ``GET /api/tools``)."""
 
 
 class ToolMetadata(_Metadata):
-    """Metadata about a tool for frontend discovery and execution."""
+    """Metadata about a tool for frontend discovery and execution: an entry
+    of ``GET /api/tools`` (docs/web.md), the same in every language."""
 
     name: str = pydantic.Field(description="Tool name")
     title: str | None = pydantic.Field(default=None, description="Human-readable title")
     description: str | None = pydantic.Field(default=None, description="Tool description")
+    category: str = pydantic.Field(default="", description="The category of its file")
     source: ToolSource = pydantic.Field(
         default=ToolSource.LOCAL, description="Tool source (local or mcp)"
     )
-    timing: Timing = pydantic.Field(description="How the dispatcher answers a call")
+    timing: Timing | None = pydantic.Field(
+        default=None,
+        description="How the dispatcher answers a call (None for action tools: see each action)",
+    )
     annotations: ToolAnnotations = pydantic.Field(default_factory=ToolAnnotations)
     parameters: tuple[ToolParameter, ...] = ()
-    """The request's fields (empty for action tools: see ``actions``)."""
+    """The request's fields (for an action tool, just ``action``)."""
     actions: tuple[ActionMetadata, ...] = ()
     """The actions of an action tool, in declaration order."""
+    error_codes: tuple[str, ...] = ()
+    """The codes of the tool's own errors."""
+    errors: tuple[ToolErrorMetadata, ...] = ()
+    """The tool's own errors, with what they mean."""
+    response: tuple[ToolParameter, ...] | None = None
+    """The response's fields (single tools; ``None`` for an acknowledgement)."""
+    streams: bool = False
+    """True when it streams chunks while it runs."""
+    stream: ToolStreamMetadata | None = None
+    """What it streams."""
+    example: ToolExample | None = None
+    """An example call (single tools; see each action)."""
     deprecated: str | None = None
     """Why the tool is deprecated (empty string: no reason given)."""
+    input_schema: dict[str, Any] | None = None
+    """Its MCP input schema (in ``GET /api/tools``)."""
+    output_schema: dict[str, Any] | None = None
+    """Its MCP output schema (in ``GET /api/tools``)."""
 
 
 class ToolRegistry:
@@ -138,7 +227,11 @@ class ToolStartEvent(pydantic.BaseModel):
     """Sent when a tool call starts."""
 
     type: Literal["tool_start"] = "tool_start"
+    call_id: str | None = pydantic.Field(
+        default=None, description="The call; its tool_complete carries the same id"
+    )
     tool_name: str = pydantic.Field(description="Name of the tool being executed")
+    action: str | None = pydantic.Field(default=None, description="The action, for an action tool")
     tool_input: str = pydantic.Field(description="JSON string of input arguments")
     source: ToolSource | None = pydantic.Field(
         default=ToolSource.LOCAL,
@@ -153,8 +246,24 @@ class ToolCompleteEvent(pydantic.BaseModel):
     """Sent when a tool call completes."""
 
     type: Literal["tool_complete"] = "tool_complete"
+    call_id: str | None = pydantic.Field(default=None, description="The call")
+    job_id: str | None = pydantic.Field(
+        default=None, description="The job the call ran as, when it ran as one"
+    )
     tool_name: str = pydantic.Field(description="Name of the tool that completed")
-    tool_result: str = pydantic.Field(description="String representation of tool result")
+    action: str | None = pydantic.Field(default=None, description="The action, for an action tool")
+    tool_result: str = pydantic.Field(
+        description="The response's fields, or the error, as JSON text"
+    )
+    success: bool | None = pydantic.Field(
+        default=None, description="True when the tool answered a response"
+    )
+    error_code: str | None = pydantic.Field(
+        default=None, description="The error's code, when it failed"
+    )
+    duration_ms: float | None = pydantic.Field(
+        default=None, description="From start to end, in milliseconds"
+    )
     source: ToolSource | None = pydantic.Field(
         default=ToolSource.LOCAL,
         description="Tool source: 'local' for local tools, 'mcp' for MCP protocol tools",

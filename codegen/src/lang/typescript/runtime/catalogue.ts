@@ -16,6 +16,7 @@ import { SHAPES } from "./shapes.js";
 import type { DecodeOptions, EncodeOptions, TOONDecoder, TOONHeader } from "./toon.js";
 import type { ToolArgs, ToolData, ToolName, ToolRequest, ToolResponse } from "./types.js";
 import { describeIssues } from "./validate.js";
+import { HttpCaller, type HttpCallOptions, type ToolCaller } from "./web.js";
 import { readWireJson, readWireMsgpack, writeWireJson, writeWireMsgpack } from "./wire.js";
 import type { z } from "zod";
 
@@ -118,11 +119,21 @@ export function decodeToolResult(
 
 /** Calls the catalogue's tools through a transport, with typed arguments and results. */
 export class ToolClient {
-  private readonly client: TOONClient<ToolRequest, ToolResponse>;
+  private readonly client: ToolCaller<ToolRequest, ToolResponse>;
 
-  /** @param transport how frames travel; @param options TOON version and decode limits. */
-  constructor(transport: TOONTransport, options?: ClientOptions) {
-    this.client = new TOONClient(CATALOGUE, transport, options);
+  /**
+   * @param transport how calls travel: a {@link TOONTransport} for TOON
+   * frames (HTTP, a WebSocket from {@link connectToon}, your own), or a
+   * {@link ToolCaller} such as {@link HttpCaller}.
+   * @param options TOON version and decode limits (TOON transports only).
+   */
+  constructor(transport: TOONTransport | ToolCaller<ToolRequest, ToolResponse>, options?: ClientOptions) {
+    this.client = "exchange" in transport ? new TOONClient(CATALOGUE, transport, options) : transport;
+  }
+
+  /** A client that calls a server's `POST /api/tools/{name}` with JSON (docs/web.md). */
+  static overHttp(base: string | URL, options?: HttpCallOptions): ToolClient {
+    return new ToolClient(new HttpCaller(CATALOGUE, base, options));
   }
 
   /**
