@@ -600,3 +600,49 @@ async fn malformed_messages_are_counted_and_serving_goes_on() {
     assert_eq!(answer[1], [hoot::Command::Ready.as_byte()]);
     assert_eq!(server.stats().dropped, 2);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_through_a_gateway_report_events_from_both_ends_with_their_source() {
+    let (server, backend) = serve("tcp://127.0.0.1:0");
+    let client = connect(&[server.endpoint()]).await;
+    let mut forwarded = client.events().subscribe();
+    let mut local = backend.events().subscribe();
+    assert_eq!(
+        client.events().source(),
+        toolwright::events::ToolSource::Mcp
+    );
+
+    call(&client, &ToolRequest::Add(MathOperands { a: 1, b: 2 })).await;
+    let generate = ToolRequest::Generate(GenerateRequest {
+        chunks: 2,
+        interval_ms: 5,
+    });
+    let job = started(&call(&client, &generate).await);
+
+    for (events, source) in [(&mut forwarded, "mcp"), (&mut local, "local")] {
+        let mut seen = Vec::new();
+        while seen.len() < 4 {
+            let event = tokio::time::timeout(SOON, events.recv())
+                .await
+                .expect("an event in time")
+                .expect("an event");
+            let value: serde_json::Value = serde_json::from_str(event.json()).expect("JSON");
+            assert_eq!(value["source"], source);
+            // The backend also sees the job tools the gateway calls to
+            // follow the job: real calls, left out here.
+            if !event.tool_name().starts_with("job_") {
+                seen.push(value);
+            }
+        }
+        assert_eq!(seen[0]["tool_name"], "add");
+        assert_eq!(seen[1]["tool_result"], r#"{"result":3}"#);
+        // The job completes when it ends, on the gateway too, which learns
+        // it through the job tools.
+        let end = &seen[3];
+        assert_eq!(
+            (end["type"].as_str(), end["job_id"].as_str()),
+            (Some("tool_complete"), Some(job.as_str()))
+        );
+        assert_eq!(end["tool_result"], r#"{"sent":2}"#);
+    }
+}

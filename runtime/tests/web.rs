@@ -20,7 +20,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::broadcast;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_util::sync::CancellationToken;
-use toolwright::events::{ToolEvent, ToolSource};
+use toolwright::events::{Published, ToolSource};
 use toolwright::mcp::{HttpConfig, McpServer};
 use toolwright::port::{CallOptions, CallPort};
 use toolwright::toon::{Decoder, Encoder, MessageType, Stamp, Version};
@@ -158,12 +158,14 @@ impl Sse {
 }
 
 /// The next event from a hub subscription.
-async fn next_event(events: &mut broadcast::Receiver<Arc<ToolEvent>>) -> Value {
+async fn next_event(events: &mut broadcast::Receiver<Arc<Published>>) -> Value {
     let event = tokio::time::timeout(SOON, events.recv())
         .await
         .expect("an event in time")
         .expect("an event");
-    serde_json::to_value(&*event).expect("JSON")
+    let value: Value = serde_json::from_str(event.json()).expect("JSON");
+    assert_eq!(value, serde_json::to_value(event.event()).expect("JSON"));
+    value
 }
 
 fn add(a: i64, b: i64) -> Vec<u8> {
@@ -248,9 +250,11 @@ async fn every_timing_class_reports_its_start_and_end() {
     assert_eq!(end["error_code"], "CANCELLED");
 
     // An action tool names its action apart from its arguments.
-    let read = json!({"tool": "fs", "action": "read", "uri": "mem://a"});
-    let read = toolwright::codec::json_to_msgpack(read.to_string().as_bytes(), Default::default())
-        .expect("MsgPack");
+    let read = encode(&ToolRequest::Fs(support::FsRequest::Read(
+        support::FsReadRequest {
+            uri: "mem://a".into(),
+        },
+    )));
     CallPort::call(&port, read, CallOptions::default()).await;
     let start = next_event(&mut events).await;
     assert_eq!(

@@ -7,18 +7,17 @@ use crate::jobs::{JobPollRequest, JobState, PollMode};
 use crate::port::CallPort;
 use crate::{Json, ToolError, codes};
 
-/// How long one `job_poll` waits; the follower polls again until the job
-/// has ended.
-const POLL_MS: u64 = 30_000;
+/// How long one `job_poll` waits (the job tools' default); the follower
+/// polls again until the job has ended. Kept below the per-call timeouts
+/// of transports, so a long job is not taken for a lost one.
+const POLL_MS: u64 = 5_000;
 
 /// Sends `trace`'s `tool_complete` when job `job_id` ends. Needs a tokio
 /// runtime; without one the call completes at once, as a job started.
 pub(super) fn job<P: CallPort>(port: P, trace: CallTrace, job_id: String) {
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-        return trace.failed(
-            Some(job_id),
-            &ToolError::internal("no runtime to follow the job on"),
-        );
+        let e = ToolError::internal("no runtime to follow the job on");
+        return trace.job_ended(job_id, Err(e));
     };
     runtime.spawn(async move {
         loop {
@@ -29,36 +28,29 @@ pub(super) fn job<P: CallPort>(port: P, trace: CallTrace, job_id: String) {
             };
             match port.job_poll(request).await {
                 Ok(polled) if polled.pending.is_empty() => break,
+                // Still running, or a poll the transport gave up on.
                 Ok(_) => {}
-                Err(e) => return trace.failed(Some(job_id), &e),
+                Err(e) if e.code == codes::TIMEOUT => {}
+                Err(e) => return trace.job_ended(job_id, Err(e)),
             }
         }
-        match port.job_status(&job_id).await {
+        let outcome = match port.job_status(&job_id).await {
             Ok(info) => match info.state {
-                JobState::Complete => {
-                    let result = match info.result {
-                        Some(Json::Object(mut fields)) => {
-                            fields.remove("tool");
-                            Json::Object(fields).to_string()
-                        }
-                        Some(other) => other.to_string(),
-                        None => "{}".to_owned(),
-                    };
-                    trace.complete(Some(job_id), result, None);
-                }
-                JobState::Cancelled => {
-                    let message = info.error.unwrap_or_else(|| "the job was cancelled".into());
-                    trace.failed(Some(job_id), &ToolError::new(codes::CANCELLED, message));
-                }
-                _ => {
-                    let code = info
-                        .error_code
-                        .unwrap_or_else(|| codes::INTERNAL.to_owned());
-                    let message = info.error.unwrap_or_default();
-                    trace.failed(Some(job_id), &ToolError::new(code, message));
-                }
+                JobState::Complete => Ok(info
+                    .result
+                    .unwrap_or_else(|| Json::Object(Default::default()))),
+                JobState::Cancelled => Err(ToolError::new(
+                    codes::CANCELLED,
+                    info.error.unwrap_or_else(|| "the job was cancelled".into()),
+                )),
+                _ => Err(ToolError::new(
+                    info.error_code
+                        .unwrap_or_else(|| codes::INTERNAL.to_owned()),
+                    info.error.unwrap_or_default(),
+                )),
             },
-            Err(e) => trace.failed(Some(job_id), &e),
-        }
+            Err(e) => Err(e),
+        };
+        trace.job_ended(job_id, outcome);
     });
 }

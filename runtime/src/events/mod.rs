@@ -5,10 +5,11 @@
 //!
 //! Each port owns a [`ToolEvents`] hub and reports through it from its
 //! `call`, so no transport has to remember to. A hub with no subscriber
-//! costs a call one atomic load: the arguments are turned into JSON only
-//! when someone listens.
+//! costs a call one atomic load; with subscribers, a call records names,
+//! bytes and times, and the JSON is built when an event is first read.
 
 mod follow;
+mod published;
 mod time;
 mod trace;
 
@@ -18,7 +19,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
-pub use trace::CallTrace;
+pub use published::Published;
+pub use trace::{CallTrace, MAX_EVENT_TEXT};
 
 /// How many events a subscriber may fall behind before it loses the oldest.
 pub const EVENT_BUFFER: usize = 1024;
@@ -141,7 +143,7 @@ pub struct ToolEvents {
 
 #[derive(Debug)]
 struct Hub {
-    sender: broadcast::Sender<Arc<ToolEvent>>,
+    sender: broadcast::Sender<Arc<Published>>,
     source: ToolSource,
     next_call: AtomicU64,
 }
@@ -167,7 +169,7 @@ impl ToolEvents {
     /// Receives every event from now on. A receiver more than
     /// [`EVENT_BUFFER`] events behind loses the oldest (its next `recv`
     /// says how many); it never slows a call.
-    pub fn subscribe(&self) -> broadcast::Receiver<Arc<ToolEvent>> {
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<Published>> {
         self.inner.sender.subscribe()
     }
 
@@ -186,12 +188,12 @@ impl ToolEvents {
         Some(CallTrace::start(self.clone(), request))
     }
 
-    fn call_id(&self) -> String {
-        format!("c{}", self.inner.next_call.fetch_add(1, Ordering::Relaxed))
+    fn next_call(&self) -> u64 {
+        self.inner.next_call.fetch_add(1, Ordering::Relaxed)
     }
 
-    fn send(&self, event: ToolEvent) {
+    fn send(&self, raw: published::Raw) {
         // No receiver left is not an error: the event has no audience.
-        let _ = self.inner.sender.send(Arc::new(event));
+        let _ = self.inner.sender.send(Arc::new(Published::new(raw)));
     }
 }

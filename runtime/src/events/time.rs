@@ -3,12 +3,11 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Now, in UTC with milliseconds.
-pub(super) fn now_iso() -> String {
-    let ms = SystemTime::now()
+/// Now, in milliseconds since the Unix epoch.
+pub(super) fn now_ms() -> u64 {
+    SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
-    iso(ms)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 /// Milliseconds since the Unix epoch as ISO 8601 UTC.
