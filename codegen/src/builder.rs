@@ -31,6 +31,7 @@ pub struct Builder {
     job_tools: bool,
     rerun_if_changed: bool,
     bindings: Option<(PathBuf, Vec<Binding>)>,
+    docs: Option<PathBuf>,
 }
 
 impl Default for Builder {
@@ -50,6 +51,7 @@ impl Builder {
             job_tools: true,
             rerun_if_changed: true,
             bindings: None,
+            docs: None,
         }
     }
 
@@ -111,6 +113,14 @@ impl Builder {
     /// ```
     pub fn bindings(&mut self, dir: impl Into<PathBuf>, which: &[Binding]) -> &mut Self {
         self.bindings = Some((dir.into(), which.to_vec()));
+        self
+    }
+
+    /// Also writes the catalogue's documentation into `dir`, as `toolwright
+    /// docs` does: `index.html` (one self-contained page) and
+    /// `catalogue.md`, only when their bytes change.
+    pub fn docs(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.docs = Some(dir.into());
         self
     }
 
@@ -205,6 +215,15 @@ impl Builder {
             let files = binding_files(&model, &sources, which).map_err(report)?;
             let owned: Vec<PathBuf> = which.iter().map(|b| PathBuf::from(b.dir())).collect();
             crate::output::plan(dir, &files, &owned)
+                .and_then(|plan| plan.apply())
+                .map_err(|e| BuildError::Write {
+                    path: e.path,
+                    source: e.source,
+                })?;
+        }
+        if let Some(dir) = &self.docs {
+            let files = crate::lang::docs::site(&model);
+            crate::output::plan(dir, &files, &[])
                 .and_then(|plan| plan.apply())
                 .map_err(|e| BuildError::Write {
                     path: e.path,

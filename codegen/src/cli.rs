@@ -80,6 +80,31 @@ pub enum Command {
         #[command(flatten)]
         output: Output,
     },
+    /// Write the catalogue's documentation: `index.html` and `catalogue.md`.
+    ///
+    /// `index.html` is one self-contained page (styles, script and data
+    /// inline, nothing fetched): every tool by category with its
+    /// parameters, response, errors and an example, with search. A server
+    /// shows the same page at `/`, with a *try it* form per tool and a
+    /// live feed of calls. Checks the catalogue first, as `generate` does.
+    Docs {
+        /// `.tool` files, or directories searched recursively for them.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+        /// The directory to write into (created if missing).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Write nothing; list every file that is missing or different,
+        /// and exit 1 if there is any.
+        #[arg(long)]
+        check: bool,
+        /// Which files besides the given ones are read.
+        #[command(flatten)]
+        inputs: Inputs,
+        /// How diagnostics are printed.
+        #[command(flatten)]
+        output: Output,
+    },
     /// Print `.tool` files in canonical layout (comments kept).
     ///
     /// With one file and no flag, prints the formatted file to stdout. With
@@ -240,6 +265,13 @@ pub fn main() -> ExitCode {
             };
             generate(&paths, &out, target, check, inputs, output)
         }
+        Command::Docs {
+            paths,
+            out,
+            check,
+            inputs,
+            output,
+        } => generate(&paths, &out, Target::Docs, check, inputs, output),
         Command::Fmt {
             paths,
             write,
@@ -344,6 +376,7 @@ enum Target<'a> {
         runtime_crate: &'a str,
     },
     Bindings(&'a [crate::Binding]),
+    Docs,
 }
 
 fn generate(
@@ -384,6 +417,9 @@ fn generate(
             crate::generate_bindings(&sources, bindings),
             bindings.iter().map(|b| PathBuf::from(b.dir())).collect(),
         ),
+        // The directory may hold other files (a site's own pages): none is
+        // removed.
+        Target::Docs => (crate::generate_docs(&sources), Vec::new()),
     };
     let files = match generated {
         Ok(files) => files,

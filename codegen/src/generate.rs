@@ -205,6 +205,23 @@ pub fn generate_bindings(
     binding_files(&check(sources)?, sources, bindings)
 }
 
+/// Checks the catalogue and renders its documentation: `index.html`, a
+/// self-contained page (search, a section per tool, examples), and
+/// `catalogue.md`, the same as Markdown.
+///
+/// # Errors
+/// Every diagnostic of the catalogue, when it has any.
+pub fn generate_docs(sources: &Sources) -> Result<Vec<OutputFile>, Diagnostics> {
+    Ok(lang::docs::site(&check(sources)?))
+}
+
+/// The page a Toolwright server shows at `GET /`: the documentation page
+/// without data, which reads the server's `api/tools` and adds a *try it*
+/// form per tool and a live feed of calls.
+pub fn served_docs_page() -> String {
+    lang::docs::served_page()
+}
+
 /// The binding files of a checked catalogue, each under its directory.
 pub(crate) fn binding_files(
     model: &Model,

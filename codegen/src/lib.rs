@@ -40,7 +40,7 @@ pub use diag::{ColorChoice, Diagnostic, Diagnostics};
 pub use format::format_file;
 pub use generate::{
     Binding, Generator, InvalidRuntimeCrate, Options, OutputFile, RuntimeCrate, generate,
-    generate_bindings,
+    generate_bindings, generate_docs, served_docs_page,
 };
 pub use model::Model;
 pub use source::{
