@@ -1,0 +1,186 @@
+// The HTML catalogue in a real browser (Debian's chromium, driven by
+// playwright-core): the static page `toolwright docs` writes, and the page
+// the studio serves at `/` with try-it forms and live execution cards.
+// tests/browser/run generates the page, starts the studio and sets
+// TOOLWRIGHT_DOCS (the page's path) and TOOLWRIGHT_WEB_URL.
+
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { after, before, describe, it } from "node:test";
+import { pathToFileURL } from "node:url";
+
+import { chromium } from "playwright-core";
+
+const docs = process.env.TOOLWRIGHT_DOCS;
+const base = process.env.TOOLWRIGHT_WEB_URL;
+if (!docs || !base) throw new Error("TOOLWRIGHT_DOCS and TOOLWRIGHT_WEB_URL are not set: run tests/browser/run");
+const shots = new URL("./screenshots/", import.meta.url);
+mkdirSync(shots, { recursive: true });
+
+let browser;
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-background-networking", "--disable-dev-shm-usage"],
+  });
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** A fresh page whose console errors fail the scenario. */
+async function open(url) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  await page.goto(url);
+  await page.waitForSelector("article");
+  return { page, errors };
+}
+
+async function shoot(page, name) {
+  await page.screenshot({ path: new URL(`${name}.png`, shots).pathname, fullPage: false });
+}
+
+/** The tools the page embeds (static) or the server lists (served). */
+async function toolNames(page, served) {
+  if (served) return (await (await fetch(`${base}/api/tools`)).json()).tools.map((t) => t.name);
+  return page.evaluate(() => JSON.parse(document.getElementById("toolwright-catalogue").textContent).tools.map((t) => t.name));
+}
+
+/** Tabs through the page; the ids, names or labels of what got focus. */
+async function tabStops(page, count) {
+  const seen = [];
+  for (let i = 0; i < count; i++) {
+    await page.keyboard.press("Tab");
+    seen.push(
+      await page.evaluate(() => {
+        const e = document.activeElement;
+        if (!e || e === document.body) return "";
+        return e.id || e.getAttribute("href") || e.textContent.trim().slice(0, 40);
+      }),
+    );
+  }
+  return seen;
+}
+
+describe("the static page", () => {
+  const url = pathToFileURL(docs).href;
+
+  it("lists every tool, with an anchor each", async () => {
+    const { page, errors } = await open(url);
+    const names = await toolNames(page, false);
+    const articles = await page.$$eval("article", (all) => all.map((a) => a.id));
+    assert.deepEqual(articles.sort(), names.map((n) => `tool-${n}`).sort());
+    assert.equal(await page.$$eval("#toc a", (all) => all.length), names.length);
+    assert.equal(await page.locator("form.try").count(), 0, "no try-it without a server");
+    await shoot(page, "static-all");
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it("narrows the list as one types, and filters by category", async () => {
+    const { page } = await open(url);
+    const total = await page.locator("article:visible").count();
+    await page.fill("#search", "midi");
+    const visible = await page.$$eval("article", (all) => all.filter((a) => !a.hidden).map((a) => a.dataset.search));
+    assert.ok(visible.length > 0 && visible.length < total, `${visible.length} of ${total}`);
+    assert.ok(visible.every((text) => text.includes("midi")));
+    await shoot(page, "static-search");
+    await page.fill("#search", "");
+    await page.selectOption("#category", "math");
+    const categories = await page.$$eval(".category", (all) => all.filter((g) => !g.hidden).map((g) => g.dataset.category));
+    assert.deepEqual(categories, ["math"]);
+    await shoot(page, "static-category");
+    await page.close();
+  });
+
+  it("opens at a tool's anchor and marks what is deprecated", async () => {
+    const { page } = await open(`${url}#tool-add`);
+    assert.equal(await page.evaluate(() => document.querySelector(":target")?.id), "tool-add");
+    // Scrolled to the top of the view.
+    await page.waitForFunction(() => Math.abs(document.getElementById("tool-add").getBoundingClientRect().top) < 5);
+    // beatthis.tool deprecates a parameter: it is struck through.
+    const deprecated = await page.$$eval(".deprecated", (all) => all.map((e) => e.textContent));
+    assert.ok(deprecated.length > 0);
+    await shoot(page, "static-anchor");
+    await page.close();
+  });
+
+  it("reaches the search, the filter and every tool link by keyboard", async () => {
+    const { page } = await open(url);
+    const names = await toolNames(page, false);
+    const stops = await tabStops(page, names.length + 5);
+    assert.ok(stops.includes("search") && stops.includes("category"), stops.slice(0, 5).join(", "));
+    for (const name of names) assert.ok(stops.includes(`#tool-${name}`), `no tab stop for ${name}`);
+    await page.close();
+  });
+});
+
+describe("the served page", () => {
+  it("lists every tool the server offers", async () => {
+    const { page, errors } = await open(`${base}/`);
+    const names = await toolNames(page, true);
+    assert.equal(await page.locator("article").count(), names.length);
+    assert.equal(await page.locator("form.try").count(), names.length);
+    await shoot(page, "served-all");
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it("calls add from its try-it form and shows the result", async () => {
+    const { page } = await open(`${base}/#tool-add`);
+    const form = page.locator("#tool-add form.try");
+    await form.locator("textarea").fill('{"a": 2, "b": 3}');
+    await form.locator("button").click();
+    await form.locator("pre.result").waitFor();
+    const result = JSON.parse(await form.locator("pre.result").textContent());
+    assert.deepEqual(result, { success: { tool: "add", result: 5 } });
+    await form.scrollIntoViewIfNeeded();
+    await shoot(page, "served-try-add");
+    await page.close();
+  });
+
+  it("shows a typed error's code", async () => {
+    const { page } = await open(`${base}/#tool-add`);
+    const add = page.locator("#tool-add form.try");
+    await add.locator("textarea").fill('{"a": 1}');
+    await add.locator("button").click();
+    assert.equal(await add.locator(".error-code").textContent(), "INVALID_REQUEST");
+    const ping = page.locator("#tool-ping form.try");
+    await ping.locator("button").click();
+    assert.equal(await ping.locator(".error-code").textContent(), "NOT_IMPLEMENTED");
+    await ping.scrollIntoViewIfNeeded();
+    await shoot(page, "served-typed-error");
+    await page.close();
+  });
+
+  it("shows live cards for a call made from another client", async () => {
+    const { page } = await open(`${base}/`);
+    // The feed subscribes once the page has loaded; call until a card shows.
+    const card = page.locator(".card.completed", { hasText: "multiply" });
+    for (let i = 0; i < 50 && (await card.count()) === 0; i++) {
+      await fetch(`${base}/api/tools/multiply`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"a": 6, "b": 7}' });
+      await page.waitForTimeout(100);
+    }
+    await card.first().waitFor();
+    const text = await card.first().textContent();
+    assert.ok(text.includes("local") && text.includes('{"result":42}'), text);
+    await shoot(page, "served-live-card");
+    await page.close();
+  });
+
+  it("reaches a tool's try-it controls by keyboard", async () => {
+    const { page } = await open(`${base}/`);
+    await page.fill("#search", "multiply");
+    await page.focus("#search");
+    const stops = await tabStops(page, 8);
+    assert.ok(stops.includes("args-multiply"), stops.join(", "));
+    assert.ok(stops.includes("Call multiply"), stops.join(", "));
+    await page.close();
+  });
+});
