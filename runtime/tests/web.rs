@@ -503,7 +503,7 @@ async fn the_web_routes_keep_the_mcp_endpoints_rules() {
     let (status, headers, page) = fetch(&server, Method::GET, "/", &[], "").await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(headers[header::CONTENT_TYPE], "text/html; charset=utf-8");
-    assert!(page.to_ascii_lowercase().starts_with("<!doctype html>"));
+    assert!(page.to_ascii_lowercase().contains("<!doctype html>"));
     assert!(headers.contains_key(header::CONTENT_SECURITY_POLICY));
 
     // Host and Origin: against DNS rebinding and other sites' pages.
@@ -732,4 +732,49 @@ async fn a_job_called_over_toon_reports_progress_before_its_result() {
     }
     assert!(statuses > 0, "no progress was reported");
     let _ = Duration::ZERO;
+}
+
+/// A gateway's tools run elsewhere: its document and its events say `mcp`.
+#[cfg(feature = "hoot")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gateway_serves_its_tools_as_mcp() {
+    use toolwright::hoot::{Client, ClientConfig, Server as Backend, ServerConfig};
+
+    let backend = Backend::serve(
+        dispatcher(DispatcherConfig::default()),
+        ServerConfig::new("tcp://127.0.0.1:0"),
+    )
+    .expect("the backend binds");
+    let client =
+        Client::<support::ToolCatalogue>::connect(&[backend.endpoint()], ClientConfig::default())
+            .expect("the gateway connects");
+    assert!(client.ready(SOON).await, "the backend answers");
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("an address");
+    let stop = CancellationToken::new();
+    let server = McpServer::new(client.clone()).expect("the schema parses");
+    tokio::spawn(server.serve_http_on(listener, HttpConfig::default().shutdown(stop.clone())));
+    let gateway = Server {
+        addr,
+        port: dispatcher(DispatcherConfig::default()),
+        stop,
+    };
+
+    let (status, _, body) = fetch(&gateway, Method::GET, "/api/tools", &[], "").await;
+    assert_eq!(status, StatusCode::OK);
+    let document: Value = serde_json::from_str(&body).expect("JSON");
+    let tools = document["tools"].as_array().expect("tools");
+    assert!(!tools.is_empty() && tools.iter().all(|t| t["source"] == "mcp"));
+
+    let mut feed = Sse::open(&gateway, "?tool=add").await;
+    let (status, answer) = post(&gateway, "add", r#"{"a": 20, "b": 22}"#).await;
+    assert_eq!(
+        (status, &answer["success"]["result"]),
+        (StatusCode::OK, &json!(42))
+    );
+    let (_, start) = feed.next().await;
+    assert_eq!(
+        (start["type"].as_str(), start["source"].as_str()),
+        (Some("tool_start"), Some("mcp"))
+    );
 }
