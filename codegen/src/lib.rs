@@ -29,6 +29,7 @@ mod generate;
 mod lang;
 pub mod model;
 mod output;
+mod pattern;
 mod source;
 mod suggest;
 // The syntax tree is the checker's input only: backends and users read the

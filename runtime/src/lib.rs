@@ -45,6 +45,7 @@ pub mod tagged;
 mod timing;
 mod tool;
 pub mod toon;
+pub mod validate;
 #[cfg(feature = "web")]
 mod web;
 
@@ -57,6 +58,7 @@ pub use service::Service;
 pub use timing::ToolTiming;
 pub use tool::{ActionInfo, CallInfo, Catalogue, Tool, ToolInfo};
 pub use toolwright_macros::{tool, tools};
+pub use validate::{Validate, Violation};
 
 /// The IDL's `json`: any JSON value.
 pub type Json = serde_json::Value;
@@ -88,9 +90,10 @@ macro_rules! include_tools {
 pub mod __private {
     pub use crate::jobs;
     pub use crate::tagged;
+    pub use crate::validate::{Pattern, check};
     pub use crate::{
         ActionInfo, Bytes, CallContext, CallInfo, Catalogue, Context, IntoToolError, Json, Service,
-        Tool, ToolError, ToolInfo, ToolTiming,
+        Tool, ToolError, ToolInfo, ToolTiming, Validate, Violation,
     };
     pub use serde;
     pub use serde_json;

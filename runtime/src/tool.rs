@@ -4,7 +4,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::jobs::{JobCall, JobReply};
-use crate::{IntoToolError, ToolTiming};
+use crate::{IntoToolError, ToolTiming, Validate};
 
 /// One tool of a catalogue, at the type level. The generated code implements
 /// it on a marker struct per tool (`AddTool`).
@@ -85,7 +85,7 @@ pub struct CallInfo {
 pub trait Catalogue: Send + Sync + 'static {
     /// `ToolRequest`: one variant per tool, `{"tool": name, ...fields}` on
     /// the wire.
-    type Request: Serialize + DeserializeOwned + Send + 'static;
+    type Request: Serialize + DeserializeOwned + Validate + Send + 'static;
     /// `ToolResponse`: one variant per tool.
     type Response: Serialize + DeserializeOwned + Send + 'static;
 

@@ -317,6 +317,51 @@ fn missing_and_unknown_fields_are_named() {
     assert_eq!(rejected(&d, &tool_not_first).code, codes::INVALID_REQUEST);
 }
 
+#[test]
+fn values_beyond_their_constraints_are_refused_naming_field_and_bound() {
+    let d = d();
+    // `job_list.limit` is `@range(1, 1000)`.
+    let list = |limit: i64| {
+        Msg::default()
+            .map(2)
+            .str("tool")
+            .str("job_list")
+            .str("limit")
+            .int(limit)
+            .done()
+    };
+    let e = rejected(&d, &list(1001));
+    assert_eq!(e.code, codes::INVALID_REQUEST);
+    assert_eq!(e.message, "field `limit`: 1001 is above the maximum 1000");
+    assert_eq!(
+        e.details,
+        Some(serde_json::json!({
+            "field": "limit", "constraint": "range", "minimum": 1, "maximum": 1000,
+        }))
+    );
+    assert_eq!(
+        rejected(&d, &list(0)).message,
+        "field `limit`: 0 is below the minimum 1"
+    );
+    assert!(matches!(
+        answer(&d, &list(1000)),
+        ResponseEnvelope::Success(_)
+    ));
+    // `job_status.job_id` is `@pattern("^job_[A-Za-z0-9]+$")`.
+    let status = Msg::default()
+        .map(2)
+        .str("tool")
+        .str("job_status")
+        .str("job_id")
+        .str("../etc/passwd")
+        .done();
+    let e = rejected(&d, &status);
+    assert_eq!(
+        e.message,
+        "field `job_id`: \"../etc/passwd\" does not match the pattern `^job_[A-Za-z0-9]+$`"
+    );
+}
+
 /// Peak virtual memory of this process, in KiB, where Linux says.
 fn vm_peak_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;

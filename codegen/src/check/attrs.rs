@@ -268,15 +268,52 @@ fn apply(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
                 .first()
                 .and_then(|a| string(&a.kind))
                 .unwrap_or_default();
-            match regex_lite::Regex::new(&pattern) {
-                Ok(_) => out.pattern = Some((attr.span, pattern)),
+            match check_pattern(&pattern) {
+                Ok(()) => out.pattern = Some((attr.span, pattern)),
                 Err(e) => {
-                    let reason = e.to_string();
-                    let first_line = reason.lines().last().unwrap_or("invalid pattern").trim();
-                    cx.push(messages::invalid_pattern(args[0].span, first_line));
+                    let span = pattern_span(args[0].span, &pattern, &e);
+                    cx.push(messages::invalid_pattern(span, &e.message, e.hint));
                 }
             }
         }
         _ => {}
+    }
+}
+
+/// Parses a `@pattern` in the portable dialect and compiles its
+/// translation, as the runtime will.
+fn check_pattern(pattern: &str) -> Result<(), crate::pattern::Error> {
+    crate::pattern::parse(pattern)?;
+    let translated = crate::pattern::rust(pattern);
+    regex_lite::Regex::new(&translated).map_err(|e| {
+        let reason = e.to_string();
+        crate::pattern::Error {
+            start: 0,
+            end: pattern.len(),
+            message: reason
+                .lines()
+                .last()
+                .unwrap_or("the pattern does not compile")
+                .trim()
+                .to_owned(),
+            hint: None,
+        }
+    })?;
+    Ok(())
+}
+
+/// The bytes of the string literal an error in its pattern is about: exact
+/// when the literal holds no escapes (its text is the pattern), else the
+/// whole literal.
+fn pattern_span(literal: Span, pattern: &str, e: &crate::pattern::Error) -> Span {
+    let quoted = (literal.end - literal.start) as usize;
+    if quoted != pattern.len() + 2 || e.start >= e.end {
+        return literal;
+    }
+    let offset = |n: usize| literal.start + 1 + u32::try_from(n).unwrap_or(0);
+    Span {
+        file: literal.file,
+        start: offset(e.start),
+        end: offset(e.end),
     }
 }

@@ -82,7 +82,8 @@ pub(crate) fn check(
                 }
             }
             if let Some(pattern) = &constraints.pattern {
-                let matches = regex_lite::Regex::new(pattern).is_ok_and(|re| re.is_match(s));
+                let matches = regex_lite::Regex::new(&crate::pattern::rust(pattern))
+                    .is_ok_and(|re| re.is_match(s));
                 if !matches {
                     let reason = format!("it does not match `@pattern(\"{pattern}\")`");
                     cx.push(messages::default_out_of_range(

@@ -746,10 +746,11 @@ pub(crate) fn invalid_bounds(span: Span, reason: &str) -> Diagnostic {
     .label("these bounds")
 }
 
-pub(crate) fn invalid_pattern(span: Span, reason: &str) -> Diagnostic {
+pub(crate) fn invalid_pattern(span: Span, reason: &str, hint: Option<&str>) -> Diagnostic {
     Diagnostic::error(Code::InvalidPattern, span, "invalid regular expression")
         .label(reason.to_owned())
-        .note("patterns become JSON Schema `pattern` keywords and runtime checks in every language; keep to the common syntax (classes, anchors, groups, quantifiers)")
+        .help_opt(hint.map(str::to_owned))
+        .note("a pattern is ECMA-262 (with the `u` flag) and must mean the same in JSON Schema, TypeScript, Python and Rust: literals, `.`, classes, `\\d \\w \\s`, `^ $ \\b`, groups, `|` and quantifiers")
 }
 
 pub(crate) fn default_type(span: Span, ty: &str, found: &str, help: Option<String>) -> Diagnostic {

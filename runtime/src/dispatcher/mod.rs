@@ -21,7 +21,7 @@ pub use config::DispatcherConfig;
 use crate::events::{ToolEvents, ToolSource};
 use crate::jobs::{JobEvent, JobStore, Outcome};
 use crate::port::CallOptions;
-use crate::{CallContext, CallInfo, Catalogue, ResponseEnvelope, Service, ToolTiming};
+use crate::{CallContext, CallInfo, Catalogue, ResponseEnvelope, Service, ToolTiming, Validate};
 use panic::CatchPanic;
 
 /// The catalogue response type of a service.
@@ -122,7 +122,13 @@ impl<S: Service> Dispatcher<S> {
     /// Answers one call. See the table on [`Dispatcher`] for how the timing
     /// class shapes the answer; the job tools are answered from the job
     /// store. Never panics: a handler that panics is an `INTERNAL` error.
+    /// A request that breaks a `@range`, `@length` or `@pattern` of its
+    /// tool is `INVALID_REQUEST`, naming the field and the bound; no
+    /// handler sees it.
     pub async fn call(&self, request: RequestOf<S>) -> ResponseEnvelope<ResponseOf<S>> {
+        if let Err(violation) = request.validate() {
+            return ResponseEnvelope::Error(violation.into());
+        }
         let info = S::Catalogue::call_info(&request);
         if info.timing == ToolTiming::Sync && !info.tool.builtin {
             // Inline, not through the policy: one async level less to build
@@ -145,6 +151,9 @@ impl<S: Service> Dispatcher<S> {
         request: RequestOf<S>,
         options: CallOptions,
     ) -> ResponseEnvelope<ResponseOf<S>> {
+        if let Err(violation) = request.validate() {
+            return ResponseEnvelope::Error(violation.into());
+        }
         let info = S::Catalogue::call_info(&request);
         Box::pin(self.answer(request, info, options)).await
     }

@@ -41,6 +41,14 @@ impl ::core::default::Default for JobListRequest {
     }
 }
 
+impl crate::__private::Validate for JobListRequest {
+    fn validate(&self) -> ::core::result::Result<(), crate::__private::Violation> {
+        use crate::__private::check;
+        check::int(self.limit, 1, 1000).map_err(|v| v.at("limit"))?;
+        ::core::result::Result::Ok(())
+    }
+}
+
 /// The response of tool `job_list`.
 #[derive(
     ::core::clone::Clone,
@@ -105,6 +113,15 @@ impl ::core::default::Default for JobPollRequest {
     }
 }
 
+impl crate::__private::Validate for JobPollRequest {
+    fn validate(&self) -> ::core::result::Result<(), crate::__private::Violation> {
+        use crate::__private::check;
+        check::entries(self.job_ids.len(), 0, 100).map_err(|v| v.at("job_ids"))?;
+        check::int(self.timeout_ms, 0, 300000).map_err(|v| v.at("timeout_ms"))?;
+        ::core::result::Result::Ok(())
+    }
+}
+
 /// The response of tool `job_poll`.
 #[derive(
     ::core::clone::Clone,
@@ -157,6 +174,16 @@ pub struct JobCancelResponse {
 pub struct JobRef {
     /// Job ID as returned when the job started, e.g. `job_8f2k1c`.
     pub job_id: ::std::string::String,
+}
+
+impl crate::__private::Validate for JobRef {
+    fn validate(&self) -> ::core::result::Result<(), crate::__private::Violation> {
+        use crate::__private::check;
+        static JOB_ID: crate::__private::Pattern =
+            crate::__private::Pattern::new("^job_[A-Za-z0-9]+$", "^job_[0-9A-Za-z]+$");
+        check::pattern(&self.job_id, &JOB_ID).map_err(|v| v.at("job_id"))?;
+        ::core::result::Result::Ok(())
+    }
 }
 
 /// Where a job is in its life.

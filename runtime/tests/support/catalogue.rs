@@ -238,6 +238,19 @@ pub enum ToolRequest {
     JobCancel(JobRef),
 }
 
+// The job tools' requests carry constraints; this catalogue's own have none.
+impl toolwright::Validate for ToolRequest {
+    fn validate(&self) -> Result<(), toolwright::Violation> {
+        use toolwright::Validate;
+        match self {
+            Self::JobStatus(r) | Self::JobCancel(r) => Validate::validate(r),
+            Self::JobList(r) => Validate::validate(r),
+            Self::JobPoll(r) => Validate::validate(r),
+            _ => Ok(()),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(
     crate = "toolwright::__private::serde",

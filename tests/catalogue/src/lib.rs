@@ -18,6 +18,11 @@ pub mod fixtures {
         toolwright::include_tools!("actions");
     }
 
+    /// `constraints.tool`.
+    pub mod constraints {
+        toolwright::include_tools!("constraints");
+    }
+
     /// `deprecated.tool`.
     pub mod deprecated {
         toolwright::include_tools!("deprecated");

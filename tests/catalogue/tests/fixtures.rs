@@ -186,3 +186,57 @@ fn types_named_like_std_items_do_not_confuse_the_generated_code() {
     assert!(json(&call).starts_with(r#"{"tool":"self","option":{"value":1}"#));
     assert_eq!(json(&hygiene::ToolRequest::Tool), r#"{"tool":"tool"}"#);
 }
+
+#[test]
+fn constraints_are_checked_wherever_a_request_holds_them() {
+    use constraints::ToolRequest;
+    use toolwright::Validate;
+
+    let refused = |json: &str| -> String {
+        let request: ToolRequest = from_json(json.as_bytes(), Limits::default()).unwrap();
+        request.validate().unwrap_err().to_string()
+    };
+    let step = r#"{"note":60}"#;
+    let ok = format!(r#"{{"tool":"play","source":{{"steps":{{"steps":[{step}]}}}}}}"#);
+    let request: ToolRequest = from_json(ok.as_bytes(), Limits::default()).unwrap();
+    assert_eq!(request.validate(), Ok(()));
+
+    assert_eq!(
+        refused(r#"{"tool":"play","source":{"steps":{"steps":[{"note":60},{"note":128}]}}}"#),
+        "field `source.steps[1].note`: 128 is above the maximum 127"
+    );
+    assert_eq!(
+        refused(r#"{"tool":"play","source":{"steps":{"steps":[]}}}"#),
+        "field `source.steps`: 0 entries are fewer than the minimum 1"
+    );
+    assert_eq!(
+        refused(r#"{"tool":"play","source":{"stored":{"hash":"00","offset":1}}}"#),
+        "field `source.hash`: \"00\" does not match the pattern `^[0-9a-f]{64}$`"
+    );
+    assert_eq!(
+        refused(&format!(
+            r#"{{"tool":"play","source":{{"silence":{{}}}},"variations":{{"a":{step},"b":{{"note":1,"type":"no spaces"}}}}}}"#
+        )),
+        "field `variations.b.type`: \"no spaces\" does not match the pattern `^\\w+$`"
+    );
+    assert_eq!(
+        refused(
+            r#"{"tool":"play","source":{"silence":{}},"label":{"text":"a","parent":{"text":""}}}"#
+        ),
+        "field `label.parent.text`: 0 characters are fewer than the minimum 1"
+    );
+    assert_eq!(
+        refused(r#"{"tool":"play","source":{"silence":{}},"header":"AAAA"}"#),
+        "field `header`: 3 bytes are fewer than the minimum 4"
+    );
+    // An `f32` bound is compared as the `f32` the field holds: 0.1 itself
+    // is accepted, though `0.1f32` is a little above it.
+    let at_bound =
+        r#"{"tool":"play","source":{"steps":{"steps":[{"note":1,"rate":0.1,"level":1.0}]}}}"#;
+    let request: ToolRequest = from_json(at_bound.as_bytes(), Limits::default()).unwrap();
+    assert_eq!(request.validate(), Ok(()));
+    assert_eq!(
+        refused(r#"{"tool":"play","source":{"steps":{"steps":[{"note":1,"gain":2}]}}}"#),
+        "field `source.steps[0].gain`: 2 is above the maximum 1"
+    );
+}

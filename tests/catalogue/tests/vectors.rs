@@ -22,6 +22,7 @@ use toolwright_catalogue_tests::{ToolRequest, ToolResponse};
 
 mod support;
 
+use support::constraints::{ConstraintVectors, build_constraints};
 use support::vectors::{
     FORMAT, Foreign, FrameCase, Toon, ValueCase, Values, build_toon, build_values, hex, pretty,
     unhex, vectors_dir,
@@ -36,11 +37,13 @@ use support::{endpoints, load, manifest_path};
 fn vectors_are_fresh() {
     let (values, samples) = build_values();
     let toon = build_toon(&samples);
+    let constraints = build_constraints();
     let dir = vectors_dir();
     let mut stale = Vec::new();
     for (file, fresh) in [
         ("values.json", pretty(&values)),
         ("toon.json", pretty(&toon)),
+        ("constraints.json", pretty(&constraints)),
     ] {
         let path = dir.join(file);
         if std::fs::read_to_string(&path).ok().as_deref() == Some(fresh.as_str()) {
@@ -69,6 +72,41 @@ fn read<T: serde::de::DeserializeOwned>(file: &str) -> T {
         )
     });
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn constrained_values_are_accepted_at_their_bounds_and_refused_beyond() {
+    use toolwright::Validate;
+    let vectors: ConstraintVectors = read("constraints.json");
+    assert_eq!(vectors.format, support::constraints::FORMAT);
+    let limits = Limits::default();
+    let mut refused = 0;
+    for case in &vectors.cases {
+        let json = case.json();
+        let request: ToolRequest = from_json(json.as_bytes(), limits)
+            .unwrap_or_else(|e| panic!("{}: does not decode: {e}", case.name));
+        // Both the MsgPack and the JSON path decode into this type, and the
+        // dispatcher validates it before any handler.
+        match (request.validate(), case.valid) {
+            (Ok(()), true) => {}
+            (Err(violation), false) => {
+                refused += 1;
+                let field = violation.field();
+                assert!(
+                    field == case.field || field.ends_with(&format!(".{}", case.field)),
+                    "{}: the error names `{field}`, not `{}`: {violation}",
+                    case.name,
+                    case.field
+                );
+            }
+            (Ok(()), false) => panic!("{}: accepted, should be refused", case.name),
+            (Err(violation), true) => panic!("{}: refused: {violation}", case.name),
+        }
+    }
+    assert!(
+        refused > 50,
+        "only {refused} refusals: the vectors lost their cases"
+    );
 }
 
 #[test]

@@ -202,11 +202,13 @@ for (const transport of TRANSPORTS) {
     });
 
     test('bad arguments are INVALID_REQUEST naming the field', async () => {
-      for (const { tool, arguments: args, names } of CASES.bad_arguments) {
+      for (const { tool, arguments: args, names, says = '' } of CASES.bad_arguments) {
         const check = ajv.compile(tools.get(tool).inputSchema);
         assert.equal(check(args), false, `the inputSchema of ${tool} accepts ${JSON.stringify(args)}`);
         const error = assertToolError(await call(tool, args), 'INVALID_REQUEST');
         assert.ok(error.message.includes(names), `${tool}: ${error.message}`);
+        // A broken @range, @length or @pattern says which bound.
+        assert.ok(error.message.includes(says), `${tool}: ${error.message}`);
       }
     });
 

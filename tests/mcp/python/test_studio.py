@@ -215,6 +215,8 @@ async def test_bad_arguments_are_invalid_request_naming_the_field(connect: Any, 
         result = await client.call_tool(case["tool"], case["arguments"])
     error = assert_tool_error(result, "INVALID_REQUEST")
     assert f"`{case['names']}`" in error["message"] or case["names"] in error["message"], error
+    # A broken @range, @length or @pattern says which bound.
+    assert case.get("says", "") in error["message"], error
 
 
 async def test_an_unknown_tool_is_a_protocol_error(connect: Any) -> None:

@@ -460,7 +460,12 @@ fn constraints(f: &Field, args: &mut Vec<String>) {
         args.push(format!("max_length={high}"));
     }
     if let Some(pattern) = &c.pattern {
-        args.push(format!("pattern={}", names::string(pattern)));
+        // pydantic's engine is the `regex` crate: the translation spells
+        // out what ECMA-262's classes mean.
+        args.push(format!(
+            "pattern={}",
+            names::string(&crate::pattern::python(pattern))
+        ));
     }
 }
 

@@ -21,6 +21,8 @@ pub(crate) struct Cx<'a> {
     pub(crate) serde_crate: String,
     /// Indexed by type id: true when a request can contain the type.
     in_request: Vec<bool>,
+    /// Indexed by type id: true when a value of it can break a constraint.
+    validated: Vec<bool>,
     /// Indexed by type id: estimated size in bytes (see `layout`).
     sizes: Vec<usize>,
 }
@@ -36,6 +38,7 @@ impl<'a> Cx<'a> {
             serde_crate: format!("{private}::serde"),
             rt_path: private,
             in_request: model.request_types(),
+            validated: super::emit_validate::validated(model),
             sizes: super::layout::sizes(model),
         }
     }
@@ -44,6 +47,12 @@ impl<'a> Cx<'a> {
     /// unknown fields.
     pub(crate) fn in_request(&self, id: TypeId) -> bool {
         self.in_request.get(id.index()).copied().unwrap_or(false)
+    }
+
+    /// True when a value of this type can break a constraint, in a field of
+    /// its own or in a type it holds: it gets a `Validate` impl.
+    pub(crate) fn validated(&self, id: TypeId) -> bool {
+        self.validated.get(id.index()).copied().unwrap_or(false)
     }
 
     /// Estimated size of a named type, in bytes.

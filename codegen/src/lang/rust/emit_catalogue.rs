@@ -19,9 +19,10 @@ pub(crate) const METADATA_PLACEHOLDER: &str = "__TOOLWRIGHT_METADATA__";
 
 pub(crate) fn catalogue(cx: &Cx<'_>) -> TokenStream {
     let request = tool_enum(cx, Side::Request);
+    let validate = super::emit_validate::tool_request_impl(cx);
     let response = tool_enum(cx, Side::Response);
     let catalogue = catalogue_impl(cx);
-    quote!(#request #response #catalogue)
+    quote!(#request #validate #response #catalogue)
 }
 
 /// What a tool's variant of `ToolRequest` / `ToolResponse` carries: the

@@ -15,8 +15,9 @@ pub(crate) fn tool(cx: &Cx<'_>, tool: &Tool) -> TokenStream {
         ToolKind::Single(_) => TokenStream::new(),
         ToolKind::Actions(actions) => {
             let request = action_enum(cx, tool, actions, Side::Request);
+            let validate = super::emit_validate::action_enum_impl(cx, tool);
             let response = action_enum(cx, tool, actions, Side::Response);
-            quote!(#request #response)
+            quote!(#request #validate #response)
         }
     };
     let marker = marker(cx, tool);

@@ -9,7 +9,8 @@ use crate::model::{EnumValue, Field, Origin, TypeDef, TypeKind, Variant};
 
 /// Every item of one type: its definition and its impls.
 pub(crate) fn type_def(cx: &Cx<'_>, ty: &TypeDef) -> TokenStream {
-    match &ty.kind {
+    let validate = super::emit_validate::type_impl(cx, ty);
+    let definition = match &ty.kind {
         TypeKind::Struct(fields) => structure(cx, ty, fields),
         TypeKind::Enum(values) => enumeration(cx, ty, values),
         TypeKind::Union(variants) => union(cx, ty, variants),
@@ -18,7 +19,8 @@ pub(crate) fn type_def(cx: &Cx<'_>, ty: &TypeDef) -> TokenStream {
             let impls = error_impls(cx, ty, variants);
             quote!(#definition #impls)
         }
-    }
+    };
+    quote!(#definition #validate)
 }
 
 /// The type's docs, or a line saying what it is.

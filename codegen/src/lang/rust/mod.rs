@@ -9,6 +9,7 @@ mod emit_macro;
 mod emit_tagged;
 mod emit_tools;
 mod emit_types;
+mod emit_validate;
 mod layout;
 mod names;
 mod values;

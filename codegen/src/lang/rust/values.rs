@@ -86,7 +86,7 @@ fn float_near_constant(x: f64) -> bool {
     .any(|k| (x.abs() - k).abs() <= k * 0.01)
 }
 
-fn int(i: i128) -> TokenStream {
+pub(super) fn int(i: i128) -> TokenStream {
     let lit = Literal::u128_unsuffixed(i.unsigned_abs());
     if i < 0 { quote!(-#lit) } else { quote!(#lit) }
 }
@@ -94,7 +94,7 @@ fn int(i: i128) -> TokenStream {
 /// The shortest literal that reads back as the same value (`0.1`, not
 /// `0.100000001490116`), negative via a `-` token, with an `f64` suffix
 /// when `suffixed`.
-fn float_literal(x: f64, single: bool, suffixed: bool) -> TokenStream {
+pub(super) fn float_literal(x: f64, single: bool, suffixed: bool) -> TokenStream {
     let ty = if single { quote!(f32) } else { quote!(f64) };
     if x.is_nan() {
         return quote!(#ty::NAN);

@@ -226,7 +226,7 @@ class JobRef(wire.RequestModel):
     """Names one job."""
 
     job_id: wire.Str = pydantic.Field(
-        pattern="^job_[A-Za-z0-9]+$",
+        pattern="^job_[0-9A-Za-z]+$",
         description="Job ID as returned when the job started, e.g. `job_8f2k1c`.",
     )
 
@@ -408,7 +408,7 @@ class AbcTransposeRequest(wire.RequestModel):
     )
     target_key: wire.Str | None = pydantic.Field(
         default=None,
-        pattern="^[A-G][#b]?(m|maj|min|dor|mix|lyd|phr|loc)?$",
+        pattern="^[A-G][#b]?(?:m|maj|min|dor|mix|lyd|phr|loc)?$",
         description="Key to transpose to, e.g. `D`, `Bb` or `F#m`.",
     )
 
@@ -622,7 +622,7 @@ class ListToolsRequest(wire.RequestModel):
 
     category: wire.Str | None = pydantic.Field(
         default=None,
-        pattern="^[a-z][a-z0-9_]*$",
+        pattern="^[a-z][0-9_a-z]*$",
         description="Only tools in this category, e.g. `garden`.",
     )
     origin: ToolOrigin | None = pydantic.Field(
@@ -875,7 +875,7 @@ class ArtifactUploadRequest(wire.RequestModel):
         description="Absolute path of the file on the tool server.",
     )
     mime_type: wire.Str = pydantic.Field(
-        pattern="^[a-z]+/[A-Za-z0-9.+-]+$",
+        pattern="^[a-z]+/[+\\-.0-9A-Za-z]+$",
         description="MIME type of the file, e.g. `audio/wav`.",
     )
     tags: list[wire.Str] = pydantic.Field(
@@ -1923,7 +1923,7 @@ class CasStoreRequest(wire.RequestModel):
     )
     mime_type: wire.Str = pydantic.Field(
         default="application/octet-stream",
-        pattern="^[a-z]+/[A-Za-z0-9.+-]+$",
+        pattern="^[a-z]+/[+\\-.0-9A-Za-z]+$",
         description="MIME type recorded alongside the content, e.g. `audio/midi`.",
     )
 
@@ -2513,7 +2513,7 @@ class CodeRenameRequest(wire.RequestModel):
     )
     position: Position = pydantic.Field(description="Position of the symbol.")
     new_name: wire.Str = pydantic.Field(
-        pattern="^[A-Za-z_][A-Za-z0-9_]*$",
+        pattern="^[A-Z_a-z][0-9A-Z_a-z]*$",
         description="The new name.",
     )
     dry_run: wire.Bool = pydantic.Field(
@@ -2940,12 +2940,12 @@ class ConfigGetRequest(wire.RequestModel):
 
     section: wire.Str | None = pydantic.Field(
         default=None,
-        pattern="^[a-z][a-z0-9_]*$",
+        pattern="^[a-z][0-9_a-z]*$",
         description="Section to read, e.g. `paths` or `models`; the whole config when omitted.",
     )
     key: wire.Str | None = pydantic.Field(
         default=None,
-        pattern="^[a-z][a-z0-9_]*$",
+        pattern="^[a-z][0-9_a-z]*$",
         description="Key within `section` to read; the whole section when omitted.",
     )
 
@@ -3975,7 +3975,7 @@ class GraphBindRequest(wire.RequestModel):
     """The request of tool `graph_bind`."""
 
     id: wire.Str = pydantic.Field(
-        pattern="^[a-z][a-z0-9_-]*$",
+        pattern="^[a-z][\\-0-9_a-z]*$",
         description="Stable identity ID chosen by the caller, e.g. `jdxi`.",
     )
     name: wire.Str = pydantic.Field(
@@ -4014,7 +4014,7 @@ class GraphTagRequest(wire.RequestModel):
 
     identity_id: wire.Str = pydantic.Field(description="Identity to tag.")
     namespace: wire.Str = pydantic.Field(
-        pattern="^[a-z][a-z0-9_.]*$",
+        pattern="^[a-z][.0-9_a-z]*$",
         description="Tag namespace, e.g. `role` or `manufacturer`.",
     )
     value: wire.Str = pydantic.Field(
@@ -5480,7 +5480,7 @@ class ProcKillRequest(wire.RequestModel):
     """The request of action `kill` of tool `proc`."""
 
     proc_id: wire.Str = pydantic.Field(
-        pattern="^proc_[A-Za-z0-9]+$",
+        pattern="^proc_[0-9A-Za-z]+$",
         description="Process to signal.",
     )
     signal: Signal = pydantic.Field(
@@ -5521,7 +5521,7 @@ class ProcLogsRequest(wire.RequestModel):
     """The request of action `logs` of tool `proc`."""
 
     proc_id: wire.Str = pydantic.Field(
-        pattern="^proc_[A-Za-z0-9]+$",
+        pattern="^proc_[0-9A-Za-z]+$",
         description="Process whose output to read.",
     )
     channel: OutputChannel | None = pydantic.Field(
@@ -5794,7 +5794,7 @@ class WebSearchRequest(wire.RequestModel):
     )
     region: wire.Str = pydantic.Field(
         default="wt-wt",
-        pattern="^[a-z]{2}-[a-z]{2}$",
+        pattern="^[a-z]{2}\\-[a-z]{2}$",
         description="Region code for localised results, e.g. `us-en`; `wt-wt` means no region.",
     )
     safe_search: SafeSearch = pydantic.Field(
@@ -5853,7 +5853,7 @@ class RagSearchRequest(wire.RequestModel):
     )
     collection: wire.Str = pydantic.Field(
         default="default",
-        pattern="^[a-z0-9][a-z0-9_-]*$",
+        pattern="^[0-9a-z][\\-0-9_a-z]*$",
         description="Collection to search.",
     )
     top_k: wire.U32 = pydantic.Field(
@@ -7093,7 +7093,7 @@ class VcsCommitRequest(wire.RequestModel):
     )
     author: wire.Str | None = pydantic.Field(
         default=None,
-        pattern="^[^<>]+ <[^<>@]+@[^<>]+>$",
+        pattern="^[\\x{0}-;=?-\\x{D7FF}\\x{E000}-\\x{10FFFF}]+ <[\\x{0}-;=?A-\\x{D7FF}\\x{E000}-\\x{10FFFF}]+@[\\x{0}-;=?-\\x{D7FF}\\x{E000}-\\x{10FFFF}]+>$",
         description="Author as `Name <email>`; the configured identity when omitted.",
     )
 
@@ -7137,7 +7137,7 @@ class VcsBranchRequest(wire.RequestModel):
     )
     name: wire.Str | None = pydantic.Field(
         default=None,
-        pattern="^[A-Za-z0-9._/-]+$",
+        pattern="^[\\--9A-Z_a-z]+$",
         description="Branch to create or delete.",
     )
     start_point: wire.Str | None = pydantic.Field(

@@ -10,6 +10,7 @@ use toolwright::Catalogue;
 use toolwright_codegen::Sources;
 use toolwright_codegen::model::{Field, Model, ToolKind, Type, TypeId, TypeKind};
 
+pub mod constraints;
 pub mod sample;
 pub mod vectors;
 

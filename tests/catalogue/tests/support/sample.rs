@@ -111,6 +111,12 @@ impl<'m> Sampler<'m> {
         text
     }
 
+    /// A full sample of a type, as JSON.
+    pub fn value_of(&mut self, ty: &Type) -> serde_json::Value {
+        let text = self.value(ty, &Constraints::default(), 0, Fill::Full);
+        serde_json::from_str(&text).expect("samples are JSON")
+    }
+
     fn fields(&mut self, fields: &[Field], depth: usize, fill: Fill) -> Vec<String> {
         let mut out = Vec::new();
         for field in fields {

@@ -43,10 +43,14 @@ export function float(type: "f32" | "f64", min?: number, max?: number): z.ZodNum
   return schema;
 }
 
-/** A string of `min..=max` characters (code points, not UTF-16 units). */
+/**
+ * A string of `min..=max` characters (code points, not UTF-16 units) that
+ * matches `pattern` somewhere, read as ECMA-262 with the `u` flag as JSON
+ * Schema does.
+ */
 export function string(min?: number, max?: number, pattern?: string): z.ZodType<string> {
   let schema: z.ZodType<string> = z.string();
-  if (pattern !== undefined) schema = z.string().regex(new RegExp(pattern));
+  if (pattern !== undefined) schema = z.string().regex(new RegExp(pattern, "u"));
   if (min === undefined && max === undefined) return schema;
   return schema.refine(
     (s) => {
