@@ -164,3 +164,91 @@ async fn job_tools_through_call_msgpack() {
     };
     assert_eq!(failed.total, 0);
 }
+
+#[tokio::test(start_paused = true)]
+async fn jobs_belong_to_the_owner_that_started_them() {
+    use toolwright::jobs::Owner;
+    use toolwright::port::CallOptions;
+
+    let d = dispatcher(config());
+    let (alice, bob) = (Owner::new("alice"), Owner::new("bob"));
+    let as_ = |owner: &Owner| CallOptions::default().owned_by(owner.clone());
+    let id = started(
+        &d.call_with(ToolRequest::Sleep(DelayRequest { ms: 60_000 }), as_(&alice))
+            .await,
+    );
+
+    // Bob finds nothing: not by id, not in a list, not to wait on, not to
+    // cancel.
+    let status = d
+        .call_with(ToolRequest::JobStatus(job_ref(&id)), as_(&bob))
+        .await;
+    assert_eq!(error(&status).code, "NOT_FOUND");
+    let ResponseEnvelope::Success(ToolResponse::JobList(list)) = d
+        .call_with(ToolRequest::JobList(all_jobs()), as_(&bob))
+        .await
+    else {
+        panic!("expected a job_list answer");
+    };
+    assert_eq!((list.total, list.jobs.len()), (0, 0));
+    assert_eq!(list.by_state.pending + list.by_state.running, 0);
+    let poll = d
+        .call_with(
+            ToolRequest::JobPoll(JobPollRequest {
+                job_ids: vec![id.clone()],
+                timeout_ms: 0,
+                mode: PollMode::Any,
+            }),
+            as_(&bob),
+        )
+        .await;
+    assert_eq!(error(&poll).code, "NOT_FOUND");
+    let ResponseEnvelope::Success(ToolResponse::JobPoll(all_of_bobs)) = d
+        .call_with(
+            ToolRequest::JobPoll(JobPollRequest {
+                job_ids: Vec::new(),
+                timeout_ms: 0,
+                mode: PollMode::All,
+            }),
+            as_(&bob),
+        )
+        .await
+    else {
+        panic!("expected a job_poll answer");
+    };
+    assert!(all_of_bobs.pending.is_empty(), "{all_of_bobs:?}");
+    let cancel = d
+        .call_with(ToolRequest::JobCancel(job_ref(&id)), as_(&bob))
+        .await;
+    assert_eq!(error(&cancel).code, "NOT_FOUND");
+    assert!(
+        matches!(status_of(&d, &id), JobState::Pending | JobState::Running),
+        "bob's cancel must leave alice's job running"
+    );
+
+    // Alice sees and cancels her own; a caller without an owner sees all.
+    let ResponseEnvelope::Success(ToolResponse::JobList(list)) = d
+        .call_with(ToolRequest::JobList(all_jobs()), as_(&alice))
+        .await
+    else {
+        panic!("expected a job_list answer");
+    };
+    assert_eq!(list.total, 1);
+    let ResponseEnvelope::Success(ToolResponse::JobList(list)) =
+        d.call(ToolRequest::JobList(all_jobs())).await
+    else {
+        panic!("expected a job_list answer");
+    };
+    assert_eq!(list.total, 1);
+    let ResponseEnvelope::Success(ToolResponse::JobCancel(JobCancelResponse { cancelled, .. })) = d
+        .call_with(ToolRequest::JobCancel(job_ref(&id)), as_(&alice))
+        .await
+    else {
+        panic!("expected a job_cancel answer");
+    };
+    assert!(cancelled);
+}
+
+fn status_of(d: &toolwright::Dispatcher<Studio>, id: &str) -> JobState {
+    d.jobs().status(id).expect("the job exists").state
+}

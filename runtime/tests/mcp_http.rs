@@ -259,3 +259,110 @@ async fn a_flood_of_reused_ids_leaves_the_server_answering() {
         json!({"result": 42})
     );
 }
+
+fn call(id: u64, tool: &str, arguments: Value) -> Value {
+    json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": tool, "arguments": arguments}
+    })
+}
+
+#[tokio::test]
+async fn one_sessions_jobs_are_not_found_by_another() {
+    let server = start(HttpConfig::default()).await;
+    let (a, b) = (
+        session(&server, "2025-06-18", &[]).await,
+        session(&server, "2025-06-18", &[]).await,
+    );
+    let headers = |sid: &str| {
+        [
+            ("mcp-session-id", sid.to_owned()),
+            ("mcp-protocol-version", "2025-06-18".to_owned()),
+        ]
+    };
+    let (ha, hb) = (headers(&a), headers(&b));
+    let ha: Vec<(&str, &str)> = ha.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let hb: Vec<(&str, &str)> = hb.iter().map(|(k, v)| (*k, v.as_str())).collect();
+
+    let started = post(
+        &server,
+        &ha,
+        call(1, "generate", json!({"chunks": 1000, "interval_ms": 1000})).to_string(),
+    )
+    .await;
+    let handle = started.message()["result"]["structuredContent"].clone();
+    let job_id = handle["job_id"].as_str().expect("a job handle").to_owned();
+
+    let theirs = post(
+        &server,
+        &hb,
+        call(2, "job_status", json!({"job_id": job_id})).to_string(),
+    )
+    .await;
+    let result = &theirs.message()["result"];
+    assert_eq!(result["isError"], true, "{result}");
+    assert_eq!(result["structuredContent"]["code"], "NOT_FOUND", "{result}");
+    let listed = post(&server, &hb, call(3, "job_list", json!({})).to_string()).await;
+    assert_eq!(listed.message()["result"]["structuredContent"]["total"], 0);
+    let cancel = post(
+        &server,
+        &hb,
+        call(4, "job_cancel", json!({"job_id": job_id})).to_string(),
+    )
+    .await;
+    assert_eq!(
+        cancel.message()["result"]["structuredContent"]["code"],
+        "NOT_FOUND"
+    );
+
+    let mine = post(
+        &server,
+        &ha,
+        call(5, "job_status", json!({"job_id": job_id})).to_string(),
+    )
+    .await;
+    let result = &mine.message()["result"];
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(result["structuredContent"]["state"], "running", "{result}");
+    let cancel = post(
+        &server,
+        &ha,
+        call(6, "job_cancel", json!({"job_id": job_id})).to_string(),
+    )
+    .await;
+    assert_eq!(
+        cancel.message()["result"]["structuredContent"]["cancelled"],
+        true
+    );
+}
+
+#[tokio::test]
+async fn methods_of_undeclared_capabilities_are_not_found() {
+    let server = start(HttpConfig::default()).await;
+    let sid = session(&server, "2025-11-25", &[]).await;
+    let headers = [
+        ("mcp-session-id", sid.as_str()),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    for (id, method, params) in [
+        (1, "resources/list", json!({})),
+        (2, "resources/templates/list", json!({})),
+        (3, "prompts/list", json!({})),
+        (
+            4,
+            "completion/complete",
+            json!({"ref": {"type": "ref/prompt", "name": "x"}, "argument": {"name": "a", "value": ""}}),
+        ),
+        (5, "resources/read", json!({"uri": "file:///x"})),
+        (6, "prompts/get", json!({"name": "x"})),
+    ] {
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let answer = post(&server, &headers, request.to_string()).await;
+        assert_eq!(
+            answer.error_code(),
+            -32601,
+            "{method}: {}",
+            answer.message()
+        );
+    }
+}

@@ -2,17 +2,25 @@
 //! answered from the dispatcher's job store rather than by a handler.
 
 use super::{Dispatcher, ResponseOf};
-use crate::jobs::{JobCall, JobReply};
+use crate::jobs::{JobCall, JobReply, Owner};
 use crate::{Catalogue, IntoToolError, ResponseEnvelope, Service};
 
 impl<S: Service> Dispatcher<S> {
-    pub(super) async fn answer_job_call(&self, call: JobCall) -> ResponseEnvelope<ResponseOf<S>> {
+    /// Answers a job tool as `caller` sees the jobs.
+    pub(super) async fn answer_job_call(
+        &self,
+        call: JobCall,
+        caller: Option<&Owner>,
+    ) -> ResponseEnvelope<ResponseOf<S>> {
         let jobs = self.jobs();
         let reply = match call {
-            JobCall::Status(r) => jobs.status(&r.job_id).map(JobReply::Status),
-            JobCall::List(r) => Ok(JobReply::List(jobs.list(r))),
-            JobCall::Poll(r) => jobs.poll(r).await.map(JobReply::Poll),
-            JobCall::Cancel(r) => jobs.cancel(&r.job_id).await.map(JobReply::Cancel),
+            JobCall::Status(r) => jobs.status_for(&r.job_id, caller).map(JobReply::Status),
+            JobCall::List(r) => Ok(JobReply::List(jobs.list_for(r, caller))),
+            JobCall::Poll(r) => jobs.poll_for(r, caller).await.map(JobReply::Poll),
+            JobCall::Cancel(r) => jobs
+                .cancel_for(&r.job_id, caller)
+                .await
+                .map(JobReply::Cancel),
         };
         match reply {
             Ok(reply) => ResponseEnvelope::Success(S::Catalogue::from_job_reply(reply)),

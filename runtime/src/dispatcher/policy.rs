@@ -23,7 +23,7 @@ impl<S: Service> Dispatcher<S> {
             match S::Catalogue::into_job_call(request) {
                 Ok(call) => {
                     return tokio::select! {
-                        answer = self.answer_job_call(call) => answer,
+                        answer = self.answer_job_call(call, options.owner.as_ref()) => answer,
                         () = options.cancelled() => cancelled(info),
                     };
                 }
@@ -73,7 +73,8 @@ impl<S: Service> Dispatcher<S> {
             .clone()
             .filter(|_| waits)
             .map(StreamTo::Events);
-        let job = match runner::spawn(&self.inner, request, info, waits, stream) {
+        let owner = options.owner.clone();
+        let job = match runner::spawn(&self.inner, request, info, waits, stream, owner) {
             Ok(job) => job,
             Err(e) => return ResponseEnvelope::Error(e),
         };

@@ -13,6 +13,7 @@ use super::panic::CatchPanic;
 use super::sink::{JobSink, StreamTo};
 use super::{Inner, ResponseOf};
 use crate::jobs::Outcome;
+use crate::jobs::Owner;
 use crate::port::StreamEvent;
 use crate::{CallContext, CallInfo, Catalogue, Service, ToolError};
 
@@ -40,12 +41,13 @@ pub(super) fn spawn<S: Service>(
     info: CallInfo,
     waiter: bool,
     stream: Option<StreamTo<ResponseOf<S>>>,
+    owner: Option<Owner>,
 ) -> Result<Spawned<ResponseOf<S>>, ToolError> {
     let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
         ToolError::internal("the dispatcher runs jobs on a tokio runtime, and there is none")
     })?;
     let tool = info.tool.name;
-    let job = inner.jobs.create(tool, info.timing, waiter)?;
+    let job = inner.jobs.create(tool, info.timing, waiter, owner)?;
     if let Some(tx) = &stream {
         tx.send(StreamEvent::Start {
             job_id: job.id.to_string(),

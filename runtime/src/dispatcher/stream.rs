@@ -28,7 +28,7 @@ impl<S: Service> Dispatcher<S> {
         let request = if info.tool.builtin {
             match S::Catalogue::into_job_call(request) {
                 Ok(call) => {
-                    let _ = tx.send(self.answer_job_call(call).await);
+                    let _ = tx.send(self.answer_job_call(call, None).await);
                     return rx;
                 }
                 Err(request) => request,
@@ -42,6 +42,7 @@ impl<S: Service> Dispatcher<S> {
             info,
             true,
             Some(StreamTo::Envelopes(tx.clone())),
+            None,
         ) {
             Ok(job) => job,
             Err(e) => {

@@ -19,11 +19,16 @@ pub struct CallBody<'a> {
     pub wait: Option<Duration>,
     /// Whether a waited-on job call sends its stream as Replies.
     pub stream: bool,
+    /// Who the call is made for (see [`Owner`](crate::jobs::Owner)): a
+    /// gateway passes its caller along, so that the jobs the call starts
+    /// belong to that caller on the backend too.
+    pub owner: Option<&'a str>,
 }
 
 impl<'a> CallBody<'a> {
-    /// Reads a call body: a map with `request` (required), `wait_ms` and
-    /// `stream`, in any order. `wait_ms` may also be `nil`, meaning absent.
+    /// Reads a call body: a map with `request` (required), `wait_ms`,
+    /// `stream` and `owner`, in any order. `wait_ms` may also be `nil`,
+    /// meaning absent.
     ///
     /// # Errors
     /// `INVALID_REQUEST` naming what is wrong: a body over
@@ -46,8 +51,9 @@ impl<'a> CallBody<'a> {
         let mut request = None;
         let mut wait = None;
         let mut stream = None;
-        // Every entry either fills one of three slots or is refused, so
-        // this loop ends by the fourth entry whatever the header claims.
+        let mut owner = None;
+        // Every entry either fills one of four slots or is refused, so
+        // this loop ends by the fifth entry whatever the header claims.
         for _ in 0..entries {
             let key = match r.byte() {
                 Some(marker @ 0xa0..=0xbf) => r.take(u64::from(marker & 0x1f)),
@@ -74,11 +80,15 @@ impl<'a> CallBody<'a> {
                         None => return Err(truncated(" in `stream`")),
                     });
                 }
+                b"owner" => {
+                    once(owner.is_some(), "owner")?;
+                    owner = Some(read_owner(&mut r)?);
+                }
                 _ => {
                     let shown = String::from_utf8_lossy(key.get(..64).unwrap_or(key));
                     return Err(invalid(format!(
                         "the call body has an unknown key `{shown}`; \
-                         its keys are `request`, `wait_ms` and `stream`"
+                         its keys are `request`, `wait_ms`, `stream` and `owner`"
                     )));
                 }
             }
@@ -90,32 +100,57 @@ impl<'a> CallBody<'a> {
             request: request.ok_or_else(|| invalid("the call body has no `request`"))?,
             wait: wait.flatten().map(Duration::from_millis),
             stream: stream.unwrap_or(false),
+            owner,
         })
     }
+
+    /// The body's bytes: `request`, then `wait_ms` when given (in whole
+    /// milliseconds, rounded down), `stream` when true and `owner` when
+    /// given. `request` must be one encoded tool request map; its bytes are
+    /// copied in as they are.
+    pub fn encode(&self) -> Vec<u8> {
+        let entries = 1
+            + u8::from(self.wait.is_some())
+            + u8::from(self.stream)
+            + u8::from(self.owner.is_some());
+        let mut out = Vec::with_capacity(self.request.len() + 32);
+        out.push(0x80 | entries);
+        push_str(&mut out, "request");
+        out.extend_from_slice(self.request);
+        if let Some(wait) = self.wait {
+            push_str(&mut out, "wait_ms");
+            push_uint(
+                &mut out,
+                u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
+            );
+        }
+        if self.stream {
+            push_str(&mut out, "stream");
+            out.push(0xc3);
+        }
+        if let Some(owner) = self.owner {
+            push_str(&mut out, "owner");
+            push_str(&mut out, owner);
+        }
+        out
+    }
 }
+
+/// Longest `owner` a call body may carry, in bytes.
+pub const MAX_OWNER_BYTES: usize = 256;
 
 /// The call body `{"request": <request>, "wait_ms": …, "stream": true}`,
 /// with `wait_ms` only when `wait` is given (in whole milliseconds, rounded
 /// down) and `stream` only when true. `request` must be one encoded tool
 /// request map; its bytes are copied in as they are.
 pub fn encode_call(request: &[u8], wait: Option<Duration>, stream: bool) -> Vec<u8> {
-    let entries = 1 + u8::from(wait.is_some()) + u8::from(stream);
-    let mut out = Vec::with_capacity(request.len() + 32);
-    out.push(0x80 | entries);
-    push_str(&mut out, "request");
-    out.extend_from_slice(request);
-    if let Some(wait) = wait {
-        push_str(&mut out, "wait_ms");
-        push_uint(
-            &mut out,
-            u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
-        );
+    CallBody {
+        request,
+        wait,
+        stream,
+        owner: None,
     }
-    if stream {
-        push_str(&mut out, "stream");
-        out.push(0xc3);
-    }
-    out
+    .encode()
 }
 
 /// The envelope `{"error": {"code": code, "message": message}}`, as
@@ -182,6 +217,24 @@ fn once(seen: bool, key: &str) -> Result<(), ToolError> {
         return Err(invalid(format!("the call body has `{key}` twice")));
     }
     Ok(())
+}
+
+/// The `owner` value: a UTF-8 string of at most [`MAX_OWNER_BYTES`].
+fn read_owner<'a>(r: &mut Reader<'a>) -> Result<&'a str, ToolError> {
+    let len = match r.byte() {
+        Some(marker @ 0xa0..=0xbf) => Some(u64::from(marker & 0x1f)),
+        Some(marker @ 0xd9..=0xdb) => r.uint(1 << (marker - 0xd9)),
+        Some(_) => return Err(invalid("`owner` in the call body is not a string")),
+        None => None,
+    }
+    .ok_or_else(|| truncated(" in `owner`"))?;
+    if len > MAX_OWNER_BYTES as u64 {
+        return Err(invalid(format!(
+            "`owner` in the call body is {len} bytes, more than {MAX_OWNER_BYTES}"
+        )));
+    }
+    let bytes = r.take(len).ok_or_else(|| truncated(" in `owner`"))?;
+    std::str::from_utf8(bytes).map_err(|_| invalid("`owner` in the call body is not UTF-8"))
 }
 
 /// The `request` value: a map, skipped over without decoding it.

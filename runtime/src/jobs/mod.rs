@@ -2,9 +2,12 @@
 //! `job_cancel`): their types, generated from the runtime's own `jobs.tool`,
 //! and the calls the dispatcher answers itself.
 
+mod owner;
 mod store;
 mod types;
 
+pub use owner::Owner;
+pub(crate) use owner::sees;
 pub use store::{JobEvent, JobStore};
 pub(crate) use store::{Outcome, StoreConfig};
 // MCP tasks keep their timestamps as jobs do.

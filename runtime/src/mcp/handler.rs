@@ -3,9 +3,11 @@
 use std::borrow::Cow;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
-    Implementation, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestMethod,
+    CompleteRequestParams, CompleteResult, CustomRequest, CustomResult, Implementation,
+    ListPromptsRequestMethod, ListPromptsResult, ListResourceTemplatesRequestMethod,
+    ListResourceTemplatesResult, ListResourcesRequestMethod, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -68,6 +70,44 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
         self.rerouted(request, context).await
+    }
+
+    // The server declares only `tools`: the methods of the capabilities it
+    // does not declare are not found (-32601), as the specification says,
+    // rather than empty lists that suggest there is nothing yet.
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Err(ErrorData::method_not_found::<ListResourcesRequestMethod>())
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Err(ErrorData::method_not_found::<
+            ListResourceTemplatesRequestMethod,
+        >())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Err(ErrorData::method_not_found::<ListPromptsRequestMethod>())
+    }
+
+    async fn complete(
+        &self,
+        _request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        Err(ErrorData::method_not_found::<CompleteRequestMethod>())
     }
 }
 

@@ -53,7 +53,8 @@ pub use error::ServeError;
 pub use http::HttpConfig;
 
 use crate::Catalogue;
-use crate::port::CallPort;
+use crate::jobs::Owner;
+use crate::port::{CallOptions, CallPort};
 use schema::McpSchema;
 use tasks::Tasks;
 
@@ -78,6 +79,11 @@ pub struct McpServer<P: CallPort> {
     /// The tasks of the session this value serves; see
     /// [`McpServer::for_session`].
     tasks: Arc<Tasks>,
+    /// Who this session's calls are made for: the jobs they start belong
+    /// to the session. `None` with [`McpServer::shared_jobs`].
+    owner: Option<Owner>,
+    /// Every session sees every job (a single-user server).
+    shared_jobs: bool,
 }
 
 impl<P: CallPort> Clone for McpServer<P> {
@@ -88,6 +94,8 @@ impl<P: CallPort> Clone for McpServer<P> {
             name: self.name.clone(),
             version: self.version.clone(),
             tasks: self.tasks.clone(),
+            owner: self.owner.clone(),
+            shared_jobs: self.shared_jobs,
         }
     }
 }
@@ -122,7 +130,19 @@ impl<P: CallPort> McpServer<P> {
             name: Arc::from("toolwright"),
             version: Arc::from(env!("CARGO_PKG_VERSION")),
             tasks: Arc::default(),
+            owner: None,
+            shared_jobs: false,
         })
+    }
+
+    /// Lets every session see and cancel every job, for a server with one
+    /// user. By default jobs belong to the session that started them, and
+    /// another session's `job_status`, `job_list`, `job_poll` and
+    /// `job_cancel` do not find them (docs/mcp.md).
+    #[must_use]
+    pub fn shared_jobs(mut self) -> Self {
+        self.shared_jobs = true;
+        self
     }
 
     /// Sets the name and version the server gives in `initialize`.
@@ -139,7 +159,17 @@ impl<P: CallPort> McpServer<P> {
     fn for_session(&self) -> Self {
         McpServer {
             tasks: Arc::default(),
+            owner: (!self.shared_jobs).then(|| Owner::unique("mcp-session")),
             ..self.clone()
+        }
+    }
+
+    /// The options every call of this session starts from.
+    fn call_options(&self) -> CallOptions {
+        let options = CallOptions::default();
+        match &self.owner {
+            Some(owner) => options.owned_by(owner.clone()),
+            None => options,
         }
     }
 

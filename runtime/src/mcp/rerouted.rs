@@ -21,7 +21,7 @@ use super::tasks::{NewTask, RELATED_TASK, State, TaskError, View};
 use super::{McpServer, jsonrpc, result};
 use crate::edge::{self, Route};
 use crate::jobs::JobState;
-use crate::port::{CallOptions, CallPort, PortEnvelope, StreamEvent};
+use crate::port::{CallPort, PortEnvelope, StreamEvent};
 use crate::{Catalogue, Json, ResponseEnvelope, ToolError, ToolInfo, ToolTiming};
 
 /// `params` of `tasks/get`, `tasks/result` and `tasks/cancel`.
@@ -195,7 +195,7 @@ impl<P: CallPort> McpServer<P> {
         // made when the job starts.
         let (tx, mut stream) = mpsc::unbounded_channel();
         let port = self.port.clone();
-        let options = CallOptions::default().wait_until_done().stream_to(tx);
+        let options = self.call_options().wait_until_done().stream_to(tx);
         let mut call = tokio::spawn(async move { port.call(request, options).await });
         loop {
             match stream.recv().await {

@@ -6,6 +6,7 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 use super::StreamSender;
+use crate::jobs::Owner;
 
 /// How one call is made. `CallOptions::default()` waits as the tool's
 /// timing class says, cannot be cancelled and does not stream.
@@ -31,6 +32,10 @@ pub struct CallOptions {
     pub cancel: Option<CancellationToken>,
     /// Where the stream of a streaming job goes while it is waited for.
     pub stream: Option<StreamSender>,
+    /// Who the call is made for: the jobs it starts belong to them, and a
+    /// job tool called with an owner sees only theirs. `None` sees every
+    /// job.
+    pub owner: Option<Owner>,
 }
 
 impl CallOptions {
@@ -58,6 +63,13 @@ impl CallOptions {
     #[must_use]
     pub fn stream_to(mut self, sender: StreamSender) -> Self {
         self.stream = Some(sender);
+        self
+    }
+
+    /// Makes the call for `owner`: see [`Owner`].
+    #[must_use]
+    pub fn owned_by(mut self, owner: Owner) -> Self {
+        self.owner = Some(owner);
         self
     }
 

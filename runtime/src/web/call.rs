@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::Web;
 use super::events::query_values;
-use crate::port::{CallOptions, CallPort};
+use crate::port::CallPort;
 use crate::{Json, ResponseEnvelope, ToolError, codes};
 
 pub(super) async fn serve<P: CallPort>(
@@ -47,7 +47,7 @@ pub(super) async fn serve<P: CallPort>(
         Ok(request) => request,
         Err(e) => return answer::<()>(&ResponseEnvelope::Error(e)),
     };
-    let mut options = CallOptions::default();
+    let mut options = super::call_options();
     if let Some(wait) = query_values(uri.query().unwrap_or(""), "wait").first() {
         options = match (wait.as_str(), wait.parse::<u64>()) {
             ("done", _) => options.wait_until_done(),

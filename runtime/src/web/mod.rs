@@ -14,11 +14,19 @@ use std::sync::Arc;
 use axum::Router;
 use axum::routing::{get, post};
 
+use crate::jobs::Owner;
 use crate::mcp::HttpConfig;
 use crate::port::CallPort;
 pub(crate) use access::Access;
 
 /// What every route shares.
+/// The options of every call made through these routes. They act for
+/// one principal, the holder of the server's token: the jobs they start
+/// belong to it, apart from every MCP session's.
+fn call_options() -> crate::port::CallOptions {
+    crate::port::CallOptions::default().owned_by(Owner::new("web"))
+}
+
 pub(crate) struct Web<P> {
     pub(crate) port: P,
     pub(crate) access: Access,

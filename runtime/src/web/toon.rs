@@ -16,7 +16,7 @@ use tokio::sync::{Semaphore, mpsc};
 
 use super::Web;
 use crate::jobs::JobEvent;
-use crate::port::{CallOptions, CallPort, StreamEvent};
+use crate::port::{CallPort, StreamEvent};
 use crate::toon::{
     Decoder, Encoder, ErrorMessage, Heartbeat, MessageType, Stamp, Status, ToolResult, Version,
 };
@@ -170,7 +170,7 @@ async fn call<P: CallPort>(
     let mut jobs = port.subscribe();
     let answer = port.call(
         request,
-        CallOptions::default().wait_until_done().stream_to(stream),
+        super::call_options().wait_until_done().stream_to(stream),
     );
     tokio::pin!(answer);
     let mut job = None;

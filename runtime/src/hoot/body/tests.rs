@@ -166,7 +166,7 @@ fn bad_call_bodies_are_refused() {
         (
             after(&[b"\xa5extra", &[0xc0]]),
             "the call body has an unknown key `extra`; \
-             its keys are `request`, `wait_ms` and `stream`",
+             its keys are `request`, `wait_ms`, `stream` and `owner`",
         ),
         (map(&[b"\xa4tool", b"\xa3add"]), "unknown key `tool`"),
         (
@@ -264,4 +264,54 @@ proptest! {
         let after_key = [&[0x81][..], KEY_REQUEST, &bytes].concat();
         let _ = decode(&after_key);
     }
+}
+
+#[test]
+fn an_owner_travels_as_a_short_string() {
+    let body = CallBody {
+        request: REQUEST,
+        wait: None,
+        stream: false,
+        owner: Some("mcp-session-7"),
+    }
+    .encode();
+    let expected = [
+        &[0x82][..],
+        KEY_REQUEST,
+        REQUEST,
+        b"\xa5owner\xadmcp-session-7",
+    ]
+    .concat();
+    assert_eq!(body, expected);
+    assert_eq!(decode(&body).expect("decodes").owner, Some("mcp-session-7"));
+    assert_eq!(decode(CALL).expect("decodes").owner, None);
+
+    let not_a_string = [&[0x82][..], KEY_REQUEST, REQUEST, b"\xa5owner\x07"].concat();
+    assert_eq!(
+        refusal(&not_a_string),
+        "`owner` in the call body is not a string"
+    );
+    let long = "x".repeat(MAX_OWNER_BYTES + 1);
+    let too_long = CallBody {
+        request: REQUEST,
+        wait: None,
+        stream: false,
+        owner: Some(&long),
+    }
+    .encode();
+    assert_eq!(
+        refusal(&too_long),
+        "`owner` in the call body is 257 bytes, more than 256"
+    );
+    let not_utf8 = [&[0x82][..], KEY_REQUEST, REQUEST, b"\xa5owner\xa2\xff\xfe"].concat();
+    assert_eq!(refusal(&not_utf8), "`owner` in the call body is not UTF-8");
+    let twice = [
+        &[0x83][..],
+        KEY_REQUEST,
+        REQUEST,
+        b"\xa5owner\xa1a",
+        b"\xa5owner\xa1b",
+    ]
+    .concat();
+    assert_eq!(refusal(&twice), "the call body has `owner` twice");
 }

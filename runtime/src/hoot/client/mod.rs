@@ -38,7 +38,7 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 use tokio::sync::{broadcast, mpsc, watch};
 
 use super::mailbox::{Outbox, mailbox};
-use super::{HootError, Message, RequestId, encode_call};
+use super::{CallBody, HootError, Message, RequestId};
 use crate::codec::{self, Limits};
 use crate::events::{ToolEvents, ToolSource};
 use crate::jobs::{JobCancelResponse, JobEvent, JobInfo, JobPollRequest, JobPollResponse};
@@ -367,7 +367,13 @@ impl<C> Client<C> {
             backend,
             done: false,
         };
-        let body = encode_call(&request, options.wait, options.stream.is_some());
+        let body = CallBody {
+            request: &request,
+            wait: options.wait,
+            stream: options.stream.is_some(),
+            owner: options.owner.as_ref().map(|o| o.as_str()),
+        }
+        .encode();
         self.inner.outbox.push(Cmd::Send {
             backend,
             message: Message::request(id, "", body),

@@ -13,6 +13,7 @@ use super::{Out, Shared};
 use crate::hoot::RequestId;
 use crate::hoot::iopub::{CallEvent, job_frames};
 use crate::jobs::JobEvent;
+use crate::jobs::Owner;
 use crate::port::{CallOptions, CallPort, StreamEvent};
 use crate::{ResponseEnvelope, ToolError, codec};
 
@@ -27,6 +28,7 @@ pub(super) struct Call {
     pub(super) request: Vec<u8>,
     pub(super) wait: Option<Duration>,
     pub(super) stream: bool,
+    pub(super) owner: Option<Owner>,
 }
 
 /// Calls the port and queues the call's Replies: its stream, if asked
@@ -43,6 +45,7 @@ pub(super) async fn serve<P: CallPort>(
         request,
         wait,
         stream,
+        owner,
     } = call;
     let tool = if shared.publishing {
         tool_of(&request)
@@ -58,6 +61,7 @@ pub(super) async fn serve<P: CallPort>(
         wait,
         cancel: Some(cancel),
         stream: None,
+        owner,
     };
     let reply = |body: Vec<u8>, last: bool| Out::Reply {
         peer: peer.clone(),

@@ -10,6 +10,7 @@ use tokio_util::sync::CancellationToken;
 use super::{Out, Shared, calls, count};
 use crate::hoot::body::error_body;
 use crate::hoot::{CallBody, Command, Message, RequestId, decode, encode};
+use crate::jobs::Owner;
 use crate::port::CallPort;
 use crate::{ToolError, codes};
 
@@ -220,6 +221,7 @@ impl<P: CallPort> Thread<P> {
                 request: call.request.to_vec(),
                 wait: call.wait,
                 stream: call.stream,
+                owner: call.owner.map(Owner::new),
             },
             Err(e) => {
                 count(&self.shared.counts.refused);

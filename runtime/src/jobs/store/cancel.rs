@@ -5,7 +5,7 @@ use std::sync::Arc;
 use super::record::Latch;
 use super::{JobStore, STOP_MARGIN, id, not_found};
 use crate::ToolError;
-use crate::jobs::{JobCancelResponse, JobError, JobState};
+use crate::jobs::{JobCancelResponse, JobError, JobState, Owner};
 
 impl<R: Send + 'static> JobStore<R> {
     /// Cancels a job: its handler's [`Context`](crate::Context) sees the
@@ -19,10 +19,26 @@ impl<R: Send + 'static> JobStore<R> {
     /// [`JobError::InvalidJobId`] for a malformed id, [`JobError::NotFound`]
     /// for one that is unknown or expired.
     pub async fn cancel(&self, job_id: &str) -> Result<JobCancelResponse, JobError> {
+        self.cancel_for(job_id, None).await
+    }
+
+    /// [`cancel`](Self::cancel) as `caller` may: another owner's job is not
+    /// found, and left running.
+    ///
+    /// # Errors
+    /// As [`cancel`](Self::cancel).
+    pub async fn cancel_for(
+        &self,
+        job_id: &str,
+        caller: Option<&Owner>,
+    ) -> Result<JobCancelResponse, JobError> {
         id::check(job_id)?;
         let stopped = {
             let mut table = self.lock();
-            let record = table.get_mut(job_id).ok_or_else(|| not_found(job_id))?;
+            let record = table
+                .get_mut(job_id)
+                .filter(|r| r.seen_by(caller))
+                .ok_or_else(|| not_found(job_id))?;
             if record.is_finished() {
                 return Ok(JobCancelResponse {
                     job_id: job_id.to_owned(),

@@ -19,7 +19,7 @@ use tokio_util::sync::CancellationToken;
 pub use events::JobEvent;
 pub(crate) use record::{Outcome, StopGuard};
 
-use crate::jobs::{JobError, JobInfo, JobListRequest, JobListResponse, JobState};
+use crate::jobs::{JobError, JobInfo, JobListRequest, JobListResponse, JobState, Owner};
 use crate::{Bytes, ToolError, ToolTiming};
 use id::IdGen;
 use record::Record;
@@ -153,6 +153,7 @@ impl<R: Send + 'static> JobStore<R> {
         tool: &'static str,
         timing: ToolTiming,
         waiter: bool,
+        owner: Option<Owner>,
     ) -> Result<NewJob<R>, ToolError> {
         let id = self.shared.ids.next();
         let (tx, rx) = if waiter {
@@ -162,7 +163,7 @@ impl<R: Send + 'static> JobStore<R> {
             (None, None)
         };
         let at = now_ms();
-        let record = Record::new(id.clone(), tool, at, tx);
+        let record = Record::new(id.clone(), tool, at, tx, owner);
         let token = record.token.clone();
         let stop_guard = StopGuard(record.stopped.clone());
         {
@@ -268,10 +269,20 @@ impl<R: Serialize + Send + 'static> JobStore<R> {
     /// [`JobError::InvalidJobId`] for a malformed id, [`JobError::NotFound`]
     /// for one that is unknown or expired.
     pub fn status(&self, job_id: &str) -> Result<JobInfo, JobError> {
+        self.status_for(job_id, None)
+    }
+
+    /// [`status`](Self::status) as `caller` sees it: another owner's job
+    /// is not found.
+    ///
+    /// # Errors
+    /// As [`status`](Self::status).
+    pub fn status_for(&self, job_id: &str, caller: Option<&Owner>) -> Result<JobInfo, JobError> {
         id::check(job_id)?;
         let table = self.lock();
         table
             .get(job_id)
+            .filter(|r| r.seen_by(caller))
             .map(Record::info)
             .ok_or_else(|| not_found(job_id))
     }
@@ -280,12 +291,18 @@ impl<R: Serialize + Send + 'static> JobStore<R> {
     /// them (and never more than 1,000), with the number that matched and
     /// how many the store holds in each state.
     pub fn list(&self, request: JobListRequest) -> JobListResponse {
+        self.list_for(request, None)
+    }
+
+    /// [`list`](Self::list) as `caller` sees it: its own jobs, counted.
+    pub fn list_for(&self, request: JobListRequest, caller: Option<&Owner>) -> JobListResponse {
         let table = self.lock();
         let limit = usize::try_from(request.limit.min(MAX_LIST)).unwrap_or(usize::MAX);
         let mut total: u32 = 0;
         let mut jobs = Vec::new();
         for record in table.newest_first() {
-            if request.state.is_some_and(|s| s != record.state)
+            if !record.seen_by(caller)
+                || request.state.is_some_and(|s| s != record.state)
                 || request
                     .tool_name
                     .as_deref()
@@ -301,7 +318,7 @@ impl<R: Serialize + Send + 'static> JobStore<R> {
         JobListResponse {
             jobs,
             total,
-            by_state: table.counts(),
+            by_state: table.counts(caller),
         }
     }
 }

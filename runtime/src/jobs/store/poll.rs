@@ -9,7 +9,7 @@ use tokio::time::Instant;
 
 use super::record::is_finished;
 use super::{JobStore, id, not_found};
-use crate::jobs::{JobError, JobPollRequest, JobPollResponse, JobState, PollMode};
+use crate::jobs::{JobError, JobPollRequest, JobPollResponse, JobState, Owner, PollMode};
 
 /// Longest wait one poll accepts (the IDL's bound on `timeout_ms`); longer
 /// requests wait this long.
@@ -29,12 +29,25 @@ impl<R: Send + 'static> JobStore<R> {
     /// [`JobError::InvalidJobId`] for a malformed id, [`JobError::NotFound`]
     /// for one that is unknown or expired when the call starts.
     pub async fn poll(&self, request: JobPollRequest) -> Result<JobPollResponse, JobError> {
+        self.poll_for(request, None).await
+    }
+
+    /// [`poll`](Self::poll) as `caller` sees it: with no ids it waits on
+    /// the caller's own jobs, and another owner's job is not found.
+    ///
+    /// # Errors
+    /// As [`poll`](Self::poll).
+    pub async fn poll_for(
+        &self,
+        request: JobPollRequest,
+        caller: Option<&Owner>,
+    ) -> Result<JobPollResponse, JobError> {
         let start = Instant::now();
         let timeout = Duration::from_millis(request.timeout_ms.min(MAX_TIMEOUT_MS));
         // Subscribe before the first look, so a job that finishes between
         // the look and the wait still wakes us.
         let mut settled = self.shared.settled.subscribe();
-        let mut watched = self.watched(&request.job_ids)?;
+        let mut watched = self.watched(&request.job_ids, caller)?;
         let mut timed_out = false;
         loop {
             self.refresh(&mut watched);
@@ -61,7 +74,11 @@ impl<R: Send + 'static> JobStore<R> {
 
     /// The jobs to watch, in the order asked (duplicates dropped), each with
     /// its current state.
-    fn watched(&self, job_ids: &[String]) -> Result<Vec<(Arc<str>, Watch)>, JobError> {
+    fn watched(
+        &self,
+        job_ids: &[String],
+        caller: Option<&Owner>,
+    ) -> Result<Vec<(Arc<str>, Watch)>, JobError> {
         for job_id in job_ids {
             id::check(job_id)?;
         }
@@ -69,14 +86,17 @@ impl<R: Send + 'static> JobStore<R> {
         if job_ids.is_empty() {
             return Ok(table
                 .newest_first()
-                .filter(|r| !r.is_finished())
+                .filter(|r| !r.is_finished() && r.seen_by(caller))
                 .map(|r| (r.id.clone(), Watch::Known(r.state)))
                 .collect());
         }
         let mut seen = HashMap::with_capacity(job_ids.len());
         let mut watched = Vec::with_capacity(job_ids.len());
         for job_id in job_ids {
-            let record = table.get(job_id).ok_or_else(|| not_found(job_id))?;
+            let record = table
+                .get(job_id)
+                .filter(|r| r.seen_by(caller))
+                .ok_or_else(|| not_found(job_id))?;
             if seen.insert(record.id.clone(), ()).is_none() {
                 watched.push((record.id.clone(), Watch::Known(record.state)));
             }

@@ -7,7 +7,7 @@ use serde::Serialize;
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use crate::jobs::{JobInfo, JobState};
+use crate::jobs::{JobInfo, JobState, Owner};
 use crate::{Json, ToolError, codes};
 
 /// What a job ends with: the handler's response or the error it failed with.
@@ -31,6 +31,8 @@ pub(super) struct Record<R> {
     pub(super) token: CancellationToken,
     /// Opened when the job's task has ended.
     pub(super) stopped: Latch,
+    /// Who started it; only they (and callers without an owner) see it.
+    pub(super) owner: Option<Owner>,
 }
 
 impl<R> Record<R> {
@@ -39,6 +41,7 @@ impl<R> Record<R> {
         tool: &'static str,
         now: u64,
         waiter: Option<oneshot::Sender<Outcome<R>>>,
+        owner: Option<Owner>,
     ) -> Self {
         Record {
             id,
@@ -53,7 +56,13 @@ impl<R> Record<R> {
             waiter,
             token: CancellationToken::new(),
             stopped: Latch::new(),
+            owner,
         }
+    }
+
+    /// True when `caller` may see this job.
+    pub(super) fn seen_by(&self, caller: Option<&Owner>) -> bool {
+        crate::jobs::sees(caller, self.owner.as_ref())
     }
 
     pub(super) fn is_finished(&self) -> bool {

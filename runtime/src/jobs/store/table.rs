@@ -9,7 +9,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::record::{Outcome, Record};
-use crate::jobs::{JobCounts, JobState};
+use crate::jobs::{JobCounts, JobState, Owner};
 
 pub(super) struct Table<R> {
     /// Keyed by a creation sequence number, so iterating backwards is
@@ -95,7 +95,8 @@ impl<R> Table<R> {
     }
 
     /// How many jobs are in each state.
-    pub(super) fn counts(&self) -> JobCounts {
+    /// How many jobs `caller` sees in each state.
+    pub(super) fn counts(&self, caller: Option<&Owner>) -> JobCounts {
         let mut counts = JobCounts {
             pending: 0,
             running: 0,
@@ -103,7 +104,7 @@ impl<R> Table<R> {
             failed: 0,
             cancelled: 0,
         };
-        for record in self.records.values() {
+        for record in self.records.values().filter(|r| r.seen_by(caller)) {
             let n = match record.state {
                 JobState::Pending => &mut counts.pending,
                 JobState::Running => &mut counts.running,
