@@ -252,3 +252,30 @@ async fn jobs_belong_to_the_owner_that_started_them() {
 fn status_of(d: &toolwright::Dispatcher<Studio>, id: &str) -> JobState {
     d.jobs().status(id).expect("the job exists").state
 }
+
+#[tokio::test(start_paused = true)]
+async fn jobs_beyond_the_limits_are_refused_at_once_with_busy() {
+    use toolwright::jobs::Owner;
+    use toolwright::port::CallOptions;
+
+    let d = dispatcher(config().max_jobs(2, 1));
+    let long = || ToolRequest::Sleep(DelayRequest { ms: 60_000 });
+    let as_ = |name: &str| CallOptions::default().owned_by(Owner::new(name));
+
+    let first = started(&d.call_with(long(), as_("alice")).await);
+    // Alice has her one job; Bob may still start his.
+    let again = d.call_with(long(), as_("alice")).await;
+    assert_eq!(error(&again).code, "BUSY");
+    assert!(error(&again).message.contains("this caller"), "{again:?}");
+    started(&d.call_with(long(), as_("bob")).await);
+    // Two jobs in all: nobody gets a third, not even a caller without an owner.
+    let carol = d.call_with(long(), as_("carol")).await;
+    assert_eq!(error(&carol).code, "BUSY");
+    assert!(error(&carol).message.contains("all callers"), "{carol:?}");
+    assert_eq!(error(&d.call(long()).await).code, "BUSY");
+
+    // A refused call started nothing; a finished job frees its slot.
+    assert_eq!(d.jobs().list(all_jobs()).total, 2);
+    d.jobs().cancel(&first).await.expect("cancels");
+    started(&d.call_with(long(), as_("carol")).await);
+}

@@ -39,6 +39,13 @@ pub struct DispatcherConfig {
     /// Bounds on decoded requests in
     /// [`call_msgpack`](crate::Dispatcher::call_msgpack).
     pub limits: Limits,
+    /// Most jobs pending or running at once; a call that would start one
+    /// more is refused at once with `BUSY`. Default 1,024.
+    pub max_jobs: usize,
+    /// Most jobs pending or running for one [`Owner`](crate::jobs::Owner)
+    /// (an MCP session, say), so that no caller takes every slot. Default
+    /// 256.
+    pub max_jobs_per_owner: usize,
 }
 
 impl Default for DispatcherConfig {
@@ -57,6 +64,8 @@ impl Default for DispatcherConfig {
             cancel_grace: Duration::from_millis(500),
             event_capacity: 1024,
             limits: Limits::default(),
+            max_jobs: 1024,
+            max_jobs_per_owner: 256,
         }
     }
 }
@@ -104,6 +113,15 @@ impl DispatcherConfig {
         self
     }
 
+    /// Sets how many jobs may be pending or running at once, and how many
+    /// of them for one owner.
+    #[must_use]
+    pub fn max_jobs(mut self, all: usize, per_owner: usize) -> Self {
+        self.max_jobs = all;
+        self.max_jobs_per_owner = per_owner;
+        self
+    }
+
     /// Sets the request limits.
     #[must_use]
     pub fn limits(mut self, limits: Limits) -> Self {
@@ -117,6 +135,8 @@ impl DispatcherConfig {
             max_finished: self.max_finished_jobs,
             grace: self.cancel_grace,
             event_capacity: self.event_capacity,
+            max_active: self.max_jobs,
+            max_active_per_owner: self.max_jobs_per_owner,
         }
     }
 }

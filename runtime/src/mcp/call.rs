@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{McpServer, result};
 use crate::jobs::JobEvent;
-use crate::port::{CallPort, PortEnvelope, StreamEvent};
+use crate::port::{CallOptions, CallPort, PortEnvelope, StreamEvent};
 use crate::{Bytes, ResponseEnvelope, ToolError, ToolInfo, codes, edge};
 
 /// The job tool that waits, during which its caller is sent progress.
@@ -87,6 +87,7 @@ impl<P: CallPort> McpServer<P> {
         &self,
         tool: &'static ToolInfo,
         args: &JsonObject,
+        options: CallOptions,
         ct: CancellationToken,
         mut progress: Option<Progress>,
     ) -> CallToolResult {
@@ -94,7 +95,7 @@ impl<P: CallPort> McpServer<P> {
             Ok(request) => request,
             Err(e) => return result::error(&e),
         };
-        let mut options = self.call_options().cancel_on(ct);
+        let mut options = options.cancel_on(ct);
         // A caller that gave a progress token is sent the chunks of the
         // call while it waits, and a `job_poll` the events of its jobs.
         let mut chunks = None;

@@ -131,7 +131,8 @@ impl<P: CallPort> McpServer<P> {
             .meta
             .get_progress_token()
             .map(|token| Progress::new(token, context.peer.clone()));
-        Ok(self.call(tool, &args, context.ct, progress).await)
+        let options = self.call_options(&context.extensions);
+        Ok(self.call(tool, &args, options, context.ct, progress).await)
     }
 }
 

@@ -79,8 +79,8 @@ pub struct McpServer<P: CallPort> {
     /// The tasks of the session this value serves; see
     /// [`McpServer::for_session`].
     tasks: Arc<Tasks>,
-    /// Who this session's calls are made for: the jobs they start belong
-    /// to the session. `None` with [`McpServer::shared_jobs`].
+    /// Who this session's calls are made for when the transport names no
+    /// one (stdio): the jobs they start belong to the session.
     owner: Option<Owner>,
     /// Every session sees every job (a single-user server).
     shared_jobs: bool,
@@ -164,13 +164,46 @@ impl<P: CallPort> McpServer<P> {
         }
     }
 
-    /// The options every call of this session starts from.
-    fn call_options(&self) -> CallOptions {
+    /// The options a call starts from: made for its owner (see
+    /// [`McpServer::owner_of`]).
+    fn call_options(&self, extensions: &rmcp::model::Extensions) -> CallOptions {
         let options = CallOptions::default();
-        match &self.owner {
-            Some(owner) => options.owned_by(owner.clone()),
+        match self.owner_of(extensions) {
+            Some(owner) => options.owned_by(owner),
             None => options,
         }
+    }
+
+    /// Who a request is made for. Over HTTP: its MCP session, when it has
+    /// one; else (a 2026-07-28 client, which keeps no session) the bearer
+    /// token it shows, so that its later requests find its jobs; else one
+    /// anonymous owner, since nothing tells such clients apart. Over
+    /// stdio: the session. Nobody with [`McpServer::shared_jobs`].
+    fn owner_of(&self, extensions: &rmcp::model::Extensions) -> Option<Owner> {
+        if self.shared_jobs {
+            return None;
+        }
+        let Some(parts) = extensions.get::<axum::http::request::Parts>() else {
+            return self.owner.clone();
+        };
+        let header = |name: &str| {
+            parts
+                .headers
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .filter(|v| !v.is_empty())
+        };
+        if let Some(session) = header("mcp-session-id") {
+            return Some(Owner::new(&format!("mcp-session:{session}")));
+        }
+        if let Some(credentials) = header("authorization") {
+            // The token itself is not kept: a fixed-key hash names it.
+            let mut hasher = std::hash::DefaultHasher::new();
+            std::hash::Hash::hash(credentials, &mut hasher);
+            let digest = std::hash::Hasher::finish(&hasher);
+            return Some(Owner::new(&format!("mcp-bearer:{digest:016x}")));
+        }
+        Some(Owner::new("mcp-anonymous"))
     }
 
     /// The port it serves.

@@ -21,7 +21,7 @@ use super::tasks::{NewTask, RELATED_TASK, State, TaskError, View};
 use super::{McpServer, jsonrpc, result};
 use crate::edge::{self, Route};
 use crate::jobs::JobState;
-use crate::port::{CallPort, PortEnvelope, StreamEvent};
+use crate::port::{CallOptions, CallPort, PortEnvelope, StreamEvent};
 use crate::{Catalogue, Json, ResponseEnvelope, ToolError, ToolInfo, ToolTiming};
 
 /// `params` of `tasks/get`, `tasks/result` and `tasks/cancel`.
@@ -154,7 +154,8 @@ impl<P: CallPort> McpServer<P> {
             .and_then(|m| m.get_progress_token())
             .map(|token| Progress::new(token, context.peer.clone()));
         let args = request.arguments.unwrap_or_default();
-        let new = self.start(tool, &args, ttl, progress).await;
+        let options = self.call_options(&context.extensions);
+        let new = self.start(tool, &args, options, ttl, progress).await;
         let view = self.tasks.create(new.task).map_err(task_error)?;
         if let Some(followed) = new.followed {
             self.follow_task(view.task_id.to_string(), followed);
@@ -168,6 +169,7 @@ impl<P: CallPort> McpServer<P> {
         &self,
         tool: &'static ToolInfo,
         args: &JsonObject,
+        options: CallOptions,
         ttl: Duration,
         progress: Option<Progress>,
     ) -> Started<P> {
@@ -195,7 +197,7 @@ impl<P: CallPort> McpServer<P> {
         // made when the job starts.
         let (tx, mut stream) = mpsc::unbounded_channel();
         let port = self.port.clone();
-        let options = self.call_options().wait_until_done().stream_to(tx);
+        let options = options.wait_until_done().stream_to(tx);
         let mut call = tokio::spawn(async move { port.call(request, options).await });
         loop {
             match stream.recv().await {

@@ -20,7 +20,7 @@ pub use events::JobEvent;
 pub(crate) use record::{Outcome, StopGuard};
 
 use crate::jobs::{JobError, JobInfo, JobListRequest, JobListResponse, JobState, Owner};
-use crate::{Bytes, ToolError, ToolTiming};
+use crate::{Bytes, ToolError, ToolTiming, codes};
 use id::IdGen;
 use record::Record;
 use table::Table;
@@ -77,6 +77,8 @@ struct Shared<R> {
     ttl: Duration,
     max_finished: usize,
     grace: Duration,
+    max_active: usize,
+    max_active_per_owner: usize,
 }
 
 /// A job just created, for the dispatcher to run.
@@ -96,6 +98,8 @@ pub(crate) struct StoreConfig {
     pub(crate) max_finished: usize,
     pub(crate) grace: Duration,
     pub(crate) event_capacity: usize,
+    pub(crate) max_active: usize,
+    pub(crate) max_active_per_owner: usize,
 }
 
 impl<R: Send + 'static> JobStore<R> {
@@ -110,6 +114,8 @@ impl<R: Send + 'static> JobStore<R> {
                 ttl: config.ttl,
                 max_finished: config.max_finished,
                 grace: config.grace,
+                max_active: config.max_active,
+                max_active_per_owner: config.max_active_per_owner,
             }),
         }
     }
@@ -163,16 +169,33 @@ impl<R: Send + 'static> JobStore<R> {
             (None, None)
         };
         let at = now_ms();
-        let record = Record::new(id.clone(), tool, at, tx, owner);
-        let token = record.token.clone();
-        let stop_guard = StopGuard(record.stopped.clone());
-        {
+        let busy = |n: usize, whose: &str| {
+            ToolError::new(
+                codes::BUSY,
+                format!(
+                    "{n} jobs of {whose} are pending or running, as many as the server \
+                     takes; retry when one has finished"
+                ),
+            )
+        };
+        let (token, stop_guard) = {
             let mut table = self.lock();
             if table.closed {
                 return Err(ToolError::cancelled("the server is shutting down"));
             }
+            // Admission: refused at once, before anything runs.
+            let (all, own) = table.active(owner.as_ref());
+            if all >= self.shared.max_active {
+                return Err(busy(all, "all callers"));
+            }
+            if owner.is_some() && own >= self.shared.max_active_per_owner {
+                return Err(busy(own, "this caller"));
+            }
+            let record = Record::new(id.clone(), tool, at, tx, owner);
+            let handles = (record.token.clone(), StopGuard(record.stopped.clone()));
             table.insert(record);
-        }
+            handles
+        };
         self.emit(|| JobEvent::Started {
             job_id: id.to_string(),
             tool: tool.to_owned(),

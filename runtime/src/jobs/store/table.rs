@@ -21,6 +21,9 @@ pub(super) struct Table<R> {
     next_seq: u64,
     /// Set by shutdown: no new jobs.
     pub(super) closed: bool,
+    /// Jobs pending or running, in all and per owner, for admission.
+    active: usize,
+    active_by_owner: HashMap<Owner, usize>,
 }
 
 impl<R> Table<R> {
@@ -31,13 +34,25 @@ impl<R> Table<R> {
             finished: VecDeque::new(),
             next_seq: 0,
             closed: false,
+            active: 0,
+            active_by_owner: HashMap::new(),
         }
+    }
+
+    /// Jobs pending or running: all of them, and those of `owner`.
+    pub(super) fn active(&self, owner: Option<&Owner>) -> (usize, usize) {
+        let own = owner.map_or(0, |o| self.active_by_owner.get(o).copied().unwrap_or(0));
+        (self.active, own)
     }
 
     pub(super) fn insert(&mut self, record: Record<R>) {
         let seq = self.next_seq;
         self.next_seq += 1;
         self.index.insert(record.id.clone(), seq);
+        self.active += 1;
+        if let Some(owner) = &record.owner {
+            *self.active_by_owner.entry(owner.clone()).or_default() += 1;
+        }
         self.records.insert(seq, record);
     }
 
@@ -74,6 +89,15 @@ impl<R> Table<R> {
             return None;
         }
         record.settle(outcome, now_ms);
+        self.active = self.active.saturating_sub(1);
+        if let Some(owner) = &record.owner
+            && let Some(n) = self.active_by_owner.get_mut(owner)
+        {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                self.active_by_owner.remove(owner);
+            }
+        }
         self.finished.push_back((seq, now));
         self.records.get(&seq)
     }
@@ -94,7 +118,6 @@ impl<R> Table<R> {
         }
     }
 
-    /// How many jobs are in each state.
     /// How many jobs `caller` sees in each state.
     pub(super) fn counts(&self, caller: Option<&Owner>) -> JobCounts {
         let mut counts = JobCounts {
