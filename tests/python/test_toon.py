@@ -6,7 +6,7 @@ import struct
 
 import pytest
 
-from toolwright_catalogue import rle, toon
+from toolwright_catalogue import codec, rle, toon
 from toolwright_catalogue.errors import ErrorKind, TOONError
 
 
@@ -222,8 +222,13 @@ def test_invalid_payloads() -> None:
     assert _kind(frame(b"{not json")) is ErrorKind.INVALID_PAYLOAD
     assert _kind(frame(b"\xc3\x28")) is ErrorKind.INVALID_PAYLOAD
     assert _kind(frame(b"")) is ErrorKind.INVALID_PAYLOAD
-    assert _kind(frame(b"[]")) is ErrorKind.INVALID_PAYLOAD
-    assert _kind(frame(b'{"instruction":1}')) is ErrorKind.INVALID_PAYLOAD
+    # Valid frames, whatever their payload holds; only a typed reader asks more.
+    assert toon.decode(frame(b"[]"))["payload"] == []
+    assert toon.decode(frame(b'{"instruction":1}'))["payload"] == {"instruction": 1}
+    with pytest.raises(TOONError) as caught:
+        toon.check_payload(toon.MessageType.INSTRUCTION, {"instruction": 1})
+    assert caught.value.kind is ErrorKind.INVALID_PAYLOAD
+    assert "`instruction`" in caught.value.message
     assert _kind(frame(b"", version=2)) is ErrorKind.INVALID_PAYLOAD
     assert _kind(frame(b"\x01\x80", version=2)) is ErrorKind.INVALID_PAYLOAD
     assert _kind(frame(b"\x00\x80\x80", version=2, kind=6)) is ErrorKind.INVALID_PAYLOAD
@@ -264,3 +269,23 @@ def test_encoding_refuses_what_the_header_cannot_hold() -> None:
         toon.encode(toon.MessageType.HEARTBEAT, {}, version=3)
     with pytest.raises(ValueError):
         toon.frame(toon.MessageType.HEARTBEAT, b"Z{}", timestamp=0)
+
+
+def test_the_specifications_tool_result_example_decodes() -> None:
+    """The seed's own TOOL_RESULT example has no ``toolName``: a valid frame,
+    which plain ``decode`` returns; the typed reader needs the tool's name
+    to know its response type, and says so."""
+    payload = b'{"success": true, "data": "export class UserService { ... }", "duration": 12}'
+    buffer = _header(version=1, kind=3, length=len(payload)) + payload
+    decoded = toon.decode(buffer)
+    assert decoded["payload"] == {"success": True, "data": "export class UserService { ... }", "duration": 12}
+    assert decoded["header"]["type"] is toon.MessageType.TOOL_RESULT
+    with pytest.raises(TOONError) as caught:
+        codec.decode_tool_result(buffer)
+    assert caught.value.kind is ErrorKind.INVALID_PAYLOAD
+    assert "`toolName`" in caught.value.message
+
+
+def test_timestamps_are_read_as_the_whole_uint64() -> None:
+    buffer = toon.encode(toon.MessageType.HEARTBEAT, {}, timestamp=2**64 - 1)
+    assert toon.decode(buffer)["header"]["timestamp"] == 2**64 - 1

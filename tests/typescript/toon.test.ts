@@ -10,6 +10,7 @@ import {
   TOONEncoder,
   TOONError,
   type TOONErrorKind,
+  decodeToolResult,
   rleDecode,
   rleEncode,
 } from "../../generated/typescript/src/index.js";
@@ -85,10 +86,40 @@ describe("frames", () => {
       type: MessageType.INSTRUCTION,
       payloadLength: 20,
       timestamp: 0x0102030405,
+      timestampBig: BigInt(0x0102030405),
       sequenceId: 1,
     });
     assert.deepEqual(message.payload, { instruction: "hi" });
     assert.equal(HEADER_SIZE, 18);
+  });
+
+  it("reads every uint64 timestamp exactly, and writes one given as a bigint", () => {
+    const max = BigInt("18446744073709551615");
+    for (const stamp of [BigInt(2) ** BigInt(53), BigInt(2) ** BigInt(53) + BigInt(1), max]) {
+      const frame = TOONEncoder.encodeHeartbeat(3, { timestamp: stamp });
+      const header = new TOONDecoder().decode(frame).header;
+      assert.equal(header.timestampBig, stamp);
+      // The number is the nearest double, as documented.
+      assert.equal(header.timestamp, Number(stamp));
+    }
+    // The same bytes written by hand: little-endian, all ones.
+    const byHand = concat(header(1, 6, 2, 0, 9), utf8.encode("{}"));
+    byHand.fill(0xff, 6, 14);
+    assert.equal(new TOONDecoder().decode(byHand).header.timestampBig, max);
+    assert.throws(() => TOONEncoder.encodeHeartbeat(1, { timestamp: max + BigInt(1) }), RangeError);
+    assert.throws(() => TOONEncoder.encodeHeartbeat(1, { timestamp: BigInt(-1) }), RangeError);
+    assert.throws(() => TOONEncoder.encodeHeartbeat(1, { timestamp: 2 ** 53 }), RangeError);
+  });
+
+  it("decodes the seed's own TOOL_RESULT example, which has no toolName", () => {
+    const text = '{"success": true, "data": "export class UserService { ... }", "duration": 12}';
+    const frame = new TOONEncoder({ timestamp: 0 }).frame(MessageType.TOOL_RESULT, utf8.encode(text), 5);
+    assert.deepEqual(new TOONDecoder().decode(frame).payload, JSON.parse(text));
+    // The typed reader needs the tool's name to know the response type, and says so.
+    assert.throws(
+      () => decodeToolResult(frame),
+      (e: unknown) => e instanceof TOONError && e.kind === "invalid_payload" && e.message.includes("toolName"),
+    );
   });
 
   it("writes version 2 as a coding byte and MsgPack, floats as float 64", () => {

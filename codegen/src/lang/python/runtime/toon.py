@@ -277,8 +277,15 @@ def decode(
 ) -> Decoded:
     """Decodes the frame at the start of ``buffer``: ``{"header": {version,
     type, payload_length, timestamp, sequence_id}, "payload": <parsed
-    value>, "compressed": bool}``. The payload must be an object with the
-    keys its message type requires.
+    value>, "compressed": bool}``.
+
+    Any frame that passes the specification's validation rules decodes
+    (a complete header of a known version and type, and the payload it
+    announces), with whatever JSON (or MsgPack) value its payload holds: the
+    specification's own ``TOOL_RESULT`` example, without ``toolName``, is
+    one. ``check_payload`` says whether a payload has the keys a message
+    type needs; the typed readers (``decode_tool_call``,
+    ``decode_tool_result``) apply it.
 
     Raises ``TOONError`` with one of the kinds of ``ErrorKind``.
     """
@@ -290,7 +297,6 @@ def decode(
     )
     header = read["header"]
     payload = parse_payload(header["version"], read["payload"])
-    check_payload(header["type"], payload)
     return Decoded(header=header, payload=payload, compressed=read["compressed"])
 
 
@@ -304,8 +310,10 @@ _REQUIRED: Final[dict[MessageType, tuple[tuple[str, tuple[type, ...]], ...]]] = 
 
 
 def check_payload(message_type: MessageType, payload: Any) -> None:
-    """Checks that ``payload`` has the shape ``message_type`` requires.
-    Raises ``TOONError`` of kind ``invalid_payload``."""
+    """Checks that ``payload`` has the keys and types a typed reader of
+    ``message_type`` needs (``toolName`` to find a tool, ``data`` or
+    ``error`` for its outcome). Raises ``TOONError`` of kind
+    ``invalid_payload`` naming the key."""
 
     def invalid(why: str) -> TOONError:
         return TOONError(

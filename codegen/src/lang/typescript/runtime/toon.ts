@@ -57,8 +57,14 @@ export interface TOONHeader {
   type: MessageType;
   /** Length of the payload as sent, in bytes (uint32). */
   payloadLength: number;
-  /** Unix time in milliseconds (uint64; read exactly up to 2^53−1). */
+  /**
+   * Unix time in milliseconds as a number: exact up to 2^53−1 (the year
+   * 287,396), the nearest double beyond. `timestampBig` holds every uint64
+   * exactly.
+   */
   timestamp: number;
+  /** Unix time in milliseconds (uint64), exactly. */
+  timestampBig: bigint;
   /** Sequence number (uint32). */
   sequenceId: number;
 }
@@ -89,8 +95,11 @@ export interface TOONMessage<P = unknown> {
 export interface EncodeOptions {
   /** 1 (JSON, the default) or 2 (MsgPack). */
   version?: TOONVersion;
-  /** Milliseconds since the epoch; `Date.now()` when left out. */
-  timestamp?: number;
+  /**
+   * Milliseconds since the epoch; `Date.now()` when left out. A number must
+   * be a safe integer; a bigint may be any uint64.
+   */
+  timestamp?: number | bigint;
   /** Compress payloads over 1,024 bytes when that makes them shorter (default true). */
   compression?: boolean;
 }
@@ -235,10 +244,7 @@ function frameBody(type: MessageType, raw: Uint8Array, sequenceId: number, optio
   if (!Number.isInteger(sequenceId) || sequenceId < 0 || sequenceId > 0xffffffff) {
     throw new RangeError(`sequenceId ${sequenceId} is not a uint32`);
   }
-  const timestamp = options.timestamp ?? Date.now();
-  if (!Number.isSafeInteger(timestamp) || timestamp < 0) {
-    throw new RangeError(`timestamp ${timestamp} is not a whole number of milliseconds within 0..2^53−1`);
-  }
+  const timestamp = stampOf(options.timestamp ?? Date.now());
   if (version === 1 && raw[0] === COMPRESSED_MAGIC) {
     throw new RangeError("a version 1 payload is JSON text, which cannot start with 0x5A");
   }
@@ -256,12 +262,27 @@ function frameBody(type: MessageType, raw: Uint8Array, sequenceId: number, optio
   view.setUint8(0, version);
   view.setUint8(1, type);
   view.setUint32(2, payloadLength, true);
-  view.setUint32(6, timestamp % 0x100000000, true);
-  view.setUint32(10, Math.floor(timestamp / 0x100000000), true);
+  view.setBigUint64(6, timestamp, true);
   view.setUint32(14, sequenceId, true);
   if (prefix === 1) frame[HEADER_SIZE] = packed !== undefined ? COMPRESSED_MAGIC : PLAIN_CODING;
   frame.set(body, HEADER_SIZE + prefix);
   return frame;
+}
+
+/** A timestamp as the uint64 the header holds. */
+function stampOf(timestamp: number | bigint): bigint {
+  if (typeof timestamp === "bigint") {
+    if (timestamp < BigInt(0) || timestamp > BigInt.asUintN(64, BigInt(-1))) {
+      throw new RangeError(`timestamp ${timestamp} is not a uint64 number of milliseconds`);
+    }
+    return timestamp;
+  }
+  if (!Number.isSafeInteger(timestamp) || timestamp < 0) {
+    throw new RangeError(
+      `timestamp ${timestamp} is not a whole number of milliseconds within 0..2^53−1; pass a bigint for larger ones`,
+    );
+  }
+  return BigInt(timestamp);
 }
 
 /** Reads the header at the start of `bytes`. */
@@ -281,15 +302,13 @@ export function readHeader(bytes: Uint8Array): TOONHeader {
   if (type < MessageType.INSTRUCTION || type > MessageType.CONTEXT_RESPONSE) {
     throw new TOONError("unknown_type", `message type ${type} is not one of 1..8`);
   }
-  const high = view.getUint32(10, true);
-  if (high >= 0x200000) {
-    throw new TOONError("invalid_payload", "the timestamp is beyond 2^53−1 ms, which JavaScript numbers cannot hold exactly");
-  }
+  const timestampBig = view.getBigUint64(6, true);
   return {
     version,
     type: type as MessageType,
     payloadLength: view.getUint32(2, true),
-    timestamp: high * 0x100000000 + view.getUint32(6, true),
+    timestamp: Number(timestampBig),
+    timestampBig,
     sequenceId: view.getUint32(14, true),
   };
 }
