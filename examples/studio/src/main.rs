@@ -8,7 +8,9 @@
 //!   given as a JSON object (transcoded to MsgPack), and prints the answer.
 //! - `cargo run -p studio -- serve --stdio` serves the studio to one MCP
 //!   client on stdin and stdout; `serve --http [ADDR]` serves MCP over
-//!   Streamable HTTP at `http://ADDR/mcp` (default `127.0.0.1:8787`).
+//!   Streamable HTTP at `http://ADDR/mcp` (default `127.0.0.1:8787`);
+//!   Ctrl-C (or SIGTERM) lets the requests under way finish, then cancels
+//!   the jobs still running and records them so.
 //! - `serve --hoot ENDPOINT [--iopub ENDPOINT]` serves HOOT01 over ZeroMQ
 //!   (`tcp://127.0.0.1:5555`), publishing job and call events on IOPub;
 //!   Ctrl-C (or SIGTERM) drains the calls in flight, then stops.
@@ -18,7 +20,10 @@
 //!   one and the job tools to the worker that runs the job.
 //!
 //! Content is stored under `$STUDIO_DATA`, by default a `toolwright-studio`
-//! folder in the system's temporary directory.
+//! folder in the system's temporary directory. With `$STUDIO_JOBS` naming a
+//! file, the servers keep their jobs there too (redb): results and failures
+//! survive a restart, and jobs a crash interrupted are reported
+//! `INTERRUPTED`.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -33,7 +38,7 @@ use toolwright::hoot::{Client, ClientConfig, Server, ServerConfig};
 use toolwright::jobs::JobEvent;
 use toolwright::mcp::{HttpConfig, McpServer};
 use toolwright::port::CallPort;
-use toolwright::{Bytes, Dispatcher, ResponseEnvelope};
+use toolwright::{Bytes, Dispatcher, DispatcherConfig, ResponseEnvelope};
 
 type Envelope = ResponseEnvelope<ToolResponse>;
 
@@ -122,12 +127,33 @@ async fn serve_http<P: CallPort>(
         None => HttpConfig::default().addr,
     };
     let listener = tokio::net::TcpListener::bind(addr).await?;
-    let config = HttpConfig::default();
+    // Ctrl-C or SIGTERM: stop taking connections and let the requests
+    // under way finish.
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    let config = HttpConfig::default().shutdown(shutdown.clone());
+    tokio::spawn(async move {
+        let _ = stopped().await;
+        shutdown.cancel();
+    });
     let local = listener.local_addr()?;
     eprintln!("studio: {what} at http://{local}{}", config.path);
     eprintln!("studio: the catalogue and live tool calls at http://{local}/");
     server.serve_http_on(listener, config).await?;
     Ok(())
+}
+
+/// The studio's dispatcher. With `$STUDIO_JOBS` naming a file, its jobs
+/// are kept there too (redb), so that finished results and failures survive
+/// a restart and jobs a crash interrupted are reported `INTERRUPTED`.
+fn open_dispatcher(data_dir: &Path) -> Result<Dispatcher<Studio>, Box<dyn std::error::Error>> {
+    let studio = Studio::open(data_dir)?;
+    Ok(match std::env::var_os("STUDIO_JOBS") {
+        Some(path) => {
+            let jobs = toolwright::jobs::durable::RedbJobs::open(&path)?;
+            Dispatcher::with_job_backend(studio, DispatcherConfig::default(), jobs)?
+        }
+        None => Dispatcher::new(studio),
+    })
 }
 
 /// Serves the studio over HOOT01 until Ctrl-C or SIGTERM, then drains.
@@ -137,7 +163,7 @@ async fn serve_hoot(data_dir: &Path, rest: &[String]) -> Result<(), Box<dyn std:
         [endpoint, flag, iopub] if flag == "--iopub" => (endpoint, Some(iopub)),
         _ => return Err(USAGE.into()),
     };
-    let dispatcher = Dispatcher::new(Studio::open(data_dir)?);
+    let dispatcher = open_dispatcher(data_dir)?;
     let mut config = ServerConfig::new(endpoint.as_str());
     if let Some(iopub) = iopub {
         config = config.iopub(iopub.as_str());
@@ -179,8 +205,8 @@ async fn serve_mcp(
     mode: &str,
     rest: &[String],
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let dispatcher = Dispatcher::new(Studio::open(data_dir)?);
-    let server = McpServer::new(dispatcher)?.named("studio", env!("CARGO_PKG_VERSION"));
+    let dispatcher = open_dispatcher(data_dir)?;
+    let server = McpServer::new(dispatcher.clone())?.named("studio", env!("CARGO_PKG_VERSION"));
     match (mode, rest) {
         ("--stdio", []) => {
             eprintln!("studio: serving MCP on stdio");
@@ -188,6 +214,9 @@ async fn serve_mcp(
         }
         ("--http", [] | [_]) => {
             serve_http(server, rest.first().map(String::as_str), "serving MCP").await?;
+            // Stopped: the jobs still running are cancelled and recorded so.
+            eprintln!("studio: cancelling the jobs still running");
+            dispatcher.shutdown().await;
         }
         _ => return Err(USAGE.into()),
     }

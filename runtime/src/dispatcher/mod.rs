@@ -19,6 +19,7 @@ use tokio::sync::broadcast;
 pub use config::DispatcherConfig;
 
 use crate::events::{ToolEvents, ToolSource};
+use crate::jobs::durable::{BackendError, JobBackend};
 use crate::jobs::{JobEvent, JobStore, Outcome};
 use crate::port::CallOptions;
 use crate::{CallContext, CallInfo, Catalogue, ResponseEnvelope, Service, ToolTiming, Validate};
@@ -77,6 +78,40 @@ impl<S: Service> Dispatcher<S> {
     /// A dispatcher with the given configuration.
     pub fn with_config(service: S, config: DispatcherConfig) -> Self {
         Self::from_arc(Arc::new(service), config)
+    }
+
+    /// A dispatcher whose jobs are kept in `backend` too, so that they
+    /// outlive the process: it starts with the jobs `backend` holds, the
+    /// finished ones until their time-to-live and those that were pending
+    /// or running as failed with `INTERRUPTED`.
+    ///
+    /// ```no_run
+    /// # #[cfg(feature = "durable")]
+    /// # fn make<S: toolwright::Service>(service: S) -> Result<(), Box<dyn std::error::Error>> {
+    /// use toolwright::jobs::durable::RedbJobs;
+    /// let jobs = RedbJobs::open("jobs.redb")?;
+    /// let dispatcher = toolwright::Dispatcher::with_job_backend(service, Default::default(), jobs)?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// When the jobs cannot be read from `backend`.
+    pub fn with_job_backend(
+        service: S,
+        config: DispatcherConfig,
+        backend: impl JobBackend,
+    ) -> Result<Self, BackendError> {
+        let jobs = JobStore::with_backend(config.store(), Box::new(backend), |name| {
+            S::Catalogue::tool(name).map(|t| t.name)
+        })?;
+        Ok(Dispatcher {
+            inner: Arc::new(Inner {
+                service: Arc::new(service),
+                jobs,
+                config,
+                events: ToolEvents::new(ToolSource::Local),
+            }),
+        })
     }
 
     /// A dispatcher serving a service that is shared elsewhere too.

@@ -2,6 +2,7 @@
 //! `job_cancel`): their types, generated from the runtime's own `jobs.tool`,
 //! and the calls the dispatcher answers itself.
 
+pub mod durable;
 mod owner;
 mod store;
 mod types;

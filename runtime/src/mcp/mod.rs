@@ -174,11 +174,12 @@ impl<P: CallPort> McpServer<P> {
         }
     }
 
-    /// Who a request is made for. Over HTTP: its MCP session, when it has
-    /// one; else (a 2026-07-28 client, which keeps no session) the bearer
-    /// token it shows, so that its later requests find its jobs; else one
-    /// anonymous owner, since nothing tells such clients apart. Over
-    /// stdio: the session. Nobody with [`McpServer::shared_jobs`].
+    /// Who a request is made for. Over HTTP: the bearer token it shows, when
+    /// it shows one (the principal outlives sessions, reconnections and
+    /// restarts of a durable server); else its MCP session; else (a
+    /// 2026-07-28 client, which keeps no session) one anonymous owner,
+    /// since nothing tells such clients apart. Over stdio: the session.
+    /// Nobody with [`McpServer::shared_jobs`].
     fn owner_of(&self, extensions: &rmcp::model::Extensions) -> Option<Owner> {
         if self.shared_jobs {
             return None;
@@ -193,15 +194,15 @@ impl<P: CallPort> McpServer<P> {
                 .and_then(|v| v.to_str().ok())
                 .filter(|v| !v.is_empty())
         };
-        if let Some(session) = header("mcp-session-id") {
-            return Some(Owner::new(&format!("mcp-session:{session}")));
-        }
         if let Some(credentials) = header("authorization") {
             // The token itself is not kept: a fixed-key hash names it.
             let mut hasher = std::hash::DefaultHasher::new();
             std::hash::Hash::hash(credentials, &mut hasher);
             let digest = std::hash::Hasher::finish(&hasher);
             return Some(Owner::new(&format!("mcp-bearer:{digest:016x}")));
+        }
+        if let Some(session) = header("mcp-session-id") {
+            return Some(Owner::new(&format!("mcp-session:{session}")));
         }
         Some(Owner::new("mcp-anonymous"))
     }

@@ -66,7 +66,7 @@ impl<R: Send + 'static> JobStore<R> {
 
     /// Cancels every pending and running job (recorded as cancelled, "shut
     /// down"), refuses new ones, and waits for the handlers to stop, at most
-    /// the grace period.
+    /// the grace period, and for a durable store's writes to finish.
     pub async fn shutdown(&self) {
         let stopped: Vec<Latch> = {
             let mut table = self.lock();
@@ -97,5 +97,9 @@ impl<R: Send + 'static> JobStore<R> {
             }
         };
         let _ = tokio::time::timeout(self.shared.grace + STOP_MARGIN, all).await;
+        // Every job's last state is written before the process goes.
+        if let Some(persist) = &self.shared.persist {
+            persist.flush().await;
+        }
     }
 }

@@ -4,6 +4,7 @@
 mod cancel;
 mod events;
 mod id;
+mod persist;
 mod poll;
 mod record;
 mod table;
@@ -79,6 +80,8 @@ struct Shared<R> {
     grace: Duration,
     max_active: usize,
     max_active_per_owner: usize,
+    /// Where jobs are written to outlive the process, if anywhere.
+    persist: Option<persist::Persist<R>>,
 }
 
 /// A job just created, for the dispatcher to run.
@@ -104,6 +107,10 @@ pub(crate) struct StoreConfig {
 
 impl<R: Send + 'static> JobStore<R> {
     pub(crate) fn new(config: StoreConfig) -> Self {
+        Self::build(config, None)
+    }
+
+    fn build(config: StoreConfig, persist: Option<persist::Persist<R>>) -> Self {
         let (events, _) = broadcast::channel(config.event_capacity.clamp(1, MAX_EVENT_CAPACITY));
         JobStore {
             shared: Arc::new(Shared {
@@ -116,6 +123,7 @@ impl<R: Send + 'static> JobStore<R> {
                 grace: config.grace,
                 max_active: config.max_active,
                 max_active_per_owner: config.max_active_per_owner,
+                persist,
             }),
         }
     }
@@ -193,6 +201,9 @@ impl<R: Send + 'static> JobStore<R> {
             }
             let record = Record::new(id.clone(), tool, at, tx, owner);
             let handles = (record.token.clone(), StopGuard(record.stopped.clone()));
+            if let Some(persist) = &self.shared.persist {
+                persist.put(&record);
+            }
             table.insert(record);
             handles
         };
@@ -264,6 +275,9 @@ impl<R: Send + 'static> JobStore<R> {
         let Some(record) = table.settle(job_id, outcome, now_ms(), Instant::now()) else {
             return;
         };
+        if let Some(persist) = &self.shared.persist {
+            persist.put(record);
+        }
         let event = JobEvent::Finished {
             job_id: record.id.to_string(),
             tool: record.tool.to_owned(),
@@ -361,7 +375,19 @@ impl<R> JobStore<R> {
     }
 
     fn evict(&self, table: &mut Table<R>) {
-        table.evict(Instant::now(), self.shared.ttl, self.shared.max_finished);
+        let gone = table.evict(Instant::now(), self.shared.ttl, self.shared.max_finished);
+        if let Some(persist) = &self.shared.persist {
+            persist.remove(gone);
+        }
+    }
+
+    /// The last write to the store's [`JobBackend`](crate::jobs::durable::JobBackend)
+    /// that failed, if any: the jobs are still served from memory.
+    pub fn backend_error(&self) -> Option<String> {
+        self.shared
+            .persist
+            .as_ref()
+            .and_then(persist::Persist::failed)
     }
 }
 

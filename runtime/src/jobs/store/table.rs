@@ -103,9 +103,15 @@ impl<R> Table<R> {
     }
 
     /// Drops finished jobs older than `ttl`, then the oldest finished ones
-    /// beyond `max_finished`. Jobs still pending or running are never
-    /// dropped.
-    pub(super) fn evict(&mut self, now: Instant, ttl: Duration, max_finished: usize) {
+    /// beyond `max_finished`, and names them. Jobs still pending or running
+    /// are never dropped.
+    pub(super) fn evict(
+        &mut self,
+        now: Instant,
+        ttl: Duration,
+        max_finished: usize,
+    ) -> Vec<String> {
+        let mut gone = Vec::new();
         while let Some(&(seq, at)) = self.finished.front() {
             let expired = now.saturating_duration_since(at) >= ttl;
             if !expired && self.finished.len() <= max_finished {
@@ -114,8 +120,23 @@ impl<R> Table<R> {
             self.finished.pop_front();
             if let Some(record) = self.records.remove(&seq) {
                 self.index.remove(&record.id);
+                gone.push(record.id.to_string());
             }
         }
+        gone
+    }
+
+    /// Puts back a job that finished before the process restarted, as if
+    /// it had finished at `at`.
+    pub(super) fn insert_finished(&mut self, record: Record<R>, at: Instant) {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.index.insert(record.id.clone(), seq);
+        self.records.insert(seq, record);
+        // Restored in creation order, not finishing order: keep the queue
+        // sorted by when each finished, which is the order they expire in.
+        let position = self.finished.partition_point(|&(_, t)| t <= at);
+        self.finished.insert(position, (seq, at));
     }
 
     /// How many jobs `caller` sees in each state.
