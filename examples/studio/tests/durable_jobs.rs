@@ -115,3 +115,29 @@ async fn finished_jobs_survive_a_kill_and_running_ones_are_interrupted() {
     let listed = call(&addr, "job_list", json!({})).await;
     assert_eq!(listed["success"]["total"], 3, "{listed}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_drains_and_records_the_jobs_it_cancels() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (mut first, addr) = studio(&dir).await;
+    let long = json!({"max_tokens": 8192, "num_variations": 8});
+    let running = job_id(&call(&addr, "orpheus_generate", long).await);
+    assert_eq!(status(&addr, &running).await["state"], "running");
+
+    let pid = first.id().expect("running").to_string();
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let exit = tokio::time::timeout(SOON, first.wait())
+        .await
+        .expect("the studio stops in time after SIGTERM")
+        .expect("waits");
+    assert!(exit.success(), "a clean exit: {exit:?}");
+
+    let (_second, addr) = studio(&dir).await;
+    let stopped = status(&addr, &running).await;
+    assert_eq!(stopped["state"], "cancelled", "{stopped}");
+    assert_eq!(stopped["error_code"], "CANCELLED", "{stopped}");
+}
