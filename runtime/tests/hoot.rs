@@ -10,7 +10,6 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use support::*;
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use toolwright::hoot::{
     self, Client, ClientConfig, Message, RequestId, Server, ServerConfig, ServerHandle,
@@ -243,7 +242,7 @@ async fn a_frame_over_the_body_limit_is_dropped_by_libzmq_and_serving_goes_on() 
 async fn a_stream_arrives_in_order_before_its_answer() {
     let (server, _d) = serve("tcp://127.0.0.1:0");
     let client = connect(&[server.endpoint()]).await;
-    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (tx, mut rx) = toolwright::port::stream_channel();
     let generate = ToolRequest::Generate(GenerateRequest {
         chunks: 3,
         interval_ms: 5,

@@ -11,7 +11,7 @@ use toolwright::codec::{self, Limits};
 use toolwright::jobs::{JobEvent, JobState};
 use toolwright::{DispatcherConfig, ResponseEnvelope, ToolTiming, codes};
 
-async fn collect(mut rx: tokio::sync::mpsc::UnboundedReceiver<Envelope>) -> Vec<Envelope> {
+async fn collect(mut rx: tokio::sync::mpsc::Receiver<Envelope>) -> Vec<Envelope> {
     let mut out = Vec::new();
     while let Some(envelope) = rx.recv().await {
         out.push(envelope);
@@ -208,4 +208,45 @@ async fn subscribers_see_every_job_event() {
         JobEvent::Finished { job_id, state: JobState::Failed, error_code: Some(code), .. }
             if *job_id == failing && code == "ENGINE_DOWN"
     )));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reader_that_falls_behind_loses_the_stream_but_not_the_answer() {
+    use toolwright::port::STREAM_CAPACITY;
+
+    let d = dispatcher(DispatcherConfig::default());
+    let chunks = 3 * STREAM_CAPACITY as u32;
+    let mut rx = d
+        .call_streaming(ToolRequest::Generate(GenerateRequest {
+            chunks,
+            interval_ms: 0,
+        }))
+        .await;
+    let Some(ResponseEnvelope::StreamStart { job_id, .. }) = rx.recv().await else {
+        panic!("expected StreamStart");
+    };
+    // Nobody reads while the handler sends three times what the channel
+    // holds: it is not slowed down, and nothing grows without bound.
+    let polled = wait_all(&d, &[job_id.as_str()]).await;
+    assert_eq!(polled.completed, vec![job_id.clone()]);
+    let rest = tokio::time::timeout(SOON, collect(rx))
+        .await
+        .expect("the stream ends");
+    let delivered = rest
+        .iter()
+        .filter(|e| matches!(e, ResponseEnvelope::StreamChunk { .. }))
+        .count();
+    assert!(
+        delivered <= STREAM_CAPACITY,
+        "{delivered} chunks were held for the reader"
+    );
+    assert!(
+        !rest
+            .iter()
+            .any(|e| matches!(e, ResponseEnvelope::StreamEnd { .. })),
+        "a stream cut short has no end"
+    );
+    let Some(ResponseEnvelope::Success(ToolResponse::Generate(_))) = rest.last() else {
+        panic!("the answer comes last: {:?}", rest.last());
+    };
 }

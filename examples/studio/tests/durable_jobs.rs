@@ -93,7 +93,8 @@ async fn finished_jobs_survive_a_kill_and_running_ones_are_interrupted() {
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert_eq!(status(&addr, &running).await["state"], "running");
+    let state = status(&addr, &running).await["state"].clone();
+    assert!(state == "pending" || state == "running", "{state}");
 
     first.kill().await.expect("SIGKILL");
     let (_second, addr) = studio(&dir).await;
@@ -122,7 +123,8 @@ async fn sigterm_drains_and_records_the_jobs_it_cancels() {
     let (mut first, addr) = studio(&dir).await;
     let long = json!({"max_tokens": 8192, "num_variations": 8});
     let running = job_id(&call(&addr, "orpheus_generate", long).await);
-    assert_eq!(status(&addr, &running).await["state"], "running");
+    let state = status(&addr, &running).await["state"].clone();
+    assert!(state == "pending" || state == "running", "{state}");
 
     let pid = first.id().expect("running").to_string();
     let sent = std::process::Command::new("kill")

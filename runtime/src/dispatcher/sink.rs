@@ -10,8 +10,8 @@ use crate::jobs::JobStore;
 use crate::port::{StreamEvent, StreamSender};
 use crate::{Bytes, CallSink, ResponseEnvelope};
 
-/// The receiving end of a streamed call.
-pub(crate) type StreamTx<R> = mpsc::UnboundedSender<ResponseEnvelope<R>>;
+/// The sending end of a streamed call's envelopes.
+pub(crate) type StreamTx<R> = mpsc::Sender<ResponseEnvelope<R>>;
 
 /// Where a job's stream goes: envelopes for `call_streaming`, events for a
 /// port's caller.
@@ -21,11 +21,13 @@ pub(crate) enum StreamTo<R> {
 }
 
 impl<R> StreamTo<R> {
-    /// Sends one event; false when the receiver is gone.
+    /// Sends one event without waiting; false when the receiver is gone or
+    /// has fallen [`STREAM_CAPACITY`](crate::port::STREAM_CAPACITY) events
+    /// behind.
     pub(crate) fn send(&self, event: StreamEvent) -> bool {
         match self {
-            StreamTo::Envelopes(tx) => tx.send(event.into_envelope()).is_ok(),
-            StreamTo::Events(tx) => tx.send(event).is_ok(),
+            StreamTo::Envelopes(tx) => tx.try_send(event.into_envelope()).is_ok(),
+            StreamTo::Events(tx) => tx.try_send(event).is_ok(),
         }
     }
 }
@@ -74,9 +76,13 @@ impl<R: Send + 'static> CallSink for JobSink<R> {
                 seq,
                 chunk: Bytes(msgpack),
             };
-            // A caller that stopped listening just stops getting chunks.
+            // A caller that stopped listening, or reads too slowly to keep
+            // up, stops getting the stream; the chunks still reach the
+            // subscribers, and the answer the caller.
             if tx.send(event) {
                 *count += 1;
+            } else {
+                *stream = None;
             }
         }
     }

@@ -5,7 +5,7 @@ use tokio::sync::mpsc;
 
 use super::sink::StreamTo;
 use super::{Dispatcher, RequestOf, ResponseOf, envelope, runner};
-use crate::port::StreamEvent;
+use crate::port::{STREAM_CAPACITY, StreamEvent};
 use crate::{Catalogue, ResponseEnvelope, Service};
 
 impl<S: Service> Dispatcher<S> {
@@ -16,19 +16,21 @@ impl<S: Service> Dispatcher<S> {
     /// tools and calls refused before they start yield their one answer
     /// alone.
     ///
-    /// The channel is unbounded because a handler sends chunks without
-    /// waiting; read it steadily. Dropping the receiver leaves the job
-    /// running, with its outcome kept for `job_status`.
+    /// The channel holds at most [`STREAM_CAPACITY`] envelopes. A handler
+    /// sends chunks without waiting, so a reader that falls that far behind
+    /// stops getting chunks (no `StreamEnd` follows); the final answer
+    /// always comes. Dropping the receiver leaves the job running, with its
+    /// outcome kept for `job_status`.
     pub async fn call_streaming(
         &self,
         request: RequestOf<S>,
-    ) -> mpsc::UnboundedReceiver<ResponseEnvelope<ResponseOf<S>>> {
-        let (tx, rx) = mpsc::unbounded_channel();
+    ) -> mpsc::Receiver<ResponseEnvelope<ResponseOf<S>>> {
+        let (tx, rx) = mpsc::channel(STREAM_CAPACITY);
         let info = S::Catalogue::call_info(&request);
         let request = if info.tool.builtin {
             match S::Catalogue::into_job_call(request) {
                 Ok(call) => {
-                    let _ = tx.send(self.answer_job_call(call, None).await);
+                    let _ = tx.send(self.answer_job_call(call, None).await).await;
                     return rx;
                 }
                 Err(request) => request,
@@ -46,7 +48,7 @@ impl<S: Service> Dispatcher<S> {
         ) {
             Ok(job) => job,
             Err(e) => {
-                let _ = tx.send(ResponseEnvelope::Error(e));
+                let _ = tx.send(ResponseEnvelope::Error(e)).await;
                 return rx;
             }
         };
@@ -60,11 +62,15 @@ impl<S: Service> Dispatcher<S> {
         tokio::spawn(async move {
             tokio::select! {
                 outcome = waiter => {
-                    if let (Ok(outcome), Some((stream, chunks))) = (outcome, sink.close()) {
+                    let Ok(outcome) = outcome else { return };
+                    // A stream cut short (its reader fell behind) has no
+                    // end; the answer follows either way.
+                    if let Some((stream, chunks)) = sink.close() {
                         let job_id = job.job_id.to_string();
                         stream.send(StreamEvent::End { job_id, chunks });
-                        let _ = tx.send(envelope(outcome));
                     }
+                    // The answer waits for room: it is never dropped.
+                    let _ = tx.send(envelope(outcome)).await;
                 }
                 () = tx.closed() => {}
             }

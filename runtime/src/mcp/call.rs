@@ -6,12 +6,14 @@
 use rmcp::RoleServer;
 use rmcp::model::{CallToolResult, JsonObject, ProgressNotificationParam, ProgressToken};
 use rmcp::service::Peer;
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
 use super::{McpServer, result};
 use crate::jobs::JobEvent;
-use crate::port::{CallOptions, CallPort, PortEnvelope, StreamEvent};
+use crate::port::{
+    CallOptions, CallPort, PortEnvelope, StreamEvent, StreamReceiver, stream_channel,
+};
 use crate::{Bytes, ResponseEnvelope, ToolError, ToolInfo, codes, edge};
 
 /// The job tool that waits, during which its caller is sent progress.
@@ -102,7 +104,7 @@ impl<P: CallPort> McpServer<P> {
         let mut events = None;
         let mut watched = None;
         if progress.is_some() {
-            let (tx, rx) = mpsc::unbounded_channel();
+            let (tx, rx) = stream_channel();
             options = options.stream_to(tx);
             chunks = Some(rx);
             if tool.name == JOB_POLL {
@@ -173,7 +175,7 @@ async fn report(progress: &mut Option<Progress>, watched: Option<&Watched>, even
 
 /// The next chunk of a call's stream, or `None` once the stream has
 /// closed; pending for ever without one.
-async fn next_chunk(stream: &mut Option<mpsc::UnboundedReceiver<StreamEvent>>) -> Option<Bytes> {
+async fn next_chunk(stream: &mut Option<StreamReceiver>) -> Option<Bytes> {
     let Some(rx) = stream else {
         return std::future::pending().await;
     };

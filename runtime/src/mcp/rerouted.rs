@@ -12,7 +12,6 @@ use rmcp::{ErrorData, RoleServer};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use super::call::{Progress, cancelled};
@@ -21,7 +20,9 @@ use super::tasks::{NewTask, RELATED_TASK, State, TaskError, View};
 use super::{McpServer, jsonrpc, result};
 use crate::edge::{self, Route};
 use crate::jobs::JobState;
-use crate::port::{CallOptions, CallPort, PortEnvelope, StreamEvent};
+use crate::port::{
+    CallOptions, CallPort, PortEnvelope, StreamEvent, StreamReceiver, stream_channel,
+};
 use crate::{Catalogue, Json, ResponseEnvelope, ToolError, ToolInfo, ToolTiming};
 
 /// `params` of `tasks/get`, `tasks/result` and `tasks/cancel`.
@@ -195,7 +196,7 @@ impl<P: CallPort> McpServer<P> {
         };
         // The call runs to its end in the background; the task is its job,
         // made when the job starts.
-        let (tx, mut stream) = mpsc::unbounded_channel();
+        let (tx, mut stream) = stream_channel();
         let port = self.port.clone();
         let options = options.wait_until_done().stream_to(tx);
         let mut call = tokio::spawn(async move { port.call(request, options).await });
@@ -378,7 +379,7 @@ struct Started<P: CallPort> {
 /// A started job's call, its stream, and where its chunks go.
 struct Followed<P: CallPort> {
     call: JoinHandle<PortEnvelope<P>>,
-    stream: mpsc::UnboundedReceiver<StreamEvent>,
+    stream: StreamReceiver,
     progress: Option<Progress>,
 }
 

@@ -12,7 +12,7 @@ use std::time::Duration;
 use tokio::sync::broadcast;
 
 pub use options::CallOptions;
-pub use stream::{StreamEvent, StreamSender};
+pub use stream::{STREAM_CAPACITY, StreamEvent, StreamReceiver, StreamSender, stream_channel};
 
 use crate::codec::Limits;
 use crate::events::ToolEvents;

@@ -4,9 +4,23 @@ use tokio::sync::mpsc;
 
 use crate::{Bytes, ResponseEnvelope};
 
-/// Where a call's [`StreamEvent`]s go. Unbounded because handlers send
-/// chunks without waiting; the receiver should be read steadily.
-pub type StreamSender = mpsc::UnboundedSender<StreamEvent>;
+/// Where a call's [`StreamEvent`]s go: a channel of at most
+/// [`STREAM_CAPACITY`] events, made with [`stream_channel`]. Handlers send
+/// chunks without waiting, so a caller that falls that far behind stops
+/// getting the stream (it still gets the call's answer, and subscribers
+/// the chunks): a slow reader cannot make the server hold unbounded memory.
+pub type StreamSender = mpsc::Sender<StreamEvent>;
+
+/// The receiving end of a [`StreamSender`].
+pub type StreamReceiver = mpsc::Receiver<StreamEvent>;
+
+/// How many stream events may wait for a slow reader.
+pub const STREAM_CAPACITY: usize = 1024;
+
+/// A channel for one call's stream.
+pub fn stream_channel() -> (StreamSender, StreamReceiver) {
+    mpsc::channel(STREAM_CAPACITY)
+}
 
 /// One step of a streaming call, before its final answer. On the wire these
 /// are the `stream_start`, `stream_chunk` and `stream_end` envelopes.

@@ -16,7 +16,7 @@ use tokio::sync::{Semaphore, mpsc};
 
 use super::Web;
 use crate::jobs::JobEvent;
-use crate::port::{CallPort, StreamEvent};
+use crate::port::{CallPort, StreamEvent, stream_channel};
 use crate::toon::{
     Decoder, Encoder, ErrorMessage, Heartbeat, MessageType, Stamp, Status, ToolResult, Version,
 };
@@ -166,7 +166,7 @@ async fn call<P: CallPort>(
     outbox: &mpsc::Sender<Vec<u8>>,
 ) -> Option<Vec<u8>> {
     let started = Instant::now();
-    let (stream, mut steps) = mpsc::unbounded_channel();
+    let (stream, mut steps) = stream_channel();
     let mut jobs = port.subscribe();
     let answer = port.call(
         request,

@@ -400,7 +400,8 @@ impl<C> Client<C> {
                                     let envelope: ResponseEnvelope<IgnoredAny> =
                                         codec::from_msgpack(&body, self.inner.config.limits)?;
                                     if let Ok(event) = StreamEvent::from_envelope(envelope) {
-                                        let _ = stream.send(event);
+                                        // A caller too slow for its stream stops getting it.
+                                        let _ = stream.try_send(event);
                                     }
                                 }
                             }

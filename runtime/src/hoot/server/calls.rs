@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Deserialize;
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
 use super::{Out, Shared};
@@ -14,7 +14,7 @@ use crate::hoot::RequestId;
 use crate::hoot::iopub::{CallEvent, job_frames};
 use crate::jobs::JobEvent;
 use crate::jobs::Owner;
-use crate::port::{CallOptions, CallPort, StreamEvent};
+use crate::port::{CallOptions, CallPort, StreamEvent, stream_channel};
 use crate::{ResponseEnvelope, ToolError, codec};
 
 /// Jobs whose tool is remembered for their IOPub topics; beyond, events of
@@ -70,7 +70,7 @@ pub(super) async fn serve<P: CallPort>(
         last,
     };
     let envelope = if stream {
-        let (tx, mut rx) = mpsc::unbounded_channel();
+        let (tx, mut rx) = stream_channel();
         options.stream = Some(tx);
         let call = port.call(request, options);
         tokio::pin!(call);
