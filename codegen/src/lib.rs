@@ -24,6 +24,8 @@ mod check;
 #[doc(hidden)]
 pub mod cli;
 pub mod diag;
+#[cfg(feature = "diff")]
+pub mod diff;
 pub mod format;
 mod generate;
 mod lang;

@@ -107,6 +107,20 @@ impl SourceFile {
         }
     }
 
+    /// The byte offset of a 1-based line and column (in characters): the
+    /// inverse of [`SourceFile::line_col`], clamped to the file.
+    pub fn offset(&self, line: usize, column: usize) -> usize {
+        let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else {
+            return self.text.len();
+        };
+        let rest = &self.text[start..];
+        start
+            + rest
+                .char_indices()
+                .nth(column.saturating_sub(1))
+                .map_or(rest.len(), |(i, _)| i)
+    }
+
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, byte: usize) -> (usize, usize) {
         let byte = byte.min(self.text.len());
@@ -121,7 +135,7 @@ impl SourceFile {
 }
 
 /// Where a declaration sits, as people count: file, 1-based line and column.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Location {
     /// Index of the file in the model's `files`.
     pub file: usize,

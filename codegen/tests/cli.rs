@@ -45,6 +45,9 @@ fn help_is_pinned() {
     let out = toolwright(&["generate", "--help"]);
     assert!(out.status.success());
     insta::assert_snapshot!("generate_help", text(&out.stdout));
+    let out = toolwright(&["diff", "--help"]);
+    assert!(out.status.success());
+    insta::assert_snapshot!("diff_help", text(&out.stdout));
 }
 
 #[test]
@@ -392,4 +395,158 @@ fn a_file_named_twice_is_read_once() {
     let twice = toolwright(&["check", "idl", "./idl/abc.tool"]);
     assert!(twice.status.success(), "{}", text(&twice.stderr));
     assert_eq!(text(&once.stdout), text(&twice.stdout));
+}
+
+/// Writes `files` (path, text) under `dir`.
+fn write_files(dir: &Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+#[test]
+fn diff_exit_codes_categories_and_allow_file() {
+    let scratch = scratch("diff");
+    let dir = scratch.path();
+    write_files(
+        dir,
+        &[
+            (
+                "old/music.tool",
+                "tool transpose { timing sync request { semitones: i8 } }\n",
+            ),
+            (
+                "same/music.tool",
+                "tool transpose { timing sync request { semitones: i8 } }\n",
+            ),
+            (
+                "new/music.tool",
+                "tool transpose { timing sync request { semitones: i8, octave: i8 } }\n",
+            ),
+            ("bad/music.tool", "tool transpose { timing sometimes }\n"),
+        ],
+    );
+    let path = |p: &str| dir.join(p).to_str().unwrap().to_owned();
+    let diff = |args: &[&str]| toolwright(&[&["diff"], args].concat());
+
+    let out = diff(&[&path("old"), &path("same")]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "no changes\n");
+
+    let out = diff(&[&path("old"), &path("new")]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = text(&out.stdout);
+    assert!(report.contains("error[FIELD_ADDED_REQUIRED]"), "{report}");
+    assert!(
+        report.ends_with("1 breaking change (wire 1), 0 compatible\n"),
+        "{report}"
+    );
+
+    // Not a selected category: listed as a warning, exit 0.
+    let out = diff(&[
+        &path("old"),
+        &path("new"),
+        "--categories",
+        "source,semantic",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).contains("warning[FIELD_ADDED_REQUIRED]"));
+    let out = diff(&[&path("old"), &path("new"), "--categories", "wires"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("`wires` is not a category"));
+
+    let out = diff(&[&path("old"), &path("new"), "--message-format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(line["rule"], "FIELD_ADDED_REQUIRED");
+    assert_eq!(line["item"], "transpose.request.octave");
+
+    // An allow file beside the new version accepts the break.
+    write_files(
+        dir,
+        &[(
+            "new/allowed-breaks.toml",
+            "[[allow]]\nrule = \"FIELD_ADDED_REQUIRED\"\nitem = \"transpose.request.octave\"\nreason = \"2.0 needs an octave\"\n",
+        )],
+    );
+    let out = diff(&[&path("old"), &path("new")]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains("= allowed: 2.0 needs an octave"));
+
+    // A version that does not check: its diagnostics, exit 2.
+    let out = diff(&[&path("old"), &path("bad")]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("bad/music.tool:1:"), "{stderr}");
+    assert!(stderr.contains("the new version of the catalogue does not check"));
+
+    let out = diff(&[&path("old")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("takes two paths"));
+}
+
+#[test]
+fn diff_against_a_git_ref() {
+    let scratch = scratch("diff-git");
+    let repo = scratch.path();
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .current_dir(repo)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+    };
+    git(&["init", "-q"]);
+    write_files(
+        repo,
+        &[
+            (
+                "idl/music.tool",
+                "tool key { timing sync response { mode: Mode } }\n\nenum Mode { major, minor }\n",
+            ),
+            ("idl/more/top.tool", "tool ping { timing sync }\n"),
+        ],
+    );
+    git(&["add", "."]);
+    git(&["commit", "-q", "-m", "one"]);
+    git(&["tag", "v1"]);
+    write_files(
+        repo,
+        &[(
+            "idl/music.tool",
+            "tool key { timing sync response { mode: Mode } }\n\nenum Mode { major, minor, dorian }\n",
+        )],
+    );
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_toolwright"))
+            .args(args)
+            .env("NO_COLOR", "1")
+            .current_dir(repo)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["diff", "--against", "v1", "idl"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(report.contains("error[ENUM_VALUE_ADDED]"), "{report}");
+    assert!(report.contains("v1:idl/music.tool:3:6"), "{report}");
+    assert!(report.contains("idl/music.tool:3:27"), "{report}");
+
+    // The default path is `.`; a subdirectory of the repository works too.
+    let out = run(&["diff", "--against", "v1"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let out = run(&["diff", "--against", "HEAD", "idl/more"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+
+    let out = run(&["diff", "--against", "no-such-ref", "idl"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("no-such-ref"),
+        "{}",
+        text(&out.stderr)
+    );
 }

@@ -1,5 +1,7 @@
-//! The `toolwright` command line: a thin adapter over [`crate::check`] and
-//! [`crate::generate`].
+//! The `toolwright` command line: a thin adapter over [`crate::check`],
+//! [`crate::generate`] and [`crate::diff`].
+
+mod diff;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -125,6 +127,46 @@ pub enum Command {
         #[command(flatten)]
         output: Output,
     },
+    /// Compare two versions of a catalogue: every change, and whom it breaks.
+    ///
+    /// `toolwright diff OLD NEW` compares two paths (`.tool` files or
+    /// directories); `toolwright diff --against REF [PATH...]` compares the
+    /// working tree's PATHs (default `.`) with the same paths at a git ref.
+    /// Each change has a stable rule id (docs/diff.md), what it breaks
+    /// (wire, source, semantic) and snippets from both versions. Breaking
+    /// changes made on purpose are accepted by entries in
+    /// `allowed-breaks.toml` beside the new version's files, each with a
+    /// reason the report shows. Exits 1 when a change breaks a selected
+    /// category and is not allowed, 2 when a version cannot be read or
+    /// checked, 0 otherwise.
+    Diff {
+        /// OLD and NEW; with `--against`, the paths to compare.
+        #[arg(value_name = "PATH")]
+        paths: Vec<PathBuf>,
+        /// Compare the working tree with this git ref (a branch, tag or
+        /// commit).
+        #[arg(long, value_name = "REF")]
+        against: Option<String>,
+        /// The categories whose breaking changes fail the run.
+        #[arg(
+            long,
+            value_name = "LIST",
+            value_delimiter = ',',
+            default_value = "wire,source,semantic",
+            value_parser = diff::parse_category
+        )]
+        categories: Vec<crate::diff::Category>,
+        /// An allow file to read besides `allowed-breaks.toml` in the new
+        /// version's directories.
+        #[arg(long, value_name = "FILE")]
+        allow: Vec<PathBuf>,
+        /// Which files besides the given ones are read.
+        #[command(flatten)]
+        inputs: Inputs,
+        /// How the report is printed (to stdout).
+        #[command(flatten)]
+        output: Output,
+    },
     /// Explain a diagnostic code: the rule, why it exists, an example, a fix.
     Explain {
         /// A code such as `TW101`.
@@ -226,8 +268,18 @@ pub enum Color {
 }
 
 impl Color {
+    /// For what goes to stderr (diagnostics).
     fn resolve(self) -> ColorChoice {
-        let tty = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        self.resolve_for(std::io::stderr().is_terminal())
+    }
+
+    /// For what goes to stdout (a diff's report).
+    fn resolve_stdout(self) -> ColorChoice {
+        self.resolve_for(std::io::stdout().is_terminal())
+    }
+
+    fn resolve_for(self, terminal: bool) -> ColorChoice {
+        let tty = terminal && std::env::var_os("NO_COLOR").is_none();
         match self {
             Color::Always => ColorChoice::Always,
             Color::Auto if tty => ColorChoice::Always,
@@ -285,6 +337,21 @@ pub fn main() -> ExitCode {
             };
             fmt(&paths, mode, output)
         }
+        Command::Diff {
+            paths,
+            against,
+            categories,
+            allow,
+            inputs,
+            output,
+        } => diff::run(diff::Request {
+            paths,
+            against,
+            categories,
+            allow,
+            inputs,
+            output,
+        }),
         Command::Explain { code } => explain(&code),
     }
 }

@@ -1,0 +1,8 @@
+tool file {
+    action read { timing sync }
+}
+// new
+tool file {
+    action read { timing sync }
+    action write { timing sync }
+}

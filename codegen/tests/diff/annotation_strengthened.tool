@@ -1,0 +1,4 @@
+tool list_files { timing sync }
+// new
+@read_only @idempotent
+tool list_files { timing sync }

@@ -1,0 +1,18 @@
+tool transpose {
+    timing sync
+    request {
+        @range(-24, 24)
+        semitones: i8,
+        name: string,
+    }
+}
+// new
+tool transpose {
+    timing sync
+    request {
+        @range(-12, 12)
+        semitones: i8,
+        @pattern("^[a-z]+$")
+        name: string,
+    }
+}

@@ -1,0 +1,3 @@
+tool ping { timing sync }
+// new
+tool ping { timing sync request { echo: string } }

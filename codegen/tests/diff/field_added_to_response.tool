@@ -1,0 +1,3 @@
+tool stat { timing sync response { size: u64 } }
+// new
+tool stat { timing sync response { size: u64, mode: u32 } }

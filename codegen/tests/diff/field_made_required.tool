@@ -1,0 +1,3 @@
+tool transpose { timing sync request { semitones: i8? } }
+// new
+tool transpose { timing sync request { semitones: i8 } }

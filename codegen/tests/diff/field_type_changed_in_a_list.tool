@@ -1,0 +1,3 @@
+tool tag { timing sync request { tags: list<string> } }
+// new
+tool tag { timing sync request { tags: list<u32> } }

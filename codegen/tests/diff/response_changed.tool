@@ -1,0 +1,3 @@
+tool save { timing sync response { id: string } }
+// new
+tool save { timing sync }

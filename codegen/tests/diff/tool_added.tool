@@ -1,0 +1,4 @@
+tool ping { timing sync }
+// new
+tool ping { timing sync }
+tool pong { timing sync }

@@ -1,0 +1,5 @@
+tool ping { timing sync }
+// new
+tool ping { timing sync }
+
+struct Spare { a: u32 }

@@ -1,0 +1,7 @@
+tool play { timing sync request { mode: Mode } }
+
+enum Mode { major, minor }
+// new
+tool play { timing sync request { mode: Mode } }
+
+union Mode { major, minor }
