@@ -5,10 +5,11 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::diag::Code;
 use crate::generate::{
     Binding, Generator, InvalidRuntimeCrate, Options, RuntimeCrate, binding_files, rust_files,
 };
-use crate::{ColorChoice, LoadError, Sources, check};
+use crate::{Checked, ColorChoice, LoadError, Sources, check_with_warnings};
 
 /// Generates a crate's Rust from its `.tool` files, in a build script.
 ///
@@ -32,6 +33,8 @@ pub struct Builder {
     rerun_if_changed: bool,
     bindings: Option<(PathBuf, Vec<Binding>)>,
     docs: Option<PathBuf>,
+    deny_warnings: bool,
+    allowed: Vec<Code>,
 }
 
 impl Default for Builder {
@@ -52,6 +55,8 @@ impl Builder {
             rerun_if_changed: true,
             bindings: None,
             docs: None,
+            deny_warnings: false,
+            allowed: Vec::new(),
         }
     }
 
@@ -83,6 +88,20 @@ impl Builder {
     /// cancelled over the wire.
     pub fn job_tools(&mut self, include: bool) -> &mut Self {
         self.job_tools = include;
+        self
+    }
+
+    /// Makes the catalogue's warnings (`TW4xx`) fail the build, as
+    /// `toolwright check --deny warnings` does (default `false`: they are
+    /// printed as `cargo:warning` lines and the build goes on).
+    pub fn deny_warnings(&mut self, deny: bool) -> &mut Self {
+        self.deny_warnings = deny;
+        self
+    }
+
+    /// Stops reporting one warning code, as `toolwright check --allow`.
+    pub fn allow(&mut self, code: Code) -> &mut Self {
+        self.allowed.push(code);
         self
     }
 
@@ -146,7 +165,7 @@ impl Builder {
     ///     .emit_rerun_if_changed(false)
     ///     .compile([&idl])
     ///     .unwrap_err();
-    /// assert_eq!(error.to_string(), "the .tool files have 1 error (printed above)");
+    /// assert_eq!(error.to_string(), "the .tool files have 1 problem (printed above)");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///
@@ -206,7 +225,32 @@ impl Builder {
                 report,
             }
         };
-        let model = check(&sources).map_err(report)?;
+        let Checked {
+            model,
+            mut warnings,
+        } = check_with_warnings(&sources).map_err(report)?;
+        warnings.retain(|d| !self.allowed.contains(&d.code));
+        if !warnings.is_empty() {
+            if self.deny_warnings {
+                return Err(report(warnings));
+            }
+            // The full report goes to the build log; cargo shows each
+            // `cargo:warning` line to the user.
+            eprint!("{}", warnings.report(&sources, ColorChoice::Never));
+            for d in &warnings {
+                let at = sources.location(d.primary.span);
+                println!(
+                    "cargo:warning={}:{}:{}: {}[{}]: {} (`toolwright explain {}`)",
+                    sources.get(d.primary.span.file).name(),
+                    at.line,
+                    at.column,
+                    d.severity.as_str(),
+                    d.code.as_str(),
+                    d.message,
+                    d.code.as_str()
+                );
+            }
+        }
         // The Rust embeds the MCP schema: one the metaschema rejects fails
         // the build like any other diagnostic.
         crate::lang::schema::validate(&model, &sources).map_err(report)?;
@@ -284,7 +328,7 @@ impl fmt::Display for BuildError {
             BuildError::Load(e) => e.fmt(f),
             BuildError::Diagnostics { count, .. } => write!(
                 f,
-                "the .tool files have {count} error{} (printed above)",
+                "the .tool files have {count} problem{} (printed above)",
                 if *count == 1 { "" } else { "s" }
             ),
             BuildError::RuntimeCrate(e) => e.fmt(f),
@@ -331,6 +375,30 @@ mod tests {
         let mut watched: BTreeSet<PathBuf> = paths.iter().cloned().collect();
         let result = builder.compile_watching(paths, &mut watched);
         (result, watched)
+    }
+
+    #[test]
+    fn warnings_are_printed_and_fail_the_build_only_when_denied() {
+        let scratch = scratch("warnings");
+        let dir = scratch.path();
+        std::fs::create_dir_all(dir.join("idl")).unwrap();
+        // An undocumented tool: TW403.
+        std::fs::write(dir.join("idl/a.tool"), "tool a { timing sync }").unwrap();
+        let paths = [dir.join("idl")];
+        let mut builder = Builder::new();
+        builder.out_dir(dir.join("out"));
+        compile(&builder, &paths).0.unwrap();
+
+        builder.deny_warnings(true);
+        let Err(BuildError::Diagnostics { count, report }) = compile(&builder, &paths).0 else {
+            panic!("denied warnings fail the build");
+        };
+        assert_eq!(count, 1);
+        assert!(report.contains("warning[TW403]"), "{report}");
+        assert!(report.contains("1 warning found"), "{report}");
+
+        builder.allow(crate::diag::Code::MissingDocs);
+        compile(&builder, &paths).0.unwrap();
     }
 
     #[test]

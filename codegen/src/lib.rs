@@ -29,6 +29,7 @@ pub mod diff;
 pub mod format;
 mod generate;
 mod lang;
+mod lint;
 pub mod model;
 mod output;
 mod pattern;
@@ -59,4 +60,23 @@ pub fn check(sources: &Sources) -> Result<Model, Diagnostics> {
     let model = check::check(sources, &files, &mut cx);
     cx.gate().map_err(|d| d.explain_builtins(sources))?;
     Ok(model)
+}
+
+/// A valid catalogue and the warnings it draws.
+#[derive(Debug)]
+pub struct Checked {
+    /// The checked model.
+    pub model: Model,
+    /// Every warning (`TW4xx`), sorted by position; may be empty.
+    pub warnings: Diagnostics,
+}
+
+/// [`check`], then the warnings a valid catalogue can still draw: a type
+/// no tool uses, a deprecated item used by a live one, a tool, action or
+/// field without a doc comment, an `async_long` tool without errors.
+/// Warnings are only looked for once there are no errors.
+pub fn check_with_warnings(sources: &Sources) -> Result<Checked, Diagnostics> {
+    let model = check(sources)?;
+    let warnings = Diagnostics::new(lint::lint(&model, sources));
+    Ok(Checked { model, warnings })
 }

@@ -342,6 +342,26 @@ impl Sources {
         self.get(span.file).text().get(span.range()).unwrap_or("")
     }
 
+    /// The span of the name that starts at `location` (an identifier, or
+    /// one character): where a model item's diagnostics point.
+    pub fn name_span(&self, location: Location) -> Span {
+        let Some(file) = u32::try_from(location.file)
+            .ok()
+            .map(FileId)
+            .filter(|f| f.index() < self.files.len())
+        else {
+            return Span::new(FileId(0), 0, 0);
+        };
+        let text = self.get(file).text();
+        let start = self.get(file).offset(location.line, location.column);
+        let rest = &text[start..];
+        let len = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len())
+            .max(rest.chars().next().map_or(0, char::len_utf8));
+        Span::new(file, start, start + len)
+    }
+
     /// The location of a span's first byte.
     pub fn location(&self, span: Span) -> Location {
         let (line, column) = self.get(span.file).line_col(span.start as usize);

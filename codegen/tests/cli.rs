@@ -550,3 +550,56 @@ fn diff_against_a_git_ref() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn check_reports_warnings_and_deny_and_allow_them() {
+    let scratch = scratch("warnings");
+    let dir = scratch.path();
+    write_files(
+        dir,
+        &[(
+            "render.tool",
+            "/// Render a song.\ntool render {\n    timing async_long\n    request { song: string }\n}\n",
+        )],
+    );
+    let file = dir.join("render.tool");
+    let file = file.to_str().unwrap();
+
+    let out = toolwright(&["check", file]);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("warning[TW403]: field `song` has no doc comment"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("warning[TW404]"), "{stderr}");
+    assert!(stderr.contains("2 warnings found"), "{stderr}");
+    assert!(text(&out.stdout).starts_with("checked 2 files: 5 tools"));
+
+    let out = toolwright(&["check", file, "--deny", "warnings"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("warnings are denied"));
+    let out = toolwright(&["check", file, "--deny", "TW404"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = toolwright(&["check", file, "--allow", "TW404", "--deny", "TW404"]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = toolwright(&["check", file, "--allow", "tw403", "--allow", "TW404"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stderr), "");
+
+    let out = toolwright(&["check", file, "--message-format", "json"]);
+    let first: serde_json::Value =
+        serde_json::from_str(text(&out.stderr).lines().next().unwrap()).unwrap();
+    assert_eq!(first["severity"], "warning");
+
+    let out = toolwright(&["check", file, "--allow", "TW101"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("`TW101` is an error, not a warning"));
+    let out = toolwright(&["check", file, "--deny", "everything"]);
+    assert_eq!(out.status.code(), Some(2));
+
+    // The reference catalogue draws none.
+    let out = toolwright(&["check", "idl", "--deny", "warnings"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "");
+}

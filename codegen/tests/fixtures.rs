@@ -9,6 +9,10 @@
 //!   the parser recovers and the checker still runs); the snapshot is the
 //!   plain rendered diagnostics, snippet, notes and hint included.
 //!
+//! - `fixtures/warnings/*.tool`: one file per warning, named after it. Each
+//!   must check cleanly and draw warnings of that code only; the snapshot
+//!   is the rendered warnings.
+//!
 //! Files are loaded under stable names (`valid/<file>.tool`,
 //! `invalid/<file>.tool`) so snapshots do not depend on where the workspace
 //! is checked out. Review changes with
@@ -20,7 +24,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
 use toolwright_codegen::diag::Code;
-use toolwright_codegen::{ColorChoice, Diagnostics, Model, Sources, check};
+use toolwright_codegen::{ColorChoice, Diagnostics, Model, Sources, check, check_with_warnings};
 
 /// Codes no invalid fixture exercises, each with the reason. Keep it empty
 /// unless a code truly cannot be reached from a `.tool` file.
@@ -182,6 +186,50 @@ fn invalid_fixtures_fail_and_match_their_diagnostic_snapshots() {
     finish(failures);
 }
 
+/// The code a warning fixture is named after (`missing_docs` → `TW403`).
+fn warning_code(stem: &str) -> Code {
+    match stem {
+        "unused_type" => Code::UnusedType,
+        "deprecated_use" => Code::DeprecatedUse,
+        "missing_docs" => Code::MissingDocs,
+        "async_long_without_errors" => Code::AsyncWithoutErrors,
+        other => panic!("warnings/{other}.tool: name the warning it shows"),
+    }
+}
+
+#[test]
+fn warning_fixtures_check_and_match_their_warning_snapshots() {
+    let mut failures = Vec::new();
+    for fixture in fixtures("warnings") {
+        let mut sources = Sources::new();
+        sources.add(fixture.name.clone(), fixture.bytes.clone());
+        let warnings = match check_with_warnings(&sources) {
+            Ok(checked) => checked.warnings,
+            Err(diags) => {
+                failures.push(format!(
+                    "{} was rejected:\n{}",
+                    fixture.name,
+                    diags.render(&sources, ColorChoice::Never)
+                ));
+                continue;
+            }
+        };
+        let rendered = warnings.render(&sources, ColorChoice::Never);
+        let code = warning_code(&fixture.stem);
+        if warnings.is_empty() || warnings.iter().any(|d| d.code != code) {
+            failures.push(format!(
+                "{}: expected {} warnings only, got:\n{rendered}",
+                fixture.name,
+                code.as_str()
+            ));
+        }
+        if let Err(e) = snapshot("warnings", &fixture, &rendered) {
+            failures.push(e);
+        }
+    }
+    finish(failures);
+}
+
 /// `recovery.tool` must report a syntax error *and* a semantic one: proof
 /// that the parser recovered and the checker ran over what followed.
 #[test]
@@ -212,6 +260,9 @@ fn invalid_fixtures_exercise_every_diagnostic_code() {
             exercised.extend(diags.iter().map(|d| d.code.as_str()));
         }
     }
+    for fixture in fixtures("warnings") {
+        exercised.insert(warning_code(&fixture.stem).as_str());
+    }
     let excepted: BTreeSet<&str> = CODES_NOT_EXERCISED.iter().map(|(c, _)| *c).collect();
     let missing: Vec<String> = Code::ALL
         .iter()
@@ -234,7 +285,7 @@ fn invalid_fixtures_exercise_every_diagnostic_code() {
 #[test]
 fn every_snapshot_belongs_to_a_fixture() {
     let mut known = BTreeSet::new();
-    for kind in ["valid", "invalid"] {
+    for kind in ["valid", "invalid", "warnings"] {
         for fixture in fixtures(kind) {
             known.insert(format!("fixtures__{kind}__{}.snap", fixture.stem));
         }

@@ -31,7 +31,8 @@ pub enum Command {
     ///
     /// Exits 0 and prints a one-line summary when the catalogue is valid;
     /// exits 1 and prints every diagnostic (file:line:col, snippet, hint)
-    /// to stderr when it is not.
+    /// to stderr when it is not. A valid catalogue's warnings (`TW4xx`)
+    /// are printed too, and fail the run only with `--deny`.
     Check {
         /// `.tool` files, or directories searched recursively for them.
         #[arg(required = true, value_name = "PATH")]
@@ -39,6 +40,9 @@ pub enum Command {
         /// Write the checked model as JSON to this file (`-` for stdout).
         #[arg(long, value_name = "FILE")]
         emit: Option<PathBuf>,
+        /// Which warnings are reported, and which fail the run.
+        #[command(flatten)]
+        lints: Lints,
         /// Which files besides the given ones are read.
         #[command(flatten)]
         inputs: Inputs,
@@ -195,6 +199,57 @@ impl Inputs {
     }
 }
 
+/// Which warnings are reported, and which fail the run.
+#[derive(Clone, Debug, clap::Args)]
+pub struct Lints {
+    /// Make warnings fail the run: `warnings` for all of them, or a code
+    /// (`TW403`). Repeatable.
+    #[arg(long, value_name = "WHAT", value_parser = parse_lint)]
+    deny: Vec<Lint>,
+    /// Do not report a warning code (`TW403`). Repeatable.
+    #[arg(long, value_name = "CODE", value_parser = parse_warning_code)]
+    allow: Vec<crate::diag::Code>,
+}
+
+/// A `--deny` value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lint {
+    /// Every warning.
+    Warnings,
+    /// One warning code.
+    Code(crate::diag::Code),
+}
+
+fn parse_warning_code(text: &str) -> Result<crate::diag::Code, String> {
+    match crate::diag::Code::parse(text) {
+        Some(code) if code.is_warning() => Ok(code),
+        Some(code) => Err(format!("`{}` is an error, not a warning", code.as_str())),
+        None => Err(format!(
+            "`{text}` is not a diagnostic code; warnings are `TW401` to `TW404` (docs/diagnostics.md)"
+        )),
+    }
+}
+
+fn parse_lint(text: &str) -> Result<Lint, String> {
+    if text == "warnings" {
+        Ok(Lint::Warnings)
+    } else {
+        parse_warning_code(text).map(Lint::Code)
+    }
+}
+
+impl Lints {
+    /// Drops allowed warnings; true when one left is denied.
+    fn apply(&self, warnings: &mut crate::Diagnostics) -> bool {
+        warnings.retain(|d| !self.allow.contains(&d.code));
+        warnings.iter().any(|d| {
+            self.deny
+                .iter()
+                .any(|l| *l == Lint::Warnings || *l == Lint::Code(d.code))
+        })
+    }
+}
+
 /// `generate` targets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Language {
@@ -295,9 +350,10 @@ pub fn main() -> ExitCode {
         Command::Check {
             paths,
             emit,
+            lints,
             inputs,
             output,
-        } => check(&paths, emit.as_deref(), inputs, output),
+        } => check(&paths, emit.as_deref(), &lints, inputs, output),
         Command::Generate {
             language,
             paths,
@@ -538,7 +594,13 @@ fn generate(
     }
 }
 
-fn check(paths: &[PathBuf], emit: Option<&Path>, inputs: Inputs, output: Output) -> ExitCode {
+fn check(
+    paths: &[PathBuf],
+    emit: Option<&Path>,
+    lints: &Lints,
+    inputs: Inputs,
+    output: Output,
+) -> ExitCode {
     let sources = match inputs.load(paths) {
         Ok(sources) => sources,
         Err(e) => {
@@ -546,13 +608,24 @@ fn check(paths: &[PathBuf], emit: Option<&Path>, inputs: Inputs, output: Output)
             return ExitCode::FAILURE;
         }
     };
-    let model = match crate::check(&sources) {
-        Ok(model) => model,
+    let crate::Checked {
+        model,
+        mut warnings,
+    } = match crate::check_with_warnings(&sources) {
+        Ok(checked) => checked,
         Err(diagnostics) => {
             output.report(&diagnostics, &sources);
             return ExitCode::FAILURE;
         }
     };
+    let denied = lints.apply(&mut warnings);
+    if !warnings.is_empty() {
+        output.report(&warnings, &sources);
+    }
+    if denied {
+        eprintln!("error: warnings are denied (`--deny`)");
+        return ExitCode::FAILURE;
+    }
     if let Some(path) = emit {
         let mut json = serde_json::to_string_pretty(&model).expect("the model serializes to JSON");
         json.push('\n');

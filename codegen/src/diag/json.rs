@@ -59,7 +59,7 @@ fn one(sources: &Sources, d: &Diagnostic) -> String {
     let rendered = super::render::render_each(&single, sources, super::ColorChoice::Never);
     let json = JsonDiagnostic {
         code: d.code.as_str(),
-        severity: "error",
+        severity: d.severity.as_str(),
         message: &d.message,
         file: sources.get(span.file).name(),
         start: position(sources, span, false),

@@ -41,6 +41,11 @@ macro_rules! codes {
                 }
             }
 
+            /// True for the codes of warnings (`TW4xx`).
+            pub fn is_warning(self) -> bool {
+                self.as_str().starts_with("TW4")
+            }
+
             /// Parses `TW101` (any case).
             pub fn parse(code: &str) -> Option<Code> {
                 Self::ALL.iter().copied().find(|c| c.as_str().eq_ignore_ascii_case(code))
@@ -90,6 +95,10 @@ codes! {
     DefaultOutOfRange = "TW310": "a default value outside the field's bounds",
     OptionalDefault = "TW311": "an optional field that also has a default",
     Uninhabited = "TW312": "a type that contains itself through required fields only",
+    UnusedType = "TW401": "a declared type that no tool uses (warning)",
+    DeprecatedUse = "TW402": "a deprecated item used by one that is not deprecated (warning)",
+    MissingDocs = "TW403": "a tool, action or field without a doc comment (warning)",
+    AsyncWithoutErrors = "TW404": "an `async_long` tool that declares no errors (warning)",
 }
 
 /// "1 file", "2 files".

@@ -4,6 +4,7 @@
 
 mod ctxt;
 mod json;
+pub(crate) mod lints;
 pub mod messages;
 mod render;
 
@@ -18,6 +19,20 @@ use crate::source::{Sources, Span};
 pub enum Severity {
     /// The catalogue cannot be used until this is fixed.
     Error,
+    /// The catalogue works, but something in it is probably a mistake or
+    /// makes it harder to use. `--deny warnings` (CLI) and
+    /// `Builder::deny_warnings` make warnings fail the run.
+    Warning,
+}
+
+impl Severity {
+    /// `error` or `warning`, as printed.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
 }
 
 /// A span with a short message printed under its caret.
@@ -61,6 +76,13 @@ impl Diagnostic {
             secondary: Vec::new(),
             notes: Vec::new(),
             help: None,
+        }
+    }
+
+    pub(crate) fn warning(code: Code, span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, span, message)
         }
     }
 
@@ -146,7 +168,18 @@ impl Diagnostics {
         self.items.is_empty()
     }
 
-    /// Renders every diagnostic with source snippets, followed by a count.
+    /// How many are of this severity.
+    pub fn count(&self, severity: Severity) -> usize {
+        self.items.iter().filter(|d| d.severity == severity).count()
+    }
+
+    /// Keeps the diagnostics `keep` accepts.
+    pub fn retain(&mut self, keep: impl FnMut(&Diagnostic) -> bool) {
+        self.items.retain(keep);
+    }
+
+    /// Renders every diagnostic with source snippets, followed by a count
+    /// of errors and warnings.
     pub fn render(&self, sources: &Sources, color: ColorChoice) -> String {
         render::render(self, sources, color)
     }

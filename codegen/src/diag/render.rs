@@ -5,7 +5,7 @@ use std::io::Write;
 use codespan_reporting::diagnostic as cs;
 use codespan_reporting::term::{self, Config, Styles, StylesWriter, termcolor};
 
-use super::Diagnostics;
+use super::{Diagnostics, Severity};
 use crate::source::Sources;
 
 /// Whether rendered diagnostics carry ANSI colour codes.
@@ -19,11 +19,19 @@ pub enum ColorChoice {
 
 pub(super) fn render(diagnostics: &Diagnostics, sources: &Sources, color: ColorChoice) -> String {
     let mut out = render_each(diagnostics, sources, color);
-    let count = diagnostics.len();
-    out.push_str(&format!(
-        "{count} error{} found\n",
-        if count == 1 { "" } else { "s" }
-    ));
+    let errors = diagnostics.count(Severity::Error);
+    let warnings = diagnostics.count(Severity::Warning);
+    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let line = match (errors, warnings) {
+        (_, 0) => format!("{} found\n", count(errors, "error")),
+        (0, _) => format!("{} found\n", count(warnings, "warning")),
+        _ => format!(
+            "{} and {} found\n",
+            count(errors, "error"),
+            count(warnings, "warning")
+        ),
+    };
+    out.push_str(&line);
     out
 }
 
@@ -49,7 +57,11 @@ pub(super) fn render_each(
         }));
         let mut notes: Vec<String> = d.notes.iter().map(|n| format!("note: {n}")).collect();
         notes.extend(d.help.iter().map(|h| format!("help: {h}")));
-        let diagnostic = cs::Diagnostic::error()
+        let severity = match d.severity {
+            Severity::Error => cs::Severity::Error,
+            Severity::Warning => cs::Severity::Warning,
+        };
+        let diagnostic = cs::Diagnostic::new(severity)
             .with_code(d.code.as_str())
             .with_message(d.message.clone())
             .with_labels(labels)
@@ -60,7 +72,8 @@ pub(super) fn render_each(
         if term::emit_to_write_style(&mut writer, &config, sources, &diagnostic).is_err() {
             let location = sources.location(d.primary.span);
             let line = format!(
-                "error[{}]: {} ({}:{}:{})\n",
+                "{}[{}]: {} ({}:{}:{})\n",
+                d.severity.as_str(),
                 d.code.as_str(),
                 d.message,
                 sources.get(d.primary.span.file).name(),

@@ -51,17 +51,11 @@ impl<'a> Both<'a> {
         location: Location,
     ) -> Option<((Version, FileId), Range<usize>)> {
         let sources = self.side(version);
-        let file = FileId(u32::try_from(location.file).ok()?);
         if location.file >= sources.len() {
             return None;
         }
-        let text = sources.get(file).text();
-        let start = sources.get(file).offset(location.line, location.column);
-        let len = text[start..]
-            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .unwrap_or(text.len() - start)
-            .max(text[start..].chars().next().map_or(0, char::len_utf8));
-        Some(((version, file), start..start + len))
+        let span = sources.name_span(location);
+        Some(((version, span.file), span.range()))
     }
 
     fn place(&self, version: Version, location: Location) -> Place<'a> {

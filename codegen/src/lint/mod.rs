@@ -1,0 +1,239 @@
+//! Warnings: what a valid catalogue probably got wrong. They run on the
+//! checked model, after every error is fixed, so each sees the whole
+//! catalogue as the backends will.
+
+use std::collections::HashSet;
+
+use crate::diag::{Diagnostic, lints as messages};
+use crate::model::{Deprecation, Field, Model, Origin, Timing, Tool, ToolKind, TypeId, Value};
+use crate::source::{Location, Sources, Span};
+
+/// Every warning for `model`, unsorted. Items in built-in files (the job
+/// tools) are not linted: users cannot change them.
+pub(crate) fn lint(model: &Model, sources: &Sources) -> Vec<Diagnostic> {
+    let mut lints = Lints {
+        model,
+        sources,
+        out: Vec::new(),
+    };
+    lints.unused_types();
+    for tool in &model.tools {
+        if model.is_builtin(&tool.location) {
+            continue;
+        }
+        lints.tool_docs(tool);
+        lints.async_long_without_errors(tool);
+        lints.deprecated_uses_of_tool(tool);
+    }
+    for def in &model.types {
+        if model.is_builtin(&def.location) {
+            continue;
+        }
+        let deprecated = def.deprecated.is_some() || owner_deprecated(model, &def.origin);
+        for field in def.kind.fields() {
+            lints.field_docs(field);
+            if !deprecated {
+                lints.deprecated_uses_of_field(field);
+            }
+        }
+    }
+    lints.out
+}
+
+struct Lints<'a> {
+    model: &'a Model,
+    sources: &'a Sources,
+    out: Vec<Diagnostic>,
+}
+
+impl Lints<'_> {
+    fn span(&self, location: Location) -> Span {
+        self.sources.name_span(location)
+    }
+
+    /// TW401: declared types that no tool reaches.
+    fn unused_types(&mut self) {
+        let mut reached: HashSet<TypeId> = HashSet::new();
+        let mut stack: Vec<TypeId> = self.model.tools.iter().flat_map(tool_types).collect();
+        while let Some(id) = stack.pop() {
+            if reached.insert(id) {
+                for field in self.model.type_def(id).kind.fields() {
+                    field.ty.push_named(&mut stack);
+                }
+            }
+        }
+        for def in &self.model.types {
+            if matches!(def.origin, Origin::Declared)
+                && !reached.contains(&def.id)
+                && !self.model.is_builtin(&def.location)
+            {
+                let span = self.span(def.location);
+                self.out.push(messages::unused_type(span, &def.name));
+            }
+        }
+    }
+
+    /// TW402 for a tool: its clauses name a deprecated type.
+    fn deprecated_uses_of_tool(&mut self, tool: &Tool) {
+        if tool.deprecated.is_some() {
+            return;
+        }
+        let mut named: Vec<TypeId> = Vec::new();
+        match &tool.kind {
+            ToolKind::Single(e) => named.extend([e.request, e.response].into_iter().flatten()),
+            ToolKind::Actions(actions) => {
+                for action in actions.iter().filter(|a| a.deprecated.is_none()) {
+                    let e = action.endpoint;
+                    named.extend([e.request, e.response].into_iter().flatten());
+                }
+            }
+        }
+        named.extend([tool.errors, tool.stream].into_iter().flatten());
+        for id in named {
+            let def = self.model.type_def(id);
+            if let (Origin::Declared, Some(d)) = (&def.origin, &def.deprecated) {
+                let span = self.span(tool.location);
+                let first = self.span(def.location);
+                self.out.push(messages::deprecated_use(
+                    span,
+                    &format!("tool `{}`", tool.name),
+                    &format!("type `{}`", def.name),
+                    &format!("tool `{}`", tool.name),
+                    reason(d),
+                    first,
+                ));
+            }
+        }
+    }
+
+    /// TW402 for a field: its type or its default is deprecated.
+    fn deprecated_uses_of_field(&mut self, field: &Field) {
+        if field.deprecated.is_some() {
+            return;
+        }
+        let mut named = Vec::new();
+        field.ty.push_named(&mut named);
+        for id in named {
+            let def = self.model.type_def(id);
+            if let Some(d) = &def.deprecated {
+                let span = self.span(field.location);
+                let first = self.span(def.location);
+                self.out.push(messages::deprecated_use(
+                    span,
+                    &format!("field `{}`", field.name),
+                    &format!("type `{}`", def.name),
+                    &format!("field `{}`", field.name),
+                    reason(d),
+                    first,
+                ));
+            }
+            if let Some(Value::EnumValue(value)) = &field.default
+                && let crate::model::TypeKind::Enum(values) = &def.kind
+                && let Some(v) = values.iter().find(|v| &v.name == value)
+                && let Some(d) = &v.deprecated
+            {
+                let span = self.span(field.location);
+                let first = self.span(v.location);
+                self.out.push(messages::deprecated_use(
+                    span,
+                    &format!("the default of field `{}`", field.name),
+                    &format!("value `{}` of `{}`", v.name, def.name),
+                    &format!("field `{}`", field.name),
+                    reason(d),
+                    first,
+                ));
+            }
+        }
+    }
+
+    /// TW403 for a tool and its actions.
+    fn tool_docs(&mut self, tool: &Tool) {
+        if tool.docs.is_none() {
+            let span = self.span(tool.location);
+            self.out.push(messages::missing_docs(
+                span,
+                &format!("tool `{}`", tool.name),
+            ));
+        }
+        if let ToolKind::Actions(actions) = &tool.kind {
+            for action in actions.iter().filter(|a| a.docs.is_none()) {
+                let span = self.span(action.location);
+                self.out.push(messages::missing_docs(
+                    span,
+                    &format!("action `{}` of `{}`", action.name, tool.name),
+                ));
+            }
+        }
+    }
+
+    /// TW403 for a field.
+    fn field_docs(&mut self, field: &Field) {
+        if field.docs.is_none() {
+            let span = self.span(field.location);
+            self.out.push(messages::missing_docs(
+                span,
+                &format!("field `{}`", field.name),
+            ));
+        }
+    }
+
+    /// TW404: an `async_long` tool or action whose tool declares no errors.
+    fn async_long_without_errors(&mut self, tool: &Tool) {
+        if tool.errors.is_some() {
+            return;
+        }
+        let long = match &tool.kind {
+            ToolKind::Single(e) => e.timing == Timing::AsyncLong,
+            ToolKind::Actions(actions) => actions
+                .iter()
+                .any(|a| a.endpoint.timing == Timing::AsyncLong),
+        };
+        if long {
+            let span = self.span(tool.location);
+            self.out
+                .push(messages::async_long_without_errors(span, &tool.name));
+        }
+    }
+}
+
+/// Every type a tool names directly.
+fn tool_types(tool: &Tool) -> Vec<TypeId> {
+    let mut ids = Vec::new();
+    match &tool.kind {
+        ToolKind::Single(e) => ids.extend([e.request, e.response].into_iter().flatten()),
+        ToolKind::Actions(actions) => {
+            for a in actions {
+                ids.extend(
+                    [a.endpoint.request, a.endpoint.response]
+                        .into_iter()
+                        .flatten(),
+                );
+            }
+        }
+    }
+    ids.extend([tool.errors, tool.stream].into_iter().flatten());
+    ids
+}
+
+/// True when a request or response belongs to a deprecated tool or action.
+fn owner_deprecated(model: &Model, origin: &Origin) -> bool {
+    let (Origin::Request { tool, action } | Origin::Response { tool, action }) = origin else {
+        return false;
+    };
+    let Some(tool) = model.tool(tool) else {
+        return false;
+    };
+    if tool.deprecated.is_some() {
+        return true;
+    }
+    match (&tool.kind, action) {
+        (ToolKind::Actions(actions), Some(action)) => actions
+            .iter()
+            .any(|a| &a.name == action && a.deprecated.is_some()),
+        _ => false,
+    }
+}
+
+fn reason(d: &Deprecation) -> Option<&str> {
+    d.reason.as_deref()
+}
