@@ -2,6 +2,7 @@
 //! [`crate::generate`] and [`crate::diff`].
 
 mod diff;
+mod init;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -170,6 +171,27 @@ pub enum Command {
         /// How the report is printed (to stdout).
         #[command(flatten)]
         output: Output,
+    },
+    /// Create a new tool server crate that builds and serves MCP on the
+    /// first `cargo run`.
+    ///
+    /// Writes Cargo.toml, build.rs (the catalogue's `Builder`), `idl/` with
+    /// one documented example tool, `src/main.rs` binding its handler and
+    /// serving MCP over stdio (`cargo run -- --http` for Streamable HTTP),
+    /// and a README of next steps, into DIR (default `.`), which must be
+    /// new or empty. Dependencies are this release on crates.io, or a local
+    /// checkout with `--path`.
+    Init {
+        /// Where to create the crate.
+        #[arg(value_name = "DIR", default_value = ".")]
+        dir: PathBuf,
+        /// The package name (default: the directory's name).
+        #[arg(long, value_name = "NAME")]
+        name: Option<String>,
+        /// Depend on the crates of a local Toolwright checkout instead of
+        /// crates.io.
+        #[arg(long, value_name = "CHECKOUT")]
+        path: Option<PathBuf>,
     },
     /// Explain a diagnostic code: the rule, why it exists, an example, a fix.
     Explain {
@@ -408,6 +430,7 @@ pub fn main() -> ExitCode {
             inputs,
             output,
         }),
+        Command::Init { dir, name, path } => init::run(&init::Request { dir, name, path }),
         Command::Explain { code } => explain(&code),
     }
 }
