@@ -30,6 +30,8 @@ pub mod format;
 mod generate;
 mod lang;
 mod lint;
+#[cfg(feature = "lsp")]
+pub mod lsp;
 pub mod model;
 mod output;
 mod pattern;

@@ -129,6 +129,14 @@ const SPECS: &[Spec] = &[
     },
 ];
 
+/// Every attribute: its name, what it applies to and the arguments it
+/// takes, for editors' completion.
+pub(crate) fn catalogue() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
+    SPECS
+        .iter()
+        .map(|s| (s.name, s.targets_text, s.args.describe()))
+}
+
 /// The attributes found on one thing, checked against the catalogue.
 #[derive(Default)]
 pub(crate) struct Attrs {

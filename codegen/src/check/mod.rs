@@ -5,7 +5,7 @@
 //! `defaults`, `resolve`) → lower tools (`tools`) → analyse the type graph
 //! (`graph`). Each phase keeps going after an error; the caller gates.
 
-mod attrs;
+pub(crate) mod attrs;
 mod defaults;
 mod fields;
 mod graph;

@@ -193,6 +193,13 @@ pub enum Command {
         #[arg(long, value_name = "CHECKOUT")]
         path: Option<PathBuf>,
     },
+    /// Serve the Language Server Protocol on stdin and stdout, for editors.
+    ///
+    /// Diagnostics as you type (errors, then warnings), hover with docs and
+    /// generated names, go to definition, find references and rename of
+    /// types across the catalogue, completion of type names, attributes,
+    /// timing classes and keywords, and formatting as `fmt` does.
+    Lsp,
     /// Explain a diagnostic code: the rule, why it exists, an example, a fix.
     Explain {
         /// A code such as `TW101`.
@@ -431,6 +438,13 @@ pub fn main() -> ExitCode {
             output,
         }),
         Command::Init { dir, name, path } => init::run(&init::Request { dir, name, path }),
+        Command::Lsp => match crate::lsp::run_stdio() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: the language server stopped: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Command::Explain { code } => explain(&code),
     }
 }

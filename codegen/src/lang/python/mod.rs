@@ -10,7 +10,7 @@
 
 mod context;
 mod envelopes;
-mod names;
+pub(crate) mod names;
 mod registry;
 
 use std::path::PathBuf;

@@ -11,7 +11,7 @@ mod emit_tools;
 mod emit_types;
 mod emit_validate;
 mod layout;
-mod names;
+pub(crate) mod names;
 mod values;
 
 use std::path::PathBuf;

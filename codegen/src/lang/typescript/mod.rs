@@ -4,7 +4,7 @@
 //! `runtime/`, copied verbatim). docs/typescript.md describes the package.
 
 mod context;
-mod names;
+pub(crate) mod names;
 
 use std::path::PathBuf;
 
