@@ -131,6 +131,7 @@ const SPECS: &[Spec] = &[
 
 /// Every attribute: its name, what it applies to and the arguments it
 /// takes, for editors' completion.
+#[cfg(feature = "lsp")]
 pub(crate) fn catalogue() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
     SPECS
         .iter()
