@@ -229,6 +229,27 @@ def test_invalid_payloads() -> None:
         toon.check_payload(toon.MessageType.INSTRUCTION, {"instruction": 1})
     assert caught.value.kind is ErrorKind.INVALID_PAYLOAD
     assert "`instruction`" in caught.value.message
+    assert isinstance(caught.value, toon.PayloadFieldError)
+    assert caught.value.key == "instruction"
+    assert caught.value.problem is toon.FieldProblem.WRONG_TYPE
+    assert caught.value.message_type is toon.MessageType.INSTRUCTION
+    # The seed's own TOOL_RESULT example is a frame; a typed reader needs more.
+    example = b'{"success": true, "data": "...", "duration": 12}'
+    assert toon.decode(frame(example, kind=3))["payload"]["data"] == "..."
+    with pytest.raises(toon.PayloadFieldError) as missing:
+        toon.check_payload(
+            toon.MessageType.TOOL_RESULT, {"toolName": "t", "success": True, "duration": 1, "data": "..."}
+        )
+    assert (missing.value.key, missing.value.problem) == ("data", toon.FieldProblem.WRONG_TYPE)
+    with pytest.raises(toon.PayloadFieldError) as missing:
+        toon.check_payload(toon.MessageType.TOOL_CALL, {"args": {}})
+    assert (missing.value.key, missing.value.problem) == (
+        "toolName",
+        toon.FieldProblem.MISSING_FIELD,
+    )
+    with pytest.raises(toon.PayloadFieldError) as not_object:
+        toon.check_payload(toon.MessageType.TOOL_CALL, [])
+    assert not_object.value.key is None
     assert _kind(frame(b"", version=2)) is ErrorKind.INVALID_PAYLOAD
     assert _kind(frame(b"\x01\x80", version=2)) is ErrorKind.INVALID_PAYLOAD
     assert _kind(frame(b"\x00\x80\x80", version=2, kind=6)) is ErrorKind.INVALID_PAYLOAD

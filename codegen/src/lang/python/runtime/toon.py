@@ -284,8 +284,9 @@ def decode(
     announces), with whatever JSON (or MsgPack) value its payload holds: the
     specification's own ``TOOL_RESULT`` example, without ``toolName``, is
     one. ``check_payload`` says whether a payload has the keys a message
-    type needs; the typed readers (``decode_tool_call``,
-    ``decode_tool_result``) apply it.
+    type needs; the typed readers (``codec.decode_tool_call``,
+    ``codec.decode_tool_result``) apply it and raise ``PayloadFieldError``
+    naming the key.
 
     Raises ``TOONError`` with one of the kinds of ``ErrorKind``.
     """
@@ -300,6 +301,40 @@ def decode(
     return Decoded(header=header, payload=payload, compressed=read["compressed"])
 
 
+class FieldProblem(enum.StrEnum):
+    """What a ``PayloadFieldError`` found wrong with the key it names."""
+
+    MISSING_FIELD = "missing_field"
+    """The key is absent (or ``null``)."""
+    WRONG_TYPE = "wrong_type"
+    """The key is there with a value of another type."""
+
+
+class PayloadFieldError(TOONError):
+    """A valid frame whose payload a typed reader cannot use: a key its
+    message type needs is missing or of the wrong type. ``check_payload``
+    raises it, and so the typed readers (``codec.decode_tool_call``,
+    ``codec.decode_tool_result``); plain ``decode`` never does.
+
+    Its ``kind`` is ``invalid_payload``, as in every TOON implementation;
+    ``key`` names the key (``None`` when the payload is not an object at
+    all), ``problem`` says what is wrong with it and ``message_type`` is the
+    frame's type.
+    """
+
+    def __init__(
+        self,
+        message_type: MessageType,
+        key: str | None,
+        problem: FieldProblem,
+        message: str,
+    ) -> None:
+        super().__init__(ErrorKind.INVALID_PAYLOAD, message)
+        self.message_type = message_type
+        self.key = key
+        self.problem = problem
+
+
 _REQUIRED: Final[dict[MessageType, tuple[tuple[str, tuple[type, ...]], ...]]] = {
     MessageType.INSTRUCTION: (("instruction", (str,)),),
     MessageType.TOOL_CALL: (("toolName", (str,)), ("args", (dict,))),
@@ -312,26 +347,35 @@ _REQUIRED: Final[dict[MessageType, tuple[tuple[str, tuple[type, ...]], ...]]] = 
 def check_payload(message_type: MessageType, payload: Any) -> None:
     """Checks that ``payload`` has the keys and types a typed reader of
     ``message_type`` needs (``toolName`` to find a tool, ``data`` or
-    ``error`` for its outcome). Raises ``TOONError`` of kind
-    ``invalid_payload`` naming the key."""
+    ``error`` for its outcome). Raises ``PayloadFieldError`` (a
+    ``TOONError`` of kind ``invalid_payload``) naming the key."""
 
-    def invalid(why: str) -> TOONError:
-        return TOONError(
-            ErrorKind.INVALID_PAYLOAD, f"the payload of a {message_type.name} frame {why}"
+    def invalid(key: str | None, problem: FieldProblem, why: str) -> PayloadFieldError:
+        return PayloadFieldError(
+            message_type, key, problem, f"the payload of a {message_type.name} frame {why}"
         )
 
-    if not isinstance(payload, dict):
-        raise invalid(f"is an object, not {type(payload).__name__}")
-    for key, kinds in _REQUIRED.get(message_type, ()):
+    def check(key: str, kinds: tuple[type, ...], why: str) -> None:
         value = payload.get(key)
+        if value is None:
+            raise invalid(key, FieldProblem.MISSING_FIELD, f"{why}; it has none")
         if not isinstance(value, kinds) or (kinds == (int,) and isinstance(value, bool)):
-            raise invalid(f"needs `{key}` of type {kinds[0].__name__}")
+            raise invalid(key, FieldProblem.WRONG_TYPE, f"{why}, not {type(value).__name__}")
+
+    if not isinstance(payload, dict):
+        raise invalid(
+            None, FieldProblem.WRONG_TYPE, f"is an object, not {type(payload).__name__}"
+        )
+    for key, kinds in _REQUIRED.get(message_type, ()):
+        check(key, kinds, f"needs `{key}` of type {kinds[0].__name__}")
     if message_type is MessageType.TOOL_RESULT:
-        if payload["success"] and not isinstance(payload.get("data"), dict):
-            raise invalid("needs `data`, an object, when `success` is true")
-        if not payload["success"] and not isinstance(payload.get("error"), dict):
-            raise invalid("needs `error`, an object, when `success` is false")
+        if payload["success"]:
+            check("data", (dict,), "needs `data`, an object, when `success` is true")
+        else:
+            check("error", (dict,), "needs `error`, an object, when `success` is false")
     if message_type is MessageType.STATUS and payload.get("progress") is not None:
         progress = payload["progress"]
         if isinstance(progress, bool) or not isinstance(progress, (int, float)):
-            raise invalid("has a `progress` that is not a number")
+            raise invalid(
+                "progress", FieldProblem.WRONG_TYPE, "has a `progress` that is not a number"
+            )
