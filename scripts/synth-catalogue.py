@@ -2,7 +2,8 @@
 """Writes a synthetic catalogue of N tools (50 per file) into DIR.
 
 Each tool has a 5-field request with defaults and constraints, a recursive
-response struct, an item struct and an error type. Used by the check and
+response struct, an item struct and an error type, all documented (the
+catalogue draws no warning). Used by the check, diff, language-server and
 compile-time benchmarks.
 
     scripts/synth-catalogue.py DIR N
@@ -27,19 +28,44 @@ for f in range((n + per_file - 1) // per_file):
             "        /// Repeat count.",
             "        @range(1, 100)",
             "        count: u32 = 1,",
+            "        /// Speed.",
             f"        mode: Mode{f} = fast,",
+            "        /// Labels.",
             "        tags: list<string> = [],",
+            "        /// Anything else.",
             "        extra: map<json>?,",
             "    }",
-            f"    response Result{t} {{ ok: bool, items: list<Item{t}>, next: Result{t}? }}",
+            f"    response Result{t} {{",
+            "        /// Whether it worked.",
+            "        ok: bool,",
+            "        /// What it found.",
+            f"        items: list<Item{t}>,",
+            "        /// The next page.",
+            f"        next: Result{t}?,",
+            "    }",
             f"    errors Error{t}",
             "}",
             "",
             f"/// Item {t}.",
-            f"struct Item{t} {{ id: string, score: f64, payload: bytes? }}",
+            f"struct Item{t} {{",
+            "    /// Its id.",
+            "    id: string,",
+            "    /// How well it matches.",
+            "    score: f64,",
+            "    /// Its bytes.",
+            "    payload: bytes?,",
+            "}",
             "",
             f"/// Errors of tool {t}.",
-            f"error Error{t} {{ not_found {{ id: string }}, busy }}",
+            f"error Error{t} {{",
+            "    /// Nothing has this id.",
+            "    not_found {",
+            "        /// The id asked for.",
+            "        id: string,",
+            "    },",
+            "    /// Try again later.",
+            "    busy,",
+            "}",
             "",
         ]
     with open(os.path.join(out, f"gen_{f}.tool"), "w") as fh:
