@@ -116,16 +116,23 @@ impl Builder {
     /// `python/`) into `dir`, keeping them in step with the `.tool` files
     /// on every build: files are written only when their bytes change, and
     /// files a binding's directory holds that the catalogue no longer
-    /// produces are removed. For a crate that publishes its catalogue to
-    /// frontends from a checked-in directory, such as `generated/`:
+    /// produces are removed.
+    ///
+    /// Cargo asks build scripts to write only into `OUT_DIR`, so give a
+    /// directory under it (to embed or package the bindings). Bindings
+    /// checked in for frontends are kept fresh by the CLI instead —
+    /// `toolwright generate bindings idl --out generated`, with `--check`
+    /// in CI — so that a stale copy fails the check rather than being
+    /// rewritten by whoever builds next.
     ///
     /// ```no_run
     /// // build.rs
     /// use toolwright_codegen::{Binding, Builder};
     ///
     /// fn main() -> Result<(), Box<dyn std::error::Error>> {
+    ///     let out = std::path::PathBuf::from(std::env::var("OUT_DIR")?);
     ///     Builder::new()
-    ///         .bindings("generated", &Binding::ALL)
+    ///         .bindings(out.join("bindings"), &Binding::ALL)
     ///         .compile(["idl"])?;
     ///     Ok(())
     /// }
