@@ -4,7 +4,6 @@
 
 mod ctxt;
 mod json;
-pub(crate) mod lints;
 pub mod messages;
 mod render;
 

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use crate::diag::{Diagnostic, lints as messages};
+use crate::diag::{Diagnostic, messages};
 use crate::model::{Deprecation, Field, Model, Origin, Timing, Tool, ToolKind, TypeId, Value};
 use crate::source::{Location, Sources, Span};
 

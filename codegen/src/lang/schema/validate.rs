@@ -6,7 +6,7 @@
 use boon::{CompileError, Compiler, Draft, InstanceToken, Schemas, ValidationError};
 use serde_json::Value as Json;
 
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Diagnostic, messages};
 use crate::model::{Model, Tool, TypeId, TypeKind};
 use crate::source::{FileId, Location, Sources, Span};
 
@@ -151,37 +151,7 @@ pub(super) fn diagnostic(
         .rev()
         .find(|t| t.parse::<usize>().is_err())
         .map_or("", String::as_str);
-    match keyword {
-        "pattern" => Diagnostic::error(
-            Code::InvalidPattern,
-            span,
-            format!("the `@pattern` of {what} is not a valid JSON Schema pattern"),
-        )
-        .label(rejection.reason.clone())
-        .note("JSON Schema `pattern` uses ECMA-262 (JavaScript) syntax; keep to classes, anchors, groups and quantifiers"),
-        "minimum" | "maximum" | "minLength" | "maxLength" | "minItems" | "maxItems"
-        | "minProperties" | "maxProperties" => Diagnostic::error(
-            Code::InvalidBounds,
-            span,
-            format!("the bounds of {what} cannot be written in JSON Schema"),
-        )
-        .label(rejection.reason.clone())
-        .note("JSON numbers are finite and fit in 64 bits"),
-        "default" => Diagnostic::error(
-            Code::DefaultType,
-            span,
-            format!("the default of {what} cannot be written in JSON Schema"),
-        )
-        .label(rejection.reason.clone())
-        .note("JSON numbers are finite and fit in 64 bits"),
-        _ => Diagnostic::error(
-            Code::AttributeType,
-            span,
-            format!("the JSON Schema generated for {what} is not valid JSON Schema 2020-12"),
-        )
-        .label(rejection.reason.clone())
-        .note("every generated schema is checked against the JSON Schema 2020-12 metaschema"),
-    }
+    messages::schema_rejected(span, keyword, &what, &rejection.reason)
 }
 
 /// The declaration a pointer into a schema comes from, and its name.

@@ -1,7 +1,8 @@
-//! The warnings of the message catalogue (`TW4xx`): what a valid catalogue
-//! probably got wrong. `crate::lint` decides when each applies.
+//! Warnings (`TW4xx`): what a valid catalogue probably got wrong.
+//! `crate::lint` decides when each applies.
 
-use super::{Code, Diagnostic};
+use super::super::Diagnostic;
+use super::Code;
 use crate::source::Span;
 
 pub(crate) fn unused_type(span: Span, name: &str) -> Diagnostic {

@@ -1,0 +1,156 @@
+//! Attributes, fields and defaults (`TW3xx`).
+
+use super::super::Diagnostic;
+use super::Code;
+use super::did_you_mean;
+use crate::source::Span;
+
+pub(crate) fn unknown_attribute(span: Span, name: &str, suggestion: Option<&str>) -> Diagnostic {
+    Diagnostic::error(
+        Code::UnknownAttribute,
+        span,
+        format!("unknown attribute `@{name}`"),
+    )
+    .label("not an attribute")
+    .help_opt(suggestion.map(|s| format!("did you mean `@{s}`?")))
+}
+
+pub(crate) fn attribute_target(span: Span, name: &str, target: &str, allowed: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::AttributeTarget,
+        span,
+        format!("`@{name}` cannot be used on {target}"),
+    )
+    .label(format!("not allowed on {target}"))
+    .note(format!("`@{name}` applies to {allowed}"))
+}
+
+pub(crate) fn attribute_arguments(span: Span, name: &str, expected: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::AttributeArguments,
+        span,
+        format!("`@{name}` takes {expected}"),
+    )
+    .label("wrong arguments")
+}
+
+pub(crate) fn attribute_type(span: Span, name: &str, ty: &str, allowed: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::AttributeType,
+        span,
+        format!("`@{name}` does not apply to a field of type `{ty}`"),
+    )
+    .label(format!("field is `{ty}`"))
+    .note(format!("`@{name}` applies to {allowed}"))
+}
+
+pub(crate) fn duplicate_attribute(span: Span, name: &str, first: Span) -> Diagnostic {
+    Diagnostic::error(
+        Code::DuplicateAttribute,
+        span,
+        format!("`@{name}` is given twice"),
+    )
+    .label("again here")
+    .with_secondary(first, "first here")
+}
+
+pub(crate) fn conflicting_attributes(
+    span: Span,
+    a: &str,
+    b: &str,
+    other: Span,
+    why: &str,
+) -> Diagnostic {
+    Diagnostic::error(
+        Code::ConflictingAttributes,
+        span,
+        format!("`@{a}` contradicts `@{b}`"),
+    )
+    .label(format!("`@{a}`"))
+    .with_secondary(other, format!("`@{b}`"))
+    .note(why.to_owned())
+}
+
+pub(crate) fn invalid_bounds(span: Span, reason: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::InvalidBounds,
+        span,
+        format!("invalid bounds: {reason}"),
+    )
+    .label("these bounds")
+}
+
+pub(crate) fn invalid_pattern(span: Span, reason: &str, hint: Option<&str>) -> Diagnostic {
+    Diagnostic::error(Code::InvalidPattern, span, "invalid regular expression")
+        .label(reason.to_owned())
+        .help_opt(hint.map(str::to_owned))
+        .note("a pattern is ECMA-262 (with the `u` flag) and must mean the same in JSON Schema, TypeScript, Python and Rust: literals, `.`, classes, `\\d \\w \\s`, `^ $ \\b`, groups, `|` and quantifiers")
+}
+
+pub(crate) fn default_type(span: Span, ty: &str, found: &str, help: Option<String>) -> Diagnostic {
+    Diagnostic::error(
+        Code::DefaultType,
+        span,
+        format!("default {found} does not fit type `{ty}`"),
+    )
+    .label(format!("expected a value of type `{ty}`"))
+    .help_opt(help)
+}
+
+pub(crate) fn unknown_enum_default(
+    span: Span,
+    value: &str,
+    enum_name: &str,
+    suggestion: Option<&str>,
+) -> Diagnostic {
+    Diagnostic::error(
+        Code::DefaultType,
+        span,
+        format!("`{value}` is not a value of enum `{enum_name}`"),
+    )
+    .label("unknown value")
+    .help_opt(did_you_mean(suggestion))
+}
+
+pub(crate) fn default_out_of_range(span: Span, reason: &str, bound: Option<Span>) -> Diagnostic {
+    let d = Diagnostic::error(
+        Code::DefaultOutOfRange,
+        span,
+        format!("default value is out of bounds: {reason}"),
+    )
+    .label("out of bounds");
+    match bound {
+        Some(b) => d.with_secondary(b, "bound set here"),
+        None => d,
+    }
+}
+
+pub(crate) fn optional_default(span: Span, question: Span) -> Diagnostic {
+    Diagnostic::error(
+        Code::OptionalDefault,
+        span,
+        "an optional field cannot also have a default",
+    )
+    .label("default given here")
+    .with_secondary(question, "field is optional")
+    .note("a field with a default is already optional on the wire: a caller may leave it out")
+    .help("remove the `?`")
+}
+
+pub(crate) fn uninhabited(span: Span, name: &str, path: &str, is_union: bool) -> Diagnostic {
+    let help = if is_union {
+        format!(
+            "give `{name}` a variant that does not contain it, or make the field optional in every variant"
+        )
+    } else {
+        "break the cycle by making one of those fields optional (`T?`) or a `list<T>`".to_owned()
+    };
+    Diagnostic::error(
+        Code::Uninhabited,
+        span,
+        format!("`{name}` contains itself through required fields, so no value of it can exist"),
+    )
+    .label("infinitely nested")
+    .note(format!("the cycle: {path}"))
+    .help(help)
+}

@@ -1,0 +1,138 @@
+//! The message catalogue: every diagnostic the frontend can emit, each with
+//! a stable code, one file per family of codes. Phases call these
+//! constructors; none formats a message of its own.
+
+mod attributes;
+mod lexical;
+mod names;
+mod schema;
+mod syntax;
+mod tools;
+mod warnings;
+
+pub(crate) use attributes::*;
+pub(crate) use lexical::*;
+pub(crate) use names::*;
+pub(crate) use schema::*;
+pub(crate) use syntax::*;
+pub(crate) use tools::*;
+pub(crate) use warnings::*;
+
+macro_rules! codes {
+    ($($variant:ident = $code:literal: $summary:literal,)*) => {
+        /// A stable diagnostic code. Codes never change meaning; retired codes
+        /// are not reused.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum Code {
+            $(
+                #[doc = $summary]
+                $variant,
+            )*
+        }
+
+        impl Code {
+            /// Every code, in numeric order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The code as printed, e.g. `TW101`.
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $code,)* }
+            }
+
+            /// One line saying what the code means.
+            pub fn summary(self) -> &'static str {
+                match self { $(Code::$variant => $summary,)* }
+            }
+
+            /// The long explanation (Markdown): the rule, why it exists, an
+            /// example that breaks it and its fix. One file per code in
+            /// `diag/explain/`, so a code without one does not compile.
+            pub fn explanation(self) -> &'static str {
+                match self {
+                    $(Code::$variant => include_str!(concat!("../explain/", $code, ".md")),)*
+                }
+            }
+
+            /// True for the codes of warnings (`TW4xx`).
+            pub fn is_warning(self) -> bool {
+                self.as_str().starts_with("TW4")
+            }
+
+            /// Parses `TW101` (any case).
+            pub fn parse(code: &str) -> Option<Code> {
+                Self::ALL.iter().copied().find(|c| c.as_str().eq_ignore_ascii_case(code))
+            }
+        }
+    };
+}
+
+codes! {
+    InvalidUtf8 = "TW001": "the file is not valid UTF-8",
+    UnexpectedChar = "TW002": "a character that cannot start a token",
+    UnterminatedString = "TW003": "a string literal without its closing quote",
+    InvalidEscape = "TW004": "an unknown escape sequence in a string literal",
+    BlockComment = "TW005": "block comments are not part of the IDL",
+    InvalidNumber = "TW006": "a malformed or out-of-range number literal",
+    Expected = "TW010": "the parser expected something else here",
+    ExpectedItem = "TW011": "a top-level item was expected",
+    UnknownClause = "TW012": "a word that is not a tool or action clause",
+    MisplacedCategory = "TW013": "`category` must come first in a file, once",
+    DanglingDoc = "TW014": "a doc comment not followed by anything it can document",
+    TooDeep = "TW015": "a type nested deeper than the IDL allows",
+    NonEmptyList = "TW016": "only the empty list `[]` is a valid list literal",
+    UnknownType = "TW101": "a type name that is not declared",
+    Duplicate = "TW102": "a name declared twice in the same namespace",
+    NamingConvention = "TW103": "a name that breaks the snake_case / PascalCase convention",
+    CaseCollision = "TW104": "two names that become the same after case conversion",
+    ReservedName = "TW105": "a name the generated code or runtime already uses",
+    WrongKind = "TW106": "a name that refers to the wrong kind of declaration",
+    GenericArity = "TW107": "a type used with the wrong number of type arguments",
+    NestedOptional = "TW108": "`?` anywhere but the outermost level of a field type",
+    EmptyDeclaration = "TW109": "an enum, union or error with no variants",
+    MissingTiming = "TW201": "a tool or action without a `timing`",
+    UnknownTiming = "TW202": "a timing class that does not exist",
+    DuplicateClause = "TW203": "a clause given twice in one tool or action",
+    ClauseInAction = "TW204": "a clause that belongs on the tool, not on an action",
+    ActionsWithShape = "TW205": "a tool with actions that also declares a request or response",
+    ResponseNeverSent = "TW206": "a `fire_and_forget` tool that declares a response",
+    UnknownAttribute = "TW301": "an attribute that does not exist",
+    AttributeTarget = "TW302": "an attribute on something it cannot apply to",
+    AttributeArguments = "TW303": "an attribute given the wrong number or kind of arguments",
+    AttributeType = "TW304": "a field attribute that does not fit the field's type",
+    DuplicateAttribute = "TW305": "the same attribute given twice",
+    ConflictingAttributes = "TW306": "two attributes that contradict each other",
+    InvalidBounds = "TW307": "bounds that are reversed or outside the type",
+    InvalidPattern = "TW308": "a `@pattern` that is not a valid regular expression",
+    DefaultType = "TW309": "a default value of the wrong type",
+    DefaultOutOfRange = "TW310": "a default value outside the field's bounds",
+    OptionalDefault = "TW311": "an optional field that also has a default",
+    Uninhabited = "TW312": "a type that contains itself through required fields only",
+    UnusedType = "TW401": "a declared type that no tool uses (warning)",
+    DeprecatedUse = "TW402": "a deprecated item used by one that is not deprecated (warning)",
+    MissingDocs = "TW403": "a tool, action or field without a doc comment (warning)",
+    AsyncWithoutErrors = "TW404": "an `async_long` tool that declares no errors (warning)",
+}
+
+/// "1 file", "2 files".
+pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// Formats `["a", "b", "c"]` as "`a`, `b` or `c`".
+pub(crate) fn one_of(words: &[&str]) -> String {
+    let quoted: Vec<String> = words.iter().map(|w| format!("`{w}`")).collect();
+    match quoted.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+pub(super) fn did_you_mean(suggestion: Option<&str>) -> Option<String> {
+    suggestion.map(|s| format!("did you mean `{s}`?"))
+}
