@@ -235,9 +235,13 @@ pub(crate) fn binding_files(
             Binding::TypeScript => lang::typescript::generate(model),
             Binding::Python => lang::python::generate(model),
         };
-        out.extend(files.into_iter().map(|f| OutputFile {
-            path: std::path::Path::new(binding.dir()).join(f.path),
-            contents: f.contents,
+        let regenerate = format!("run `toolwright generate {}`", binding.dir());
+        out.extend(files.into_iter().map(|mut f| {
+            lang::header::stamp(&mut f, &regenerate);
+            OutputFile {
+                path: std::path::Path::new(binding.dir()).join(f.path),
+                contents: f.contents,
+            }
         }));
     }
     Ok(out)

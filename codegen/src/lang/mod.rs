@@ -2,6 +2,7 @@
 //! into files. Used by [`crate::generate`] and [`crate::generate_bindings`].
 
 pub(crate) mod docs;
+pub(crate) mod header;
 pub(crate) mod metadata;
 pub(crate) mod python;
 pub(crate) mod rust;
