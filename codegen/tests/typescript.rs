@@ -108,3 +108,38 @@ fn registry_lists_every_tool_as_local() {
     assert!(!registry.contains("\"source\": \"mcp\""));
     assert!(registry.contains("\"name\": \"job_status\""));
 }
+
+/// The files the catalogue shapes (the rest are helpers every package has
+/// byte for byte): one snapshot per feature fixture, as for Rust and the
+/// schemas. Review a changed one as code; update with
+/// `INSTA_UPDATE=always cargo test -p toolwright-codegen --test typescript`.
+#[test]
+fn feature_fixtures() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rust");
+    let mut fixtures: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "tool"))
+        .collect();
+    fixtures.sort();
+    assert!(fixtures.len() >= 9, "one fixture per feature");
+    for path in fixtures {
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let mut sources = Sources::new();
+        sources.add(
+            format!("codegen/tests/fixtures/rust/{stem}.tool"),
+            std::fs::read(&path).unwrap(),
+        );
+        let files = generate_bindings(&sources, &[Binding::TypeScript])
+            .unwrap_or_else(|d| panic!("{}", d.render(&sources, ColorChoice::Never)));
+        let mut text = String::new();
+        for file in files {
+            let name = file.path.to_string_lossy().replace('\\', "/");
+            let shaped = ["types.ts", "schemas.ts", "shapes.ts", "registry.ts"];
+            if shaped.iter().any(|s| name.ends_with(&format!("src/{s}"))) {
+                text.push_str(&format!("=== {name}\n{}\n", file.contents));
+            }
+        }
+        insta::assert_snapshot!(stem, text);
+    }
+}
