@@ -7,4 +7,5 @@ pub(crate) mod metadata;
 pub(crate) mod python;
 pub(crate) mod rust;
 pub(crate) mod schema;
+pub(crate) mod templates;
 pub(crate) mod typescript;

@@ -6,47 +6,47 @@
 mod context;
 pub(crate) mod names;
 
-use std::path::PathBuf;
-
-use tera::Tera;
+use std::path::Path;
 
 use crate::generate::OutputFile;
 use crate::model::Model;
 
+use super::templates::{self, Layout, Template};
+
 use context::Context;
 
-/// Per-catalogue files: (template name, template text, output path).
-const TEMPLATES: &[(&str, &str, &str)] = &[
-    (
-        "types.ts",
-        include_str!("templates/types.ts.tera"),
-        "src/types.ts",
-    ),
-    (
-        "schemas.ts",
-        include_str!("templates/schemas.ts.tera"),
-        "src/schemas.ts",
-    ),
-    (
-        "shapes.ts",
-        include_str!("templates/shapes.ts.tera"),
-        "src/shapes.ts",
-    ),
-    (
-        "registry.ts",
-        include_str!("templates/registry.ts.tera"),
-        "src/registry.ts",
-    ),
-    (
-        "package.json",
-        include_str!("templates/package.json.tera"),
-        "package.json",
-    ),
-    (
-        "README.md",
-        include_str!("templates/README.md.tera"),
-        "README.md",
-    ),
+/// Per-catalogue files, from templates.
+const TEMPLATES: &[Template] = &[
+    Template {
+        name: "types.ts",
+        text: include_str!("templates/types.ts.tera"),
+        output: "src/types.ts",
+    },
+    Template {
+        name: "schemas.ts",
+        text: include_str!("templates/schemas.ts.tera"),
+        output: "src/schemas.ts",
+    },
+    Template {
+        name: "shapes.ts",
+        text: include_str!("templates/shapes.ts.tera"),
+        output: "src/shapes.ts",
+    },
+    Template {
+        name: "registry.ts",
+        text: include_str!("templates/registry.ts.tera"),
+        output: "src/registry.ts",
+    },
+    Template {
+        name: "package.json",
+        text: include_str!("templates/package.json.tera"),
+        output: "package.json",
+    },
+    Template {
+        name: "README.md",
+        text: include_str!("templates/README.md.tera"),
+        output: "README.md",
+    },
 ];
 
 /// Fixed files, the same for every catalogue: (output path, text).
@@ -77,53 +77,12 @@ const RUNTIME: &[(&str, &str)] = &[
 
 /// The files of the typescript package.
 pub(crate) fn generate(model: &Model) -> Vec<OutputFile> {
-    let context = Context::new(model);
-    let mut tera = Tera::default();
-    // The templates are part of the generator: a failure here is a bug in
-    // it, caught by the tests, not something a catalogue can cause.
-    tera.add_raw_templates(TEMPLATES.iter().map(|(name, text, _)| (*name, *text)))
-        .expect("the TypeScript templates parse");
-    let tera_context =
-        tera::Context::from_serialize(&context).expect("the TypeScript context serializes");
-    let mut files: Vec<OutputFile> = TEMPLATES
-        .iter()
-        .map(|(name, _, path)| OutputFile {
-            path: PathBuf::from(path),
-            contents: tidy(
-                &tera
-                    .render(name, &tera_context)
-                    .unwrap_or_else(|e| panic!("the TypeScript template {name} renders: {e:?}")),
-            ),
-        })
-        .collect();
-    files.extend(RUNTIME.iter().map(|(path, text)| OutputFile {
-        path: PathBuf::from(path),
-        contents: (*text).to_owned(),
-    }));
-    files.sort_by(|a, b| a.path.cmp(&b.path));
-    files
-}
-
-/// Trailing spaces removed, runs of blank lines collapsed to one, one final
-/// newline: templates stay readable without fighting whitespace control.
-fn tidy(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut blank = 0;
-    for line in text.lines() {
-        let line = line.trim_end();
-        if line.is_empty() {
-            blank += 1;
-            if blank > 1 {
-                continue;
-            }
-        } else {
-            blank = 0;
-        }
-        out.push_str(line);
-        out.push('\n');
-    }
-    while out.ends_with("\n\n") {
-        out.pop();
-    }
-    out
+    templates::render(
+        "TypeScript",
+        TEMPLATES,
+        &Context::new(model),
+        Layout { max_blank_lines: 1 },
+        RUNTIME,
+        Path::new(""),
+    )
 }
