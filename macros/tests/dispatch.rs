@@ -1,5 +1,6 @@
-//! End to end: `#[tools]` blocks bound to the stand-in catalogue, called
-//! through `Service::call` as the dispatcher calls them.
+//! End to end: `#[tools]` blocks bound to the test catalogue (generated from
+//! `support/catalogue.tool`), called through `Service::call` as the
+//! dispatcher calls them.
 
 use std::sync::{Arc, Mutex};
 

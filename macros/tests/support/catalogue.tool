@@ -1,6 +1,6 @@
-/// The IDL that `catalogue.rs` stands in for: generate it with
-/// `toolwright_codegen` to replace the hand-written file. The job tools
-/// come from the generator's built-in `jobs.tool`.
+/// The catalogue the macro tests bind handlers to. `catalogue.rs` beside
+/// it is the generator's output for it (with the built-in job tools),
+/// checked in and kept fresh by codegen's `stand_ins` test.
 category studio;
 
 /// Add two integers.
