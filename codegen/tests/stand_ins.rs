@@ -1,11 +1,16 @@
-//! Catalogues the macro tests compile against are the generator's own
-//! output, checked in: `macros/tests/support/catalogue.rs` is generated
-//! from `catalogue.tool` beside it (the macros crate cannot depend on the
-//! generator, which would make every macro test rebuild it). This test
-//! regenerates the file and fails on drift; run with `TOOLWRIGHT_BLESS=1`
-//! to rewrite it, then review the diff.
+//! The catalogues the macro and runtime tests compile against are the
+//! generator's own output, checked in: `macros/tests/support/catalogue.rs`
+//! and `runtime/tests/support/catalogue.rs`, each generated from the
+//! `catalogue.tool` beside it (those crates' tests cannot run the
+//! generator: the runtime is a dependency of it, and the macros' tests
+//! would rebuild it). This test regenerates the files and fails on drift;
+//! run with `TOOLWRIGHT_BLESS=1` to rewrite them, then review the diff.
+//! The runtime's copy is a module of its tests, so it is passed through
+//! rustfmt for `cargo fmt --check`.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 use toolwright_codegen::{Generator, Options, Sources, generate};
 
@@ -33,10 +38,27 @@ fn generated(tool: &str) -> String {
     )
 }
 
-#[test]
-fn the_macro_tests_catalogue_is_fresh() {
-    let path = root().join("macros/tests/support/catalogue.rs");
-    let fresh = generated("macros/tests/support/catalogue.tool");
+/// `text` as `cargo fmt` leaves it.
+fn rustfmt(text: &str) -> String {
+    let mut child = Command::new(std::env::var("RUSTFMT").unwrap_or_else(|_| "rustfmt".to_owned()))
+        .args(["--edition", "2024", "--emit", "stdout"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("rustfmt runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "rustfmt failed");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn fresh_or_bless(rust: &str, fresh: String) {
+    let path = root().join(rust);
     let current = std::fs::read_to_string(&path).unwrap_or_default();
     if current == fresh {
         return;
@@ -45,7 +67,21 @@ fn the_macro_tests_catalogue_is_fresh() {
         std::fs::write(&path, fresh).unwrap();
         return;
     }
-    panic!(
-        "macros/tests/support/catalogue.rs is stale; rerun with TOOLWRIGHT_BLESS=1 and review the diff"
+    panic!("{rust} is stale; rerun with TOOLWRIGHT_BLESS=1 and review the diff");
+}
+
+#[test]
+fn the_macro_tests_catalogue_is_fresh() {
+    fresh_or_bless(
+        "macros/tests/support/catalogue.rs",
+        generated("macros/tests/support/catalogue.tool"),
+    );
+}
+
+#[test]
+fn the_runtime_tests_catalogue_is_fresh() {
+    fresh_or_bless(
+        "runtime/tests/support/catalogue.rs",
+        rustfmt(&generated("runtime/tests/support/catalogue.tool")),
     );
 }

@@ -1,5 +1,6 @@
-//! A hand-written catalogue and service, shaped like generated code, plus
-//! helpers shared by the dispatcher tests. Each test binary uses a part.
+//! The test catalogue (generated from `catalogue.tool`, checked in), a
+//! service over it, and helpers shared by the dispatcher tests. Each test
+//! binary uses a part.
 #![allow(dead_code)]
 
 pub mod catalogue;

@@ -1,0 +1,165 @@
+/// The catalogue the runtime's integration tests serve: one tool per timing
+/// class and behaviour under test. `catalogue.rs` beside it is the
+/// generator's output for it (with the built-in job tools), checked in and
+/// kept fresh by codegen's `stand_ins` test.
+category studio;
+
+/// Add two integers.
+tool add {
+    timing sync
+    request MathOperands
+    response MathResult
+    errors MathError
+}
+
+/// Answer with the request itself.
+tool echo {
+    timing sync
+    request Echo
+    response Echo
+}
+
+/// A handler that panics.
+tool crash { timing sync }
+
+/// Sleep for a while.
+tool sleep {
+    timing async_short
+    request DelayRequest
+    response {
+        /// How long it slept.
+        slept_ms: u64,
+    }
+}
+
+/// Render for a while.
+tool render {
+    timing async_medium
+    request DelayRequest
+    response {
+        /// Frames rendered.
+        frames: u32,
+    }
+}
+
+/// Stream chunks at an interval.
+tool generate {
+    timing async_long
+    request {
+        /// How many chunks.
+        chunks: u32,
+        /// The pause between them.
+        interval_ms: u64,
+    }
+    response {
+        /// How many were sent.
+        sent: u32,
+    }
+    stream GenerationChunk
+}
+
+/// A handler that ignores cancellation.
+tool stubborn { timing async_long }
+
+/// A long handler that panics.
+tool meltdown { timing async_long }
+
+/// Launch, failing on request.
+tool launch {
+    timing fire_and_forget
+    request {
+        /// Fail with `engine_down`.
+        fail: bool,
+    }
+    errors LaunchError
+}
+
+/// A file system.
+tool fs {
+    /// Read a file.
+    action read {
+        timing sync
+        request {
+            /// Which file.
+            uri: string,
+        }
+        response {
+            /// Its text.
+            text: string,
+        }
+    }
+    /// Write a file.
+    action write {
+        timing async_short
+        request {
+            /// Which file.
+            uri: string,
+            /// What to write.
+            content: string,
+            /// How long to take.
+            ms: u64 = 0,
+        }
+        response {
+            /// Bytes written.
+            written: u64,
+        }
+    }
+}
+
+/// Two operands.
+struct MathOperands {
+    /// The first.
+    a: i64,
+    /// The second.
+    b: i64,
+}
+
+/// A result.
+struct MathResult {
+    /// The value.
+    result: i64,
+}
+
+/// Values of every wire shape.
+struct Echo {
+    /// Text.
+    text: string,
+    /// Bytes.
+    data: bytes,
+    /// A list.
+    items: list<u32>,
+    /// A map.
+    tags: map<string>,
+    /// Anything.
+    value: json?,
+}
+
+/// How long to take.
+struct DelayRequest {
+    /// Milliseconds.
+    ms: u64,
+}
+
+/// A chunk of `generate`'s stream.
+union GenerationChunk {
+    /// One step.
+    step {
+        /// Its number.
+        n: u32,
+    },
+}
+
+/// Arithmetic failures.
+error MathError {
+    /// The result does not fit in an i64.
+    overflow,
+}
+
+/// Launch failures.
+error LaunchError {
+    /// The engine is not running.
+    engine_down {
+        /// Why.
+        reason: string,
+    },
+}
