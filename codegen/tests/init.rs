@@ -102,9 +102,11 @@ fn init_creates_a_crate_that_builds_and_serves_mcp() {
     // resolved or downloaded.
     std::fs::copy(repo.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     let target = repo.join("target/user-flow");
+    // As the user-flow test builds, so the two share compiled dependencies.
     let build = Command::new(env!("CARGO"))
-        .args(["build", "--quiet"])
+        .args(["build", "--quiet", "--offline"])
         .env("CARGO_TARGET_DIR", &target)
+        .env_remove("RUSTFLAGS")
         .current_dir(&dir)
         .output()
         .unwrap();

@@ -7,7 +7,9 @@
 //! runs again).
 //!
 //! The crate's dependencies are compiled once into `target/user-flow` and
-//! reused by later runs.
+//! reused by later runs. They are the dependencies `toolwright init` writes
+//! (codegen's `init` test builds such a crate in the same directory), so
+//! the two tests compile them once between them.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -40,8 +42,8 @@ publish = false
 [workspace]
 
 [dependencies]
-toolwright = {{ path = "{runtime}" }}
-tokio = {{ version = "1", features = ["rt", "macros"] }}
+toolwright = {{ path = "{runtime}", features = ["mcp"] }}
+tokio = {{ version = "1", features = ["rt-multi-thread", "macros", "net"] }}
 
 [build-dependencies]
 toolwright-codegen = {{ path = "{codegen}", default-features = false }}
