@@ -244,18 +244,8 @@ impl Builder {
             // The full report goes to the build log; cargo shows each
             // `cargo:warning` line to the user.
             eprint!("{}", warnings.report(&sources, ColorChoice::Never));
-            for d in &warnings {
-                let at = sources.location(d.primary.span);
-                println!(
-                    "cargo:warning={}:{}:{}: {}[{}]: {} (`toolwright explain {}`)",
-                    sources.get(d.primary.span.file).name(),
-                    at.line,
-                    at.column,
-                    d.severity.as_str(),
-                    d.code.as_str(),
-                    d.message,
-                    d.code.as_str()
-                );
+            for line in cargo_warnings(&warnings, &sources) {
+                println!("cargo:warning={line}");
             }
         }
         // The Rust embeds the MCP schema: one the metaschema rejects fails
@@ -360,6 +350,37 @@ impl std::error::Error for BuildError {
     }
 }
 
+/// The `cargo:warning` lines for a catalogue's warnings: one per warning,
+/// file:line:col first, at most ten and then a count. Cargo shows them on
+/// every build of a local crate, so a long list would bury the build.
+fn cargo_warnings(warnings: &crate::Diagnostics, sources: &Sources) -> Vec<String> {
+    const SHOWN: usize = 10;
+    let mut lines: Vec<String> = warnings
+        .iter()
+        .take(SHOWN)
+        .map(|d| {
+            let at = sources.location(d.primary.span);
+            format!(
+                "{}:{}:{}: {}[{}]: {} (`toolwright explain {}`)",
+                sources.get(d.primary.span.file).name(),
+                at.line,
+                at.column,
+                d.severity.as_str(),
+                d.code.as_str(),
+                d.message,
+                d.code.as_str()
+            )
+        })
+        .collect();
+    if warnings.len() > SHOWN {
+        lines.push(format!(
+            "{} more warnings; `toolwright check` lists them all",
+            warnings.len() - SHOWN
+        ));
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;
@@ -382,6 +403,29 @@ mod tests {
         let mut watched: BTreeSet<PathBuf> = paths.iter().cloned().collect();
         let result = builder.compile_watching(paths, &mut watched);
         (result, watched)
+    }
+
+    #[test]
+    fn cargo_shows_ten_warnings_then_a_count() {
+        let mut sources = crate::Sources::new();
+        let fields: String = (0..12).map(|i| format!("f{i}: u32, ")).collect();
+        sources.add(
+            "a.tool",
+            format!("/// A.\ntool a {{ timing sync request {{ {fields}}} }}"),
+        );
+        let warnings = crate::check_with_warnings(&sources).unwrap().warnings;
+        assert_eq!(warnings.len(), 12);
+        let lines = super::cargo_warnings(&warnings, &sources);
+        assert_eq!(lines.len(), 11);
+        assert!(
+            lines[0].starts_with("a.tool:2:32: warning[TW403]: field `f0` has no doc comment"),
+            "{}",
+            lines[0]
+        );
+        assert_eq!(
+            lines[10],
+            "2 more warnings; `toolwright check` lists them all"
+        );
     }
 
     #[test]
