@@ -6,10 +6,11 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::diag::Code;
-use crate::generate::{
-    Binding, Generator, InvalidRuntimeCrate, Options, RuntimeCrate, binding_files, rust_files,
-};
-use crate::{Checked, ColorChoice, LoadError, Sources, check_with_warnings};
+use crate::generate::{self, Binding, Generated};
+use crate::lang::Target;
+use crate::options::{Generator, InvalidRuntimeCrate, Options, RuntimeCrate};
+use crate::output::OutputFile;
+use crate::{ColorChoice, LoadError, Sources};
 
 /// Generates a crate's Rust from its `.tool` files, in a build script.
 ///
@@ -232,10 +233,17 @@ impl Builder {
                 report,
             }
         };
-        let Checked {
-            model,
+        let mut targets = vec![Target::Rust];
+        if let Some((_, which)) = &self.bindings {
+            targets.extend(which.iter().map(|b| b.target()));
+        }
+        if self.docs.is_some() {
+            targets.push(Target::Docs);
+        }
+        let Generated {
+            files,
             mut warnings,
-        } = check_with_warnings(&sources).map_err(report)?;
+        } = generate::run(&sources, &options, &targets).map_err(report)?;
         warnings.retain(|d| !self.allowed.contains(&d.code));
         if !warnings.is_empty() {
             if self.deny_warnings {
@@ -248,28 +256,30 @@ impl Builder {
                 println!("cargo:warning={line}");
             }
         }
-        // The Rust embeds the MCP schema: one the metaschema rejects fails
-        // the build like any other diagnostic.
-        crate::lang::schema::validate(&model, &sources).map_err(report)?;
-        let files = rust_files(&model, &options);
-        if let Some((dir, which)) = &self.bindings {
-            let files = binding_files(&model, &sources, which).map_err(report)?;
-            let owned: Vec<PathBuf> = which.iter().map(|b| PathBuf::from(b.dir())).collect();
-            crate::output::plan(dir, &files, &owned)
+        let write = |dir: &Path, files: &[OutputFile], owned: &[PathBuf]| {
+            crate::output::plan(dir, files, owned)
                 .and_then(|plan| plan.apply())
                 .map_err(|e| BuildError::Write {
                     path: e.path,
                     source: e.source,
-                })?;
+                })
+        };
+        let mut rust = Vec::new();
+        let mut bindings = Vec::new();
+        for (target, files) in files {
+            match target {
+                Target::Rust => rust = files,
+                Target::Docs => {
+                    if let Some(dir) = &self.docs {
+                        write(dir, &files, &[])?;
+                    }
+                }
+                _ => bindings.extend(files),
+            }
         }
-        if let Some(dir) = &self.docs {
-            let files = crate::lang::docs::site(&model);
-            crate::output::plan(dir, &files, &[])
-                .and_then(|plan| plan.apply())
-                .map_err(|e| BuildError::Write {
-                    path: e.path,
-                    source: e.source,
-                })?;
+        if let Some((dir, which)) = &self.bindings {
+            let owned: Vec<PathBuf> = which.iter().map(|b| PathBuf::from(b.dir())).collect();
+            write(dir, &bindings, &owned)?;
         }
 
         let out_dir = match &self.out_dir {
@@ -282,7 +292,7 @@ impl Builder {
             path: out_dir.clone(),
             source,
         })?;
-        for file in files {
+        for file in rust {
             let path = out_dir.join(&file.path);
             crate::output::write_if_changed(&path, file.contents.as_bytes())
                 .map_err(|source| BuildError::Write { path, source })?;

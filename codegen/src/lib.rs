@@ -33,6 +33,7 @@ mod lint;
 #[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod model;
+mod options;
 mod output;
 mod pattern;
 mod source;
@@ -44,11 +45,10 @@ mod syntax;
 pub use builder::{BuildError, Builder};
 pub use diag::{ColorChoice, Diagnostic, Diagnostics};
 pub use format::format_file;
-pub use generate::{
-    Binding, Generator, InvalidRuntimeCrate, Options, OutputFile, RuntimeCrate, generate,
-    generate_bindings, generate_docs, served_docs_page,
-};
+pub use generate::{Binding, generate, generate_bindings, generate_docs, served_docs_page};
 pub use model::Model;
+pub use options::{Generator, InvalidRuntimeCrate, Options, RuntimeCrate};
+pub use output::OutputFile;
 pub use source::{
     FileId, LoadError, LoadErrorKind, Location, MAX_FILE_BYTES, SourceFile, Sources, Span,
 };

@@ -1,10 +1,17 @@
-//! Writing generated files: only when their bytes change, never half-way.
-//! Used by the build.rs API and the CLI.
+//! Generated files ([`OutputFile`]), and writing them: only when their
+//! bytes change, never half-way. Used by the build.rs API and the CLI.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::generate::OutputFile;
+/// One generated file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputFile {
+    /// Where it goes, relative to the output directory (`tools.rs`).
+    pub path: PathBuf,
+    /// Its text.
+    pub contents: String,
+}
 
 /// Writes `bytes` to `path` unless the file already holds exactly them, so
 /// an unchanged output keeps its modification time and nothing downstream
@@ -196,8 +203,8 @@ pub(crate) fn plan(
 
 #[cfg(test)]
 mod tests {
+    use super::OutputFile;
     use super::{Change, plan, write_if_changed};
-    use crate::generate::OutputFile;
     use std::path::PathBuf;
 
     #[test]

@@ -554,7 +554,7 @@ fn generate(
             return ExitCode::FAILURE;
         }
     };
-    let (generated, owned_dirs) = match target {
+    let (options, targets, owned_dirs) = match target {
         Target::Rust {
             output_name,
             runtime_crate,
@@ -571,23 +571,32 @@ fn generate(
                 runtime_crate,
                 output_name: output_name.to_owned(),
             };
-            (crate::generate(&sources, &options), Vec::new())
+            (options, vec![crate::lang::Target::Rust], Vec::new())
         }
         Target::Bindings(bindings) => (
-            crate::generate_bindings(&sources, bindings),
+            crate::Options::default(),
+            bindings.iter().map(|b| b.target()).collect(),
             bindings.iter().map(|b| PathBuf::from(b.dir())).collect(),
         ),
         // The directory may hold other files (a site's own pages): none is
         // removed.
-        Target::Docs => (crate::generate_docs(&sources), Vec::new()),
+        Target::Docs => (
+            crate::Options::default(),
+            vec![crate::lang::Target::Docs],
+            Vec::new(),
+        ),
     };
-    let files = match generated {
-        Ok(files) => files,
+    let generated = match crate::generate::run(&sources, &options, &targets) {
+        Ok(generated) => generated,
         Err(diagnostics) => {
             output.report(&diagnostics, &sources);
             return ExitCode::FAILURE;
         }
     };
+    if !generated.warnings.is_empty() {
+        output.report(&generated.warnings, &sources);
+    }
+    let files = generated.into_files();
     let plan = match crate::output::plan(out, &files, &owned_dirs) {
         Ok(plan) => plan,
         Err(e) => {

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::generate::OutputFile;
+use crate::output::OutputFile;
 
 /// The line, without comment markers. `regenerate` says how to make the
 /// file again: "run `toolwright generate python`", "rebuild".
@@ -56,7 +56,7 @@ mod tests {
     use std::path::PathBuf;
 
     use super::stamp;
-    use crate::generate::OutputFile;
+    use crate::output::OutputFile;
 
     fn stamped(path: &str, contents: &str) -> String {
         let mut file = OutputFile {

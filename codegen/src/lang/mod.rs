@@ -1,5 +1,7 @@
-//! Backends: one folder per target language, each turning the checked model
-//! into files. Used by [`crate::generate`] and [`crate::generate_bindings`].
+//! Backends: one folder per target, each turning the checked model into
+//! files through the same signature ([`Backend`]). [`Target`] is the one
+//! list of them: adding a target is its folder and a line there.
+//! [`crate::generate::run`] is the pipeline every door calls.
 
 pub(crate) mod docs;
 pub(crate) mod header;
@@ -9,3 +11,60 @@ pub(crate) mod rust;
 pub(crate) mod schema;
 pub(crate) mod templates;
 pub(crate) mod typescript;
+
+use crate::model::Model;
+use crate::options::Options;
+use crate::output::OutputFile;
+use crate::{Diagnostics, Sources};
+
+/// What every backend reads: the checked model, the files it came from
+/// (for diagnostics), and the options of this generation.
+pub(crate) struct Input<'a> {
+    pub(crate) model: &'a Model,
+    pub(crate) sources: &'a Sources,
+    pub(crate) options: &'a Options,
+}
+
+/// A backend: the model in, its files out (paths relative to the target's
+/// directory), or the diagnostics of what it cannot express.
+pub(crate) type Backend = fn(&Input<'_>) -> Result<Vec<OutputFile>, Diagnostics>;
+
+/// Every target toolwright generates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Target {
+    /// `tools.rs`, for `include_tools!()`.
+    Rust,
+    /// `schemas/`: the MCP `tools` array and a JSON Schema per type.
+    Schemas,
+    /// `typescript/`: the npm package.
+    TypeScript,
+    /// `python/`: the pip package.
+    Python,
+    /// `index.html` and `catalogue.md`.
+    Docs,
+}
+
+impl Target {
+    /// How the target is made.
+    pub(crate) fn backend(self) -> Backend {
+        match self {
+            Target::Rust => rust::generate,
+            Target::Schemas => schema::generate,
+            Target::TypeScript => typescript::generate,
+            Target::Python => python::generate,
+            Target::Docs => docs::generate,
+        }
+    }
+
+    /// The directory a binding owns under the output directory, and the
+    /// command that regenerates it (for its `@generated` lines); `None`
+    /// for the targets that write their own header.
+    pub(crate) fn binding_dir(self) -> Option<&'static str> {
+        match self {
+            Target::Schemas => Some("schemas"),
+            Target::TypeScript => Some("typescript"),
+            Target::Python => Some("python"),
+            Target::Rust | Target::Docs => None,
+        }
+    }
+}

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::generate::OutputFile;
+use crate::output::OutputFile;
 
 /// One template: its name (`types.ts`; a name ending in `.tera` is a
 /// library of macros, rendered into nothing), its text, and the path of its

@@ -8,8 +8,8 @@ mod markdown;
 
 use std::path::PathBuf;
 
-use crate::generate::OutputFile;
 use crate::model::Model;
+use crate::output::OutputFile;
 
 /// The viewer: HTML, CSS and JavaScript in one readable file.
 const VIEWER: &str = include_str!("viewer.html");
@@ -18,6 +18,11 @@ const VIEWER: &str = include_str!("viewer.html");
 const SLOT: &str = "<!--toolwright-catalogue-->\n";
 
 /// `index.html` and `catalogue.md` for `model`.
+/// The backend: the catalogue's documentation site.
+pub(crate) fn generate(input: &super::Input<'_>) -> Result<Vec<OutputFile>, crate::Diagnostics> {
+    Ok(site(input.model))
+}
+
 pub(crate) fn site(model: &Model) -> Vec<OutputFile> {
     let document = crate::lang::metadata::document(model);
     vec![

@@ -15,8 +15,8 @@ mod registry;
 
 use std::path::Path;
 
-use crate::generate::OutputFile;
 use crate::model::Model;
+use crate::output::OutputFile;
 
 use super::templates::{self, Layout, Template};
 
@@ -79,7 +79,11 @@ const RUNTIME: &[(&str, &str)] = &[
 ];
 
 /// The files of the python package, relative to its root.
-pub(crate) fn generate(model: &Model) -> Vec<OutputFile> {
+pub(crate) fn generate(input: &super::Input<'_>) -> Result<Vec<OutputFile>, crate::Diagnostics> {
+    Ok(files(input.model))
+}
+
+fn files(model: &Model) -> Vec<OutputFile> {
     let mut files = templates::render(
         "Python",
         TEMPLATES,

@@ -18,8 +18,9 @@ use std::path::PathBuf;
 
 use proc_macro2::TokenStream;
 
-use crate::generate::{Generator, OutputFile};
 use crate::model::Model;
+use crate::options::Generator;
+use crate::output::OutputFile;
 use crate::{Options, model};
 use context::Cx;
 
@@ -29,7 +30,12 @@ pub(crate) fn is_keyword(word: &str) -> bool {
 }
 
 /// Generates the one Rust file of a catalogue.
-pub(crate) fn generate(model: &Model, options: &Options) -> OutputFile {
+/// The backend: one file, `<output_name>.rs`.
+pub(crate) fn generate(input: &super::Input<'_>) -> Result<Vec<OutputFile>, crate::Diagnostics> {
+    Ok(vec![file(input.model, input.options)])
+}
+
+fn file(model: &Model, options: &Options) -> OutputFile {
     let cx = Cx::new(model, options);
     let mut sections = vec![header(model, options)];
     let runtime = options.generator == Generator::Runtime;

@@ -19,8 +19,8 @@ use serde_json::{Map, Value, json};
 
 use crate::Diagnostics;
 use crate::diag::Diagnostic;
-use crate::generate::OutputFile;
 use crate::model::{Model, TypeId};
+use crate::output::OutputFile;
 use crate::source::Sources;
 
 use types::Cx;
@@ -52,7 +52,11 @@ pub(crate) fn mcp_schema(model: &Model) -> Value {
 /// # Errors
 /// A diagnostic at each declaration whose schema the JSON Schema 2020-12
 /// metaschema rejects.
-pub(crate) fn generate(model: &Model, sources: &Sources) -> Result<Vec<OutputFile>, Diagnostics> {
+pub(crate) fn generate(input: &super::Input<'_>) -> Result<Vec<OutputFile>, Diagnostics> {
+    files(input.model, input.sources)
+}
+
+fn files(model: &Model, sources: &Sources) -> Result<Vec<OutputFile>, Diagnostics> {
     let documents = Documents::new(model);
     documents.validate(model, sources)?;
     let mut files = vec![file("tools.json", &documents.mcp["tools"])];

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::{generate, mcp_schema, output};
+use super::{files, mcp_schema, output};
 use crate::diag::Code;
 use crate::model::{Model, Number, TypeKind};
 use crate::{Sources, check};
@@ -212,7 +212,7 @@ fn unions_and_errors_are_one_of_externally_tagged_variants() {
     assert!(!schema.accepts(json!({"shape": {"square": {}}})));
     assert!(!schema.accepts(json!({"shape": "circle"})));
     // Errors are not part of a tool's output; their type file says the code.
-    let files = generate(&model, &sources).unwrap();
+    let files = files(&model, &sources).unwrap();
     let oops = file_json(&files, "types/Oops.json");
     assert_eq!(
         oops["oneOf"][0]["properties"]["bad"]["description"],
@@ -220,7 +220,7 @@ fn unions_and_errors_are_one_of_externally_tagged_variants() {
     );
 }
 
-fn file_json(files: &[crate::generate::OutputFile], path: &str) -> Value {
+fn file_json(files: &[crate::output::OutputFile], path: &str) -> Value {
     let file = files
         .iter()
         .find(|f| f.path == std::path::Path::new(path))
@@ -404,7 +404,7 @@ fn the_job_handle_schema_passes_the_metaschema() {
 #[test]
 fn every_file_passes_the_metaschema_and_names_its_dialect() {
     let (sources, model) = catalogue(ACTIONS);
-    let files = generate(&model, &sources).unwrap();
+    let files = files(&model, &sources).unwrap();
     let mut validator = super::validate::Validator::new();
     for file in &files {
         let value: Value = serde_json::from_str(&file.contents).unwrap();
@@ -431,7 +431,7 @@ fn a_pattern_the_schema_dialect_rejects_is_a_diagnostic_at_the_field() {
     let text = "tool t { timing sync request { arg: Arg } }\nstruct Arg {\n  code: string }";
     let (sources, mut model) = catalogue(text);
     with_pattern(&mut model, "Arg", "^(ab$");
-    let diagnostics = generate(&model, &sources).unwrap_err();
+    let diagnostics = files(&model, &sources).unwrap_err();
     let all: Vec<_> = diagnostics.iter().collect();
     assert_eq!(
         all.len(),
@@ -455,7 +455,7 @@ fn a_bound_json_cannot_carry_is_a_diagnostic() {
             fields[0].constraints.range = Some((Number::Int(0), Number::Float(f64::INFINITY)));
         }
     }
-    let diagnostics = generate(&model, &sources).unwrap_err();
+    let diagnostics = files(&model, &sources).unwrap_err();
     let d = diagnostics.iter().next().unwrap();
     assert_eq!(d.code, Code::InvalidBounds);
     assert_eq!(sources.snippet(d.primary.span), "x");
@@ -477,7 +477,7 @@ fn a_failure_inside_a_variant_points_at_the_variant_field() {
         panic!("Shape is a union");
     };
     variants[0].fields[0].constraints.pattern = Some("[".to_owned());
-    let diagnostics = generate(&model, &sources).unwrap_err();
+    let diagnostics = files(&model, &sources).unwrap_err();
     let d = diagnostics.iter().next().unwrap();
     assert_eq!(d.code, Code::InvalidPattern);
     assert!(d.message.contains("`Shape.named.label`"), "{}", d.message);

@@ -8,8 +8,8 @@ pub(crate) mod names;
 
 use std::path::Path;
 
-use crate::generate::OutputFile;
 use crate::model::Model;
+use crate::output::OutputFile;
 
 use super::templates::{self, Layout, Template};
 
@@ -76,7 +76,11 @@ const RUNTIME: &[(&str, &str)] = &[
 ];
 
 /// The files of the typescript package.
-pub(crate) fn generate(model: &Model) -> Vec<OutputFile> {
+pub(crate) fn generate(input: &super::Input<'_>) -> Result<Vec<OutputFile>, crate::Diagnostics> {
+    Ok(files(input.model))
+}
+
+fn files(model: &Model) -> Vec<OutputFile> {
     templates::render(
         "TypeScript",
         TEMPLATES,

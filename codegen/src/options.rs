@@ -1,0 +1,160 @@
+//! How to generate: which door a generation comes through ([`Generator`]),
+//! and what the Rust backend needs to know ([`Options`], [`RuntimeCrate`]).
+
+use std::fmt;
+
+/// Which door a generation comes through.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Generator {
+    /// A build script ([`crate::Builder`]): the whole catalogue, for
+    /// `include_tools!()`.
+    #[default]
+    Build,
+    /// `toolwright generate rust`: the same file, telling readers to rerun
+    /// the command rather than rebuild.
+    Cli,
+    /// The runtime's own copy of the built-in job tools' types and markers
+    /// (`runtime/src/jobs/types.rs`): only items of built-in files, and no
+    /// catalogue (no `ToolRequest`, `ToolCatalogue` or macro).
+    Runtime,
+}
+
+/// How to generate. `#[non_exhaustive]`: start from `Options::default()`
+/// and set fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Which door this is.
+    pub generator: Generator,
+    /// The path generated code reaches the runtime by.
+    pub runtime_crate: RuntimeCrate,
+    /// The output's file name without `.rs`: `tools` gives `tools.rs`.
+    pub output_name: String,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options::new(Generator::Build)
+    }
+}
+
+impl Options {
+    /// The defaults for a door: output `tools.rs`, and the runtime at
+    /// `::toolwright`, or at `crate` for [`Generator::Runtime`].
+    pub fn new(generator: Generator) -> Self {
+        Options {
+            generator,
+            runtime_crate: match generator {
+                Generator::Runtime => RuntimeCrate("crate".to_owned()),
+                Generator::Build | Generator::Cli => RuntimeCrate::default(),
+            },
+            output_name: "tools".to_owned(),
+        }
+    }
+}
+
+/// The path of the `toolwright` runtime crate in generated code:
+/// `::toolwright` by default, `crate` inside the runtime itself, or the
+/// path a user re-exports it under.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuntimeCrate(String);
+
+impl RuntimeCrate {
+    /// Parses a path such as `toolwright`, `::toolwright`, `crate` or
+    /// `::my_facade::toolwright`. A path without a leading `::` or `crate`
+    /// gets `::`, so a local module cannot shadow the crate.
+    ///
+    /// # Errors
+    /// When `path` is not a Rust path of plain identifiers.
+    pub fn new(path: &str) -> Result<RuntimeCrate, InvalidRuntimeCrate> {
+        let trimmed = path.trim();
+        let segments = trimmed.strip_prefix("::").unwrap_or(trimmed);
+        let valid = !segments.is_empty()
+            && segments.split("::").enumerate().all(|(i, s)| {
+                let ident = s
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                    && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    && s != "_";
+                let keyword_ok = match s {
+                    "crate" | "self" | "super" => i == 0 && !trimmed.starts_with("::"),
+                    _ => !crate::lang::rust::is_keyword(s),
+                };
+                ident && keyword_ok
+            });
+        if !valid {
+            return Err(InvalidRuntimeCrate(path.to_owned()));
+        }
+        let first = segments.split("::").next().unwrap_or_default();
+        Ok(RuntimeCrate(
+            if trimmed.starts_with("::") || matches!(first, "crate" | "self" | "super") {
+                trimmed.to_owned()
+            } else {
+                format!("::{trimmed}")
+            },
+        ))
+    }
+
+    /// The path as generated code writes it (`::toolwright`).
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Default for RuntimeCrate {
+    fn default() -> Self {
+        RuntimeCrate("::toolwright".to_owned())
+    }
+}
+
+impl fmt::Display for RuntimeCrate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A runtime crate path that is not a Rust path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvalidRuntimeCrate(pub String);
+
+impl fmt::Display for InvalidRuntimeCrate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` is not a path to the runtime crate; write it as Rust does, e.g. `::toolwright` or `crate`",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for InvalidRuntimeCrate {}
+
+#[cfg(test)]
+mod tests {
+    use super::RuntimeCrate;
+
+    #[test]
+    fn runtime_crate_paths_are_absolute_or_crate() {
+        let ok = |p: &str| RuntimeCrate::new(p).map(|r| r.as_str().to_owned());
+        assert_eq!(ok("toolwright").unwrap(), "::toolwright");
+        assert_eq!(ok("::toolwright").unwrap(), "::toolwright");
+        assert_eq!(ok("crate").unwrap(), "crate");
+        assert_eq!(ok("facade::toolwright").unwrap(), "::facade::toolwright");
+        assert_eq!(ok("crate::rt").unwrap(), "crate::rt");
+        for bad in [
+            "",
+            "::",
+            "tool-wright",
+            "a::::b",
+            "::crate",
+            "type",
+            "a::crate",
+            "1x",
+            "_",
+        ] {
+            assert!(RuntimeCrate::new(bad).is_err(), "{bad}");
+        }
+    }
+}
