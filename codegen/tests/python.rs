@@ -4,6 +4,8 @@
 //! whether the Python type-checks and speaks the wire is proven by
 //! `tests/python/run`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use toolwright_codegen::{Binding, ColorChoice, OutputFile, Sources, generate_bindings};
@@ -122,37 +124,16 @@ fn every_tool_has_a_call_a_result_and_a_registry_entry() {
     assert!(registry.contains("ToolMetadata.model_validate(entry) for entry in _ENTRIES"));
 }
 
-/// The files the catalogue shapes (the rest are helpers every package has
-/// byte for byte): one snapshot per feature fixture, as for Rust and the
-/// schemas. Review a changed one as code; update with
+/// The files the catalogue shapes, one snapshot per feature fixture, as
+/// for Rust and the schemas. Review a changed one as code; update with
 /// `INSTA_UPDATE=always cargo test -p toolwright-codegen --test python`.
 #[test]
 fn feature_fixtures() {
-    let dir = root().join("codegen/tests/fixtures/rust");
-    let mut fixtures: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "tool"))
-        .collect();
-    fixtures.sort();
-    assert!(fixtures.len() >= 9, "one fixture per feature");
-    for path in fixtures {
-        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let mut sources = Sources::new();
-        sources.add(
-            format!("codegen/tests/fixtures/rust/{stem}.tool"),
-            std::fs::read(&path).unwrap(),
-        );
-        let files = generate_bindings(&sources, &[Binding::Python])
-            .unwrap_or_else(|d| panic!("{}", d.render(&sources, ColorChoice::Never)));
-        let mut text = String::new();
-        for file in files {
-            let name = file.path.to_string_lossy().replace('\\', "/");
-            let shaped = ["__init__.py", "models.py", "tools.py", "registry.py"];
-            if shaped.iter().any(|s| name.ends_with(&format!("/{s}"))) {
-                text.push_str(&format!("=== {name}\n{}\n", file.contents));
-            }
-        }
+    let texts = common::feature_fixture_texts(
+        Binding::Python,
+        &["__init__.py", "models.py", "tools.py", "registry.py"],
+    );
+    for (stem, text) in texts {
         insta::assert_snapshot!(stem, text);
     }
 }

@@ -8,10 +8,11 @@
 //! the runtime, so that `cargo fmt --check` holds for the workspace
 //! (prettyplease's layout differs from rustfmt's in small ways).
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Stdio};
+mod common;
 
+use std::path::Path;
+
+use common::rustfmt;
 use toolwright_codegen::{Generator, Options, Sources, generate};
 
 fn fresh() -> String {
@@ -29,25 +30,6 @@ fn fresh() -> String {
         .next()
         .map(|f| f.contents)
         .unwrap_or_default()
-}
-
-/// `text` as `cargo fmt` leaves it.
-fn rustfmt(text: &str) -> String {
-    let mut child = Command::new(std::env::var("RUSTFMT").unwrap_or_else(|_| "rustfmt".to_owned()))
-        .args(["--edition", "2024", "--emit", "stdout"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("rustfmt runs (install it with `rustup component add rustfmt`)");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(text.as_bytes())
-        .expect("rustfmt reads");
-    let out = child.wait_with_output().expect("rustfmt finishes");
-    assert!(out.status.success(), "rustfmt failed");
-    String::from_utf8(out.stdout).expect("UTF-8")
 }
 
 #[test]

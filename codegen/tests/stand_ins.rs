@@ -8,15 +8,10 @@
 //! The runtime's copy is a module of its tests, so it is passed through
 //! rustfmt for `cargo fmt --check`.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+mod common;
 
+use common::{root, rustfmt};
 use toolwright_codegen::{Generator, Options, Sources, generate};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 /// The generated Rust for one `.tool` file (and the job tools), named as
 /// the CLI names it from the workspace root.
@@ -36,25 +31,6 @@ fn generated(tool: &str) -> String {
         "run `TOOLWRIGHT_BLESS=1 cargo test -p toolwright-codegen --test stand_ins`",
         1,
     )
-}
-
-/// `text` as `cargo fmt` leaves it.
-fn rustfmt(text: &str) -> String {
-    let mut child = Command::new(std::env::var("RUSTFMT").unwrap_or_else(|_| "rustfmt".to_owned()))
-        .args(["--edition", "2024", "--emit", "stdout"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("rustfmt runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "rustfmt failed");
-    String::from_utf8(out.stdout).unwrap()
 }
 
 fn fresh_or_bless(rust: &str, fresh: String) {

@@ -2,6 +2,8 @@
 //! deterministic, and how it spells awkward names. The package itself is
 //! type-checked and exercised by `tests/typescript/run`.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -109,37 +111,21 @@ fn registry_lists_every_tool_as_local() {
     assert!(registry.contains("\"name\": \"job_status\""));
 }
 
-/// The files the catalogue shapes (the rest are helpers every package has
-/// byte for byte): one snapshot per feature fixture, as for Rust and the
-/// schemas. Review a changed one as code; update with
+/// The files the catalogue shapes, one snapshot per feature fixture, as
+/// for Rust and the schemas. Review a changed one as code; update with
 /// `INSTA_UPDATE=always cargo test -p toolwright-codegen --test typescript`.
 #[test]
 fn feature_fixtures() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rust");
-    let mut fixtures: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "tool"))
-        .collect();
-    fixtures.sort();
-    assert!(fixtures.len() >= 9, "one fixture per feature");
-    for path in fixtures {
-        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let mut sources = Sources::new();
-        sources.add(
-            format!("codegen/tests/fixtures/rust/{stem}.tool"),
-            std::fs::read(&path).unwrap(),
-        );
-        let files = generate_bindings(&sources, &[Binding::TypeScript])
-            .unwrap_or_else(|d| panic!("{}", d.render(&sources, ColorChoice::Never)));
-        let mut text = String::new();
-        for file in files {
-            let name = file.path.to_string_lossy().replace('\\', "/");
-            let shaped = ["types.ts", "schemas.ts", "shapes.ts", "registry.ts"];
-            if shaped.iter().any(|s| name.ends_with(&format!("src/{s}"))) {
-                text.push_str(&format!("=== {name}\n{}\n", file.contents));
-            }
-        }
+    let texts = common::feature_fixture_texts(
+        Binding::TypeScript,
+        &[
+            "src/types.ts",
+            "src/schemas.ts",
+            "src/shapes.ts",
+            "src/registry.ts",
+        ],
+    );
+    for (stem, text) in texts {
         insta::assert_snapshot!(stem, text);
     }
 }

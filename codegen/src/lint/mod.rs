@@ -54,14 +54,8 @@ impl Lints<'_> {
     /// TW401: declared types that no tool reaches.
     fn unused_types(&mut self) {
         let mut reached: HashSet<TypeId> = HashSet::new();
-        let mut stack: Vec<TypeId> = self.model.tools.iter().flat_map(tool_types).collect();
-        while let Some(id) = stack.pop() {
-            if reached.insert(id) {
-                for field in self.model.type_def(id).kind.fields() {
-                    field.ty.push_named(&mut stack);
-                }
-            }
-        }
+        self.model
+            .reach(self.model.tools.iter().flat_map(Tool::types), &mut reached);
         for def in &self.model.types {
             if matches!(def.origin, Origin::Declared)
                 && !reached.contains(&def.id)
@@ -194,25 +188,6 @@ impl Lints<'_> {
                 .push(messages::async_long_without_errors(span, &tool.name));
         }
     }
-}
-
-/// Every type a tool names directly.
-fn tool_types(tool: &Tool) -> Vec<TypeId> {
-    let mut ids = Vec::new();
-    match &tool.kind {
-        ToolKind::Single(e) => ids.extend([e.request, e.response].into_iter().flatten()),
-        ToolKind::Actions(actions) => {
-            for a in actions {
-                ids.extend(
-                    [a.endpoint.request, a.endpoint.response]
-                        .into_iter()
-                        .flatten(),
-                );
-            }
-        }
-    }
-    ids.extend([tool.errors, tool.stream].into_iter().flatten());
-    ids
 }
 
 /// True when a request or response belongs to a deprecated tool or action.

@@ -41,6 +41,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::diag::Severity;
+use crate::model::TypeDef;
 use crate::source::{FileId, Span};
 use position::Encoding;
 use workspace::{Analysis, Workspace};
@@ -346,11 +347,23 @@ impl Server<'_> {
         ))
     }
 
+    /// The identifier at a position, with its catalogue and span.
+    fn ident(&self, params: &TextDocumentPositionParams) -> Option<(&Analysis, String, Span)> {
+        let (analysis, file, offset) = self.at(params)?;
+        let (ident, span) = navigate::identifier_at(&analysis.sources, file, offset)?;
+        Some((analysis, ident, span))
+    }
+
+    /// The declared type named at a position, when the catalogue checks.
+    fn declared(&self, params: &TextDocumentPositionParams) -> Option<(&Analysis, &TypeDef)> {
+        let (analysis, ident, _) = self.ident(params)?;
+        let def = navigate::declared_type(analysis.model.as_ref()?, &ident)?;
+        Some((analysis, def))
+    }
+
     fn hover(&self, params: HoverParams) -> Result<Option<Hover>, Refusal> {
-        let Some((analysis, file, offset)) = self.at(&params.text_document_position_params) else {
-            return Ok(None);
-        };
-        let Some((ident, span)) = navigate::identifier_at(&analysis.sources, file, offset) else {
+        let Some((analysis, ident, span)) = self.ident(&params.text_document_position_params)
+        else {
             return Ok(None);
         };
         Ok(navigate::hover(analysis, &ident, span).map(|value| Hover {
@@ -366,17 +379,7 @@ impl Server<'_> {
         &self,
         params: GotoDefinitionParams,
     ) -> Result<Option<GotoDefinitionResponse>, Refusal> {
-        let Some((analysis, file, offset)) = self.at(&params.text_document_position_params) else {
-            return Ok(None);
-        };
-        let Some((ident, _)) = navigate::identifier_at(&analysis.sources, file, offset) else {
-            return Ok(None);
-        };
-        let Some(def) = analysis
-            .model
-            .as_ref()
-            .and_then(|m| navigate::declared_type(m, &ident))
-        else {
+        let Some((analysis, def)) = self.declared(&params.text_document_position_params) else {
             return Ok(None);
         };
         let span = analysis.sources.name_span(def.location);
@@ -389,21 +392,11 @@ impl Server<'_> {
         &self,
         params: ReferenceParams,
     ) -> Result<Option<Vec<lsp_types::Location>>, Refusal> {
-        let Some((analysis, file, offset)) = self.at(&params.text_document_position) else {
-            return Ok(None);
-        };
-        let Some((ident, _)) = navigate::identifier_at(&analysis.sources, file, offset) else {
-            return Ok(None);
-        };
-        let Some(def) = analysis
-            .model
-            .as_ref()
-            .and_then(|m| navigate::declared_type(m, &ident))
-        else {
+        let Some((analysis, def)) = self.declared(&params.text_document_position) else {
             return Ok(None);
         };
         let declaration = analysis.sources.name_span(def.location);
-        let locations = navigate::references(analysis, &ident)
+        let locations = navigate::references(analysis, &def.name)
             .into_iter()
             .filter(|span| params.context.include_declaration || *span != declaration)
             .filter_map(|span| self.location(analysis, span))
@@ -415,18 +408,10 @@ impl Server<'_> {
         &self,
         params: TextDocumentPositionParams,
     ) -> Result<Option<PrepareRenameResponse>, Refusal> {
-        let Some((analysis, file, offset)) = self.at(&params) else {
+        let Some((analysis, ident, span)) = self.ident(&params) else {
             return Ok(None);
         };
-        let Some((ident, span)) = navigate::identifier_at(&analysis.sources, file, offset) else {
-            return Ok(None);
-        };
-        let model = analysis.model.as_ref().ok_or_else(|| {
-            Refusal(
-                ErrorCode::RequestFailed,
-                "the catalogue has errors; fix them before renaming".to_owned(),
-            )
-        })?;
+        let model = checked_for_rename(analysis)?;
         if navigate::declared_type(model, &ident).is_none() {
             return Err(Refusal(
                 ErrorCode::RequestFailed,
@@ -440,16 +425,11 @@ impl Server<'_> {
     }
 
     fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>, Refusal> {
-        let Some((analysis, file, offset)) = self.at(&params.text_document_position) else {
-            return Ok(None);
-        };
-        let Some((ident, _)) = navigate::identifier_at(&analysis.sources, file, offset) else {
+        let Some((analysis, ident, _)) = self.ident(&params.text_document_position) else {
             return Ok(None);
         };
         let failed = |message: String| Refusal(ErrorCode::RequestFailed, message);
-        let model = analysis.model.as_ref().ok_or_else(|| {
-            failed("the catalogue has errors; fix them before renaming".to_owned())
-        })?;
+        let model = checked_for_rename(analysis)?;
         if navigate::declared_type(model, &ident).is_none() {
             return Err(failed(format!("`{ident}` is not a declared type")));
         }
@@ -512,4 +492,14 @@ impl Server<'_> {
             new_text: formatted,
         }]))
     }
+}
+
+/// The model a rename works on: none while the catalogue has errors.
+fn checked_for_rename(analysis: &Analysis) -> Result<&crate::Model, Refusal> {
+    analysis.model.as_ref().ok_or_else(|| {
+        Refusal(
+            ErrorCode::RequestFailed,
+            "the catalogue has errors; fix them before renaming".to_owned(),
+        )
+    })
 }

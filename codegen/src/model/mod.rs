@@ -9,6 +9,8 @@ mod types;
 pub use timing::Timing;
 pub use types::{Constraints, Number, Primitive, Type, TypeRef, Value};
 
+use std::collections::HashSet;
+
 use serde::Serialize;
 
 use crate::source::Location;
@@ -55,29 +57,37 @@ impl Model {
     /// Such structs reject unknown fields on the wire (docs/wire.md), so
     /// every backend marks the same set.
     pub fn request_types(&self) -> Vec<bool> {
-        let mut marked = vec![false; self.types.len()];
-        let mut stack: Vec<TypeId> = self
-            .tools
-            .iter()
-            .flat_map(|tool| match &tool.kind {
-                ToolKind::Single(e) => e.request.into_iter().collect::<Vec<_>>(),
+        let mut reached = HashSet::new();
+        for tool in &self.tools {
+            let requests: Vec<TypeId> = match &tool.kind {
+                ToolKind::Single(e) => e.request.into_iter().collect(),
                 ToolKind::Actions(actions) => {
                     actions.iter().filter_map(|a| a.endpoint.request).collect()
                 }
-            })
-            .collect();
-        while let Some(id) = stack.pop() {
-            let Some(slot) = marked.get_mut(id.index()) else {
-                continue;
             };
-            if std::mem::replace(slot, true) {
-                continue;
-            }
-            for field in self.type_def(id).kind.fields() {
-                field.ty.push_named(&mut stack);
+            self.reach(requests, &mut reached);
+        }
+        let mut marked = vec![false; self.types.len()];
+        for id in reached {
+            if let Some(slot) = marked.get_mut(id.index()) {
+                *slot = true;
             }
         }
         marked
+    }
+
+    /// Adds to `seen` the types in `from` and every type their fields
+    /// reach, through lists, maps, `?` and variants. Types already in
+    /// `seen` are not walked again.
+    pub fn reach(&self, from: impl IntoIterator<Item = TypeId>, seen: &mut HashSet<TypeId>) {
+        let mut stack: Vec<TypeId> = from.into_iter().collect();
+        while let Some(id) = stack.pop() {
+            if id.index() < self.types.len() && seen.insert(id) {
+                for field in self.type_def(id).kind.fields() {
+                    field.ty.push_named(&mut stack);
+                }
+            }
+        }
     }
 
     /// Number of actions across all tools.
@@ -162,6 +172,23 @@ pub struct Tool {
     pub stream: Option<TypeId>,
     /// Where it is declared.
     pub location: Location,
+}
+
+impl Tool {
+    /// Every type the tool names directly: the requests and responses of
+    /// its endpoint or actions, its errors and its stream chunk.
+    pub fn types(&self) -> Vec<TypeId> {
+        let endpoints: Vec<&Endpoint> = match &self.kind {
+            ToolKind::Single(e) => vec![e],
+            ToolKind::Actions(actions) => actions.iter().map(|a| &a.endpoint).collect(),
+        };
+        endpoints
+            .into_iter()
+            .flat_map(|e| [e.request, e.response])
+            .chain([self.errors, self.stream])
+            .flatten()
+            .collect()
+    }
 }
 
 /// A plain tool or an action tool (HIP-0300).

@@ -289,8 +289,8 @@ impl Walk<'_> {
         let (old, new) = (self.old, self.new);
         for (was, is) in [(o.errors, n.errors), (o.stream, n.stream)] {
             match (was, is) {
-                (Some(id), None) => mark(old, id, &mut self.visited_old),
-                (None, Some(id)) => mark(new, id, &mut self.visited_new),
+                (Some(id), None) => old.reach([id], &mut self.visited_old),
+                (None, Some(id)) => new.reach([id], &mut self.visited_new),
                 _ => {}
             }
         }
@@ -400,10 +400,10 @@ impl Walk<'_> {
             (or, nr) => {
                 let (old, new) = (self.old, self.new);
                 if let Some(id) = or {
-                    mark(old, id, &mut self.visited_old);
+                    old.reach([id], &mut self.visited_old);
                 }
                 if let Some(id) = nr {
-                    mark(new, id, &mut self.visited_new);
+                    new.reach([id], &mut self.visited_new);
                 }
                 let (was, is) = if or.is_some() {
                     ("a response", "an acknowledgement")
@@ -469,37 +469,10 @@ impl Walk<'_> {
     }
 }
 
-/// Marks `id` and every type it reaches as seen: types that came or went
-/// with a tool or clause are part of that change, not changes of their own.
-fn mark(model: &Model, id: TypeId, visited: &mut HashSet<TypeId>) {
-    let mut stack = vec![id];
-    while let Some(id) = stack.pop() {
-        if visited.insert(id) {
-            for field in model.type_def(id).kind.fields() {
-                field.ty.push_named(&mut stack);
-            }
-        }
-    }
-}
-
-/// Every type a tool names, through its endpoints and clauses.
-fn tool_types(tool: &Tool) -> Vec<TypeId> {
-    let endpoints: Vec<&Endpoint> = match &tool.kind {
-        ToolKind::Single(e) => vec![e],
-        ToolKind::Actions(actions) => actions.iter().map(|a| &a.endpoint).collect(),
-    };
-    endpoints
-        .into_iter()
-        .flat_map(|e| [e.request, e.response])
-        .chain([tool.errors, tool.stream])
-        .flatten()
-        .collect()
-}
-
+/// Marks a tool's types and every type they reach as seen: types that came
+/// or went with a tool are part of that change, not changes of their own.
 fn mark_tool(model: &Model, tool: &Tool, visited: &mut HashSet<TypeId>) {
-    for id in tool_types(tool) {
-        mark(model, id, visited);
-    }
+    model.reach(tool.types(), visited);
 }
 
 fn struct_fields(model: &Model, id: TypeId) -> &[Field] {
