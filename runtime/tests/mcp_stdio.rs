@@ -288,18 +288,24 @@ async fn polling_a_stream_sends_its_chunks_as_progress() {
     .await;
     assert_eq!(structured(&polled)["completed"], json!([job_id]));
 
-    let mut messages = Vec::new();
-    while let Ok(p) = session.progress.try_recv() {
-        messages.push(p.message.unwrap_or_default());
-    }
     // The poll may start after the first chunk; the last ones come while it
-    // waits.
-    assert!(
-        messages
-            .iter()
-            .any(|m| m.contains("\"step\"") && m.contains("\"n\":3")),
-        "{messages:?}"
-    );
+    // waits. The server sends them before the poll's answer, but rmcp's
+    // client runs each notification's handler on a task of its own, so
+    // they may reach the test just after it.
+    let mut messages = Vec::new();
+    let last = tokio::time::timeout(Duration::from_secs(10), async {
+        while let Some(p) = session.progress.recv().await {
+            let message = p.message.unwrap_or_default();
+            let last = message.contains("\"step\"") && message.contains("\"n\":3");
+            messages.push(message);
+            if last {
+                return true;
+            }
+        }
+        false
+    })
+    .await;
+    assert_eq!(last, Ok(true), "{messages:?}");
 }
 
 #[tokio::test]
