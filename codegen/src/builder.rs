@@ -36,6 +36,7 @@ pub struct Builder {
     docs: Option<PathBuf>,
     deny_warnings: bool,
     allowed: Vec<Code>,
+    export_catalogue: bool,
 }
 
 impl Default for Builder {
@@ -58,6 +59,7 @@ impl Builder {
             docs: None,
             deny_warnings: false,
             allowed: Vec::new(),
+            export_catalogue: false,
         }
     }
 
@@ -89,6 +91,30 @@ impl Builder {
     /// cancelled over the wire.
     pub fn job_tools(&mut self, include: bool) -> &mut Self {
         self.job_tools = include;
+        self
+    }
+
+    /// Lets other crates bind handlers to this catalogue (default `false`):
+    /// the layout that keeps a large catalogue's build fast. One crate, the
+    /// catalogue crate, includes the generated code at its root and
+    /// exports it; the server crate depends on it and binds its handlers
+    /// with `#[toolwright::tools(catalogue_crate)]`. Editing a handler
+    /// then recompiles only the server crate, never the generated types.
+    ///
+    /// The catalogue crate binds no handlers itself (Rust refuses to name
+    /// an exported macro of the crate it is defined in by path), and
+    /// exports one catalogue. The layout is in docs/rust.md; `toolwright
+    /// init` creates it.
+    ///
+    /// ```no_run
+    /// // catalogue/build.rs
+    /// toolwright_codegen::Builder::new()
+    ///     .export_catalogue(true)
+    ///     .compile(["../idl"])
+    ///     .unwrap();
+    /// ```
+    pub fn export_catalogue(&mut self, export: bool) -> &mut Self {
+        self.export_catalogue = export;
         self
     }
 
@@ -223,6 +249,7 @@ impl Builder {
             generator: Generator::Build,
             runtime_crate,
             output_name: self.output_name.clone(),
+            export_catalogue: self.export_catalogue,
         };
         let report = |diagnostics: crate::Diagnostics| {
             // Build scripts' output is captured into a log, not a terminal.

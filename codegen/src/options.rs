@@ -31,6 +31,10 @@ pub struct Options {
     pub runtime_crate: RuntimeCrate,
     /// The output's file name without `.rs`: `tools` gives `tools.rs`.
     pub output_name: String,
+    /// Whether `#[tools]` in other crates may bind handlers to this
+    /// catalogue: its `__toolwright_catalogue!` is `#[macro_export]`ed.
+    /// See [`crate::Builder::export_catalogue`].
+    pub export_catalogue: bool,
 }
 
 impl Default for Options {
@@ -50,6 +54,7 @@ impl Options {
                 Generator::Build | Generator::Cli => RuntimeCrate::default(),
             },
             output_name: "tools".to_owned(),
+            export_catalogue: false,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! verdict differs) under tests/diff/, each holding the old version, a
 //! `// new` line and the new version; the report for people is
 //! snapshotted, and the rule the fixture is named after must be found.
+#![cfg(feature = "diff")]
 
 use std::path::Path;
 

@@ -1,6 +1,7 @@
-//! `toolwright init`, end to end: create a crate in a temporary directory,
-//! build it with a real `cargo build`, start it, and call its example tool
-//! over MCP on stdio. The crate's dependencies are compiled into
+//! `toolwright init`, end to end: create a server in a temporary directory,
+//! build it with a real `cargo build`, start it, call its example tool over
+//! MCP on stdio, and check that editing a handler does not recompile the
+//! generated catalogue crate. The crate's dependencies are compiled into
 //! `target/user-flow` (shared with the user-flow test) and reused by later
 //! runs.
 
@@ -70,16 +71,27 @@ fn init_creates_a_crate_that_builds_and_serves_mcp() {
     assert!(stdout.starts_with("created `song-server` in "), "{stdout}");
     for file in [
         "Cargo.toml",
-        "build.rs",
         "idl/greetings.tool",
-        "src/main.rs",
+        "catalogue/Cargo.toml",
+        "catalogue/build.rs",
+        "catalogue/src/lib.rs",
+        "server/Cargo.toml",
+        "server/src/main.rs",
         "README.md",
         ".gitignore",
     ] {
         assert!(dir.join(file).is_file(), "{file} was not written");
     }
+    let server_manifest = std::fs::read_to_string(dir.join("server/Cargo.toml")).unwrap();
+    assert!(
+        server_manifest.contains("name = \"song-server\""),
+        "{server_manifest}"
+    );
+    assert!(
+        server_manifest.contains("package = \"song-server-catalogue\""),
+        "{server_manifest}"
+    );
     let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
-    assert!(manifest.contains("name = \"song-server\""), "{manifest}");
     assert!(
         manifest.contains(&format!("path = \"{}\"", repo.join("runtime").display())),
         "{manifest}"
@@ -98,25 +110,10 @@ fn init_creates_a_crate_that_builds_and_serves_mcp() {
         String::from_utf8_lossy(&check.stderr)
     );
 
-    // The workspace's lock file pins the same versions: nothing is
-    // resolved or downloaded.
     std::fs::copy(repo.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     let target = repo.join("target/user-flow");
-    // As the user-flow test builds, so the two share compiled dependencies.
-    let build = Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "--offline"])
-        .env("CARGO_TARGET_DIR", &target)
-        .env_remove("RUSTFLAGS")
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        build.status.success(),
-        "{}",
-        String::from_utf8_lossy(&build.stderr)
-    );
-    let warnings = String::from_utf8_lossy(&build.stderr);
-    assert!(!warnings.contains("warning"), "{warnings}");
+    let build = cargo_build(&dir, &target, "--quiet");
+    assert!(!build.contains("warning"), "{build}");
 
     let mut child = Command::new(target.join("debug/song-server"))
         .stdin(Stdio::piped())
@@ -172,4 +169,47 @@ fn init_creates_a_crate_that_builds_and_serves_mcp() {
     drop(server.child.stdin.take());
     let status = server.child.wait().unwrap();
     assert!(status.success());
+
+    // A handler edit recompiles the server crate only; a `.tool` edit
+    // regenerates and recompiles the catalogue crate too.
+    touch(&dir.join("server/src/main.rs"));
+    let rebuilt = cargo_build(&dir, &target, "--verbose");
+    assert!(rebuilt.contains("Compiling song-server v"), "{rebuilt}");
+    assert!(
+        rebuilt.contains("Fresh song-server-catalogue v"),
+        "{rebuilt}"
+    );
+    touch(&dir.join("idl/greetings.tool"));
+    let rebuilt = cargo_build(&dir, &target, "--verbose");
+    assert!(
+        rebuilt.contains("Compiling song-server-catalogue v"),
+        "{rebuilt}"
+    );
+}
+
+/// `cargo build FLAG` in `dir`, as the user-flow test builds (so the two
+/// share compiled dependencies); its stderr. Nothing is resolved or
+/// downloaded: the workspace's lock file pins the versions.
+fn cargo_build(dir: &Path, target: &Path, flag: &str) -> String {
+    let build = Command::new(env!("CARGO"))
+        .args(["build", "--offline", flag])
+        .env("CARGO_TARGET_DIR", target)
+        .env_remove("RUSTFLAGS")
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&build.stderr).into_owned();
+    assert!(build.status.success(), "{stderr}");
+    stderr
+}
+
+/// Moves a file's modification time forward, as an editor's save does.
+fn touch(file: &Path) {
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(2);
+    std::fs::File::options()
+        .append(true)
+        .open(file)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
 }

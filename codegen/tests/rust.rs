@@ -135,6 +135,35 @@ fn the_runtime_crate_path_is_configurable() {
     );
 }
 
+#[test]
+fn an_exported_catalogue_macro_sits_at_the_crate_root() {
+    let mut sources = Sources::new();
+    sources.add("t.tool", "tool ping { timing sync request { a: bytes } }");
+    let local = generate(&sources, &Options::default())
+        .unwrap()
+        .remove(0)
+        .contents;
+    assert!(!local.contains("#[macro_export]"));
+    assert!(local.contains("pub(crate) use __toolwright_catalogue;"));
+
+    let mut options = Options::default();
+    options.export_catalogue = true;
+    let exported = generate(&sources, &options).unwrap().remove(0).contents;
+    assert!(
+        exported.contains("#[doc(hidden)]\n#[macro_export]\nmacro_rules! __toolwright_catalogue {")
+    );
+    // The export already names it at the root; a `use` would clash there.
+    assert!(!exported.contains("use __toolwright_catalogue"));
+    assert_eq!(
+        exported.replace("#[macro_export]\n", ""),
+        local.replace(
+            "\n#[allow(unused_imports, reason = \"used by `#[tools]`, if the crate binds handlers\")]\npub(crate) use __toolwright_catalogue;\n",
+            ""
+        ),
+        "nothing else differs"
+    );
+}
+
 /// One tool as the catalogue macro describes it to `bind!`.
 #[derive(Debug, PartialEq)]
 struct Described {

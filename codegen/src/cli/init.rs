@@ -1,5 +1,7 @@
-//! `toolwright init`: a new tool server crate that builds and serves MCP on
-//! the first `cargo run`. The files are real files under `init/`, so the
+//! `toolwright init`: a new tool server that builds and serves MCP on the
+//! first `cargo run`, laid out as two crates (the generated catalogue, and
+//! the server binding handlers to it) so that editing a handler never
+//! recompiles the generated code. The files are real files under `init/`, so the
 //! template is read (and kept formatted) as code.
 
 use std::path::{Path, PathBuf};
@@ -9,12 +11,30 @@ use std::process::ExitCode;
 /// `{{name}}`-style placeholders.
 const FILES: &[(&str, &str)] = &[
     ("Cargo.toml", include_str!("init/Cargo.toml.in")),
-    ("build.rs", include_str!("init/build.rs")),
     (
         "idl/greetings.tool",
         include_str!("init/idl/greetings.tool"),
     ),
-    ("src/main.rs", include_str!("init/src/main.rs")),
+    (
+        "catalogue/Cargo.toml",
+        include_str!("init/catalogue/Cargo.toml.in"),
+    ),
+    (
+        "catalogue/build.rs",
+        include_str!("init/catalogue/build.rs"),
+    ),
+    (
+        "catalogue/src/lib.rs",
+        include_str!("init/catalogue/src/lib.rs"),
+    ),
+    (
+        "server/Cargo.toml",
+        include_str!("init/server/Cargo.toml.in"),
+    ),
+    (
+        "server/src/main.rs",
+        include_str!("init/server/src/main.rs"),
+    ),
     ("README.md", include_str!("init/README.md.in")),
     (".gitignore", include_str!("init/gitignore")),
 ];
@@ -87,7 +107,7 @@ fn dependencies(checkout: Option<&Path>) -> Result<(String, String), String> {
                 .rsplit_once('.')
                 .map_or(version, |(major_minor, _)| major_minor);
             Ok((
-                format!(r#"toolwright = {{ version = "{compatible}", features = ["mcp"] }}"#),
+                format!(r#"toolwright = "{compatible}""#),
                 format!(
                     r#"toolwright-codegen = {{ version = "{compatible}", default-features = false }}"#
                 ),
@@ -110,10 +130,7 @@ fn dependencies(checkout: Option<&Path>) -> Result<(String, String), String> {
                 format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
             };
             Ok((
-                format!(
-                    "toolwright = {{ path = {}, features = [\"mcp\"] }}",
-                    quoted(&runtime)
-                ),
+                format!("toolwright = {{ path = {} }}", quoted(&runtime)),
                 format!(
                     "toolwright-codegen = {{ path = {}, default-features = false }}",
                     quoted(&codegen)
@@ -199,10 +216,7 @@ mod tests {
             .unwrap()
             .0
             .to_owned();
-        assert_eq!(
-            runtime,
-            format!(r#"toolwright = {{ version = "{version}", features = ["mcp"] }}"#)
-        );
+        assert_eq!(runtime, format!(r#"toolwright = "{version}""#));
         assert!(codegen.contains("default-features = false"));
         assert!(dependencies(Some(Path::new("/"))).is_err());
     }

@@ -76,6 +76,10 @@ pub enum Command {
         /// The path generated Rust reaches the runtime crate by.
         #[arg(long, value_name = "PATH", default_value = "::toolwright")]
         runtime_crate: String,
+        /// Rust: let other crates bind handlers to the catalogue with
+        /// `#[tools(this_crate)]` (include the file at the crate's root).
+        #[arg(long)]
+        export_catalogue: bool,
         /// Write nothing; list every file that is missing, different or
         /// left over, and exit 1 if there is any.
         #[arg(long)]
@@ -389,6 +393,7 @@ pub fn main() -> ExitCode {
             out,
             output_name,
             runtime_crate,
+            export_catalogue,
             check,
             inputs,
             output,
@@ -397,6 +402,7 @@ pub fn main() -> ExitCode {
                 Language::Rust => Target::Rust {
                     output_name: &output_name,
                     runtime_crate: &runtime_crate,
+                    export_catalogue,
                 },
                 other => Target::Bindings(other.bindings()),
             };
@@ -534,6 +540,7 @@ enum Target<'a> {
     Rust {
         output_name: &'a str,
         runtime_crate: &'a str,
+        export_catalogue: bool,
     },
     Bindings(&'a [crate::Binding]),
     Docs,
@@ -558,6 +565,7 @@ fn generate(
         Target::Rust {
             output_name,
             runtime_crate,
+            export_catalogue,
         } => {
             let runtime_crate = match crate::RuntimeCrate::new(runtime_crate) {
                 Ok(path) => path,
@@ -570,6 +578,7 @@ fn generate(
                 generator: crate::Generator::Cli,
                 runtime_crate,
                 output_name: output_name.to_owned(),
+                export_catalogue,
             };
             (options, vec![crate::lang::Target::Rust], Vec::new())
         }

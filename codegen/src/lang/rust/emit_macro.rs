@@ -15,9 +15,15 @@ use super::emit_tools::{marker_ident, tool_timing};
 use super::names;
 use crate::model::{Tool, ToolKind};
 
-pub(crate) fn catalogue_macro(cx: &Cx<'_>) -> String {
+/// The macro; with `export`, `#[macro_export]`ed for other crates' `#[tools]`.
+pub(crate) fn catalogue_macro(cx: &Cx<'_>, export: bool) -> String {
     let mut out = String::new();
     out.push_str("#[doc(hidden)]\n");
+    if export {
+        // At the crate's root, where `#[tools(this_crate)]` in another
+        // crate looks for it.
+        out.push_str("#[macro_export]\n");
+    }
     out.push_str("macro_rules! __toolwright_catalogue {\n");
     out.push_str("    ($($input:tt)*) => {\n");
     let _ = writeln!(out, "        {}::bind! {{", cx.rt_path);
@@ -35,8 +41,12 @@ pub(crate) fn catalogue_macro(cx: &Cx<'_>) -> String {
     out.push_str("            $($input)*\n");
     out.push_str("        }\n");
     out.push_str("    };\n");
-    out.push_str("}\n\n");
+    out.push_str("}\n");
+    if export {
+        return out;
+    }
     // A path to the macro, so `#[tools]` in any module can call it.
+    out.push('\n');
     out.push_str(
         "#[allow(unused_imports, reason = \"used by `#[tools]`, if the crate binds handlers\")]\n",
     );

@@ -79,7 +79,7 @@ fn file(model: &Model, options: &Options) -> OutputFile {
         sections.push(format!(
             "// The catalogue: every tool, in declaration order.\n\n{}\n{}",
             catalogue,
-            emit_macro::catalogue_macro(&cx),
+            emit_macro::catalogue_macro(&cx, options.export_catalogue),
         ));
     }
     OutputFile {

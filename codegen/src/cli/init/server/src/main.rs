@@ -4,16 +4,16 @@
 //! the server itself; `cargo run -- --http [ADDR]` serves Streamable HTTP
 //! at `http://ADDR/mcp` (default `127.0.0.1:8787`).
 
-toolwright::include_tools!();
-
+use catalogue::{GreetError, GreetRequest, GreetResponse};
 use toolwright::Dispatcher;
 use toolwright::mcp::{HttpConfig, McpServer};
 
-/// The service: one method per tool of the catalogue, bound by `#[tools]`.
-/// A tool without a method, or a method without a tool, fails the build.
+/// The service: one method per tool of the catalogue, bound by `#[tools]`
+/// to the `catalogue` crate. A tool without a method, or a method without
+/// a tool, fails the build.
 struct Service;
 
-#[toolwright::tools]
+#[toolwright::tools(catalogue)]
 impl Service {
     /// `greet` (idl/greetings.tool). The request has been checked against
     /// the IDL's constraints before it gets here: `name` is 1 to 100

@@ -1,8 +1,0 @@
-//! Checks the catalogue in `idl/` and generates its Rust into OUT_DIR:
-//! request and response types, codecs, and the dispatcher's match arms.
-//! A mistake in a `.tool` file fails the build with file:line:col and a
-//! hint, as `toolwright check idl` prints it.
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    toolwright_codegen::Builder::new().compile(["idl"])?;
-    Ok(())
-}
