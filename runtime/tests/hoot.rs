@@ -277,6 +277,37 @@ async fn a_stream_arrives_in_order_before_its_answer() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_caller_that_never_reads_its_stream_still_gets_its_answer() {
+    let (server, _d) = serve("tcp://127.0.0.1:0");
+    let client = connect(&[server.endpoint()]).await;
+    // Far more chunks than a stream holds, to a caller that reads none.
+    let (tx, mut rx) = toolwright::port::stream_channel();
+    let chunks = 4 * toolwright::port::STREAM_CAPACITY as u32;
+    let generate = ToolRequest::Generate(GenerateRequest {
+        chunks,
+        interval_ms: 0,
+    });
+    let answer = client
+        .call(
+            encode(&generate),
+            CallOptions::default().wait_until_done().stream_to(tx),
+        )
+        .await;
+    assert_eq!(
+        answer,
+        ResponseEnvelope::Success(ToolResponse::Generate(GenerateResponse { sent: chunks }))
+    );
+    let mut held = 0;
+    while rx.try_recv().is_ok() {
+        held += 1;
+    }
+    assert!(
+        (1..=toolwright::port::STREAM_CAPACITY).contains(&held),
+        "{held} events held"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancel_reaches_the_handler_across_the_wire_within_100_ms() {
     let (server, d) = serve("tcp://127.0.0.1:0");
     let client = connect(&[server.endpoint()]).await;

@@ -35,18 +35,18 @@ use std::time::Duration;
 
 use serde::Serialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
-use tokio::sync::{broadcast, mpsc, watch};
+use tokio::sync::{broadcast, watch};
 
 use super::mailbox::{Outbox, mailbox};
 use super::{CallBody, HootError, Message, RequestId};
 use crate::codec::{self, Limits};
 use crate::events::{ToolEvents, ToolSource};
 use crate::jobs::{JobCancelResponse, JobEvent, JobInfo, JobPollRequest, JobPollResponse};
-use crate::port::{CallOptions, CallPort, PortEnvelope, StreamEvent};
+use crate::port::{CallOptions, CallPort, PortEnvelope, STREAM_CAPACITY, StreamEvent};
 use crate::{Catalogue, DispatcherConfig, ResponseEnvelope, ToolError, codes};
 use route::Route;
 use socket::Cmd;
-use state::{Incoming, State};
+use state::{State, Waiter};
 
 /// How a [`Client`] times and bounds its calls.
 #[derive(Clone, Debug)]
@@ -350,14 +350,14 @@ impl<C> Client<C> {
         options: CallOptions,
     ) -> Result<Vec<u8>, ToolError> {
         let id = RequestId::new();
-        let (tx, mut rx) = mpsc::unbounded_channel();
+        let (waiter, mut inbox) = Waiter::new(STREAM_CAPACITY);
         let backend = {
             let mut state = self.inner.lock();
             let backend = match pinned {
                 Some(backend) => backend,
                 None => state.choose(route)?,
             };
-            state.start(id, backend, tx);
+            state.start(id, backend, waiter);
             backend
         };
         // Forgets the call if this future is dropped before it ends.
@@ -392,34 +392,21 @@ impl<C> Client<C> {
                 }
             };
             tokio::select! {
-                incoming = rx.recv() => match incoming {
-                    Some(Incoming::Reply(body)) => {
-                        match route::envelope_key(&body) {
-                            Some(("stream_start" | "stream_chunk" | "stream_end", _)) => {
-                                if let Some(stream) = &options.stream {
-                                    let envelope: ResponseEnvelope<IgnoredAny> =
-                                        codec::from_msgpack(&body, self.inner.config.limits)?;
-                                    if let Ok(event) = StreamEvent::from_envelope(envelope) {
-                                        // A caller too slow for its stream stops getting it.
-                                        let _ = stream.try_send(event);
-                                    }
-                                }
-                            }
-                            _ => {
-                                guard.done = true;
-                                return Ok(body);
-                            }
-                        }
+                // Stream frames first: those that came before the answer
+                // reach the caller before it.
+                biased;
+                Some(body) = inbox.stream.recv() => {
+                    self.forward_stream(&body, &options)?;
+                }
+                answer = &mut inbox.answer => {
+                    guard.done = true;
+                    while let Ok(body) = inbox.stream.try_recv() {
+                        self.forward_stream(&body, &options)?;
                     }
-                    Some(Incoming::Failed(e)) => {
-                        guard.done = true;
-                        return Err(e);
-                    }
-                    None => {
-                        guard.done = true;
-                        return Err(ToolError::new(codes::UNAVAILABLE, "the client has stopped"));
-                    }
-                },
+                    return answer.unwrap_or_else(|_| {
+                        Err(ToolError::new(codes::UNAVAILABLE, "the client has stopped"))
+                    });
+                }
                 () = options.cancelled(), if !cancelling => {
                     // The backend stops the handler and answers CANCELLED;
                     // that answer is awaited like any other.
@@ -439,6 +426,19 @@ impl<C> Client<C> {
                 }
             }
         }
+    }
+
+    /// Hands one stream Reply to the caller's stream, if it asked for one.
+    /// A caller too slow for its stream stops getting it.
+    fn forward_stream(&self, body: &[u8], options: &CallOptions) -> Result<(), ToolError> {
+        if let Some(stream) = &options.stream {
+            let envelope: ResponseEnvelope<IgnoredAny> =
+                codec::from_msgpack(body, self.inner.config.limits)?;
+            if let Ok(event) = StreamEvent::from_envelope(envelope) {
+                let _ = stream.try_send(event);
+            }
+        }
+        Ok(())
     }
 
     /// Calls a job tool and decodes its response.

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::{broadcast, watch};
 
 use super::route;
-use super::state::{Incoming, State};
+use super::state::State;
 use crate::hoot::iopub::{Published, decode_published};
 use crate::hoot::mailbox::Inbox;
 use crate::hoot::{Command, Message, RequestId, decode, encode};
@@ -149,7 +149,7 @@ impl Thread {
                         let mut state = lock(&self.state);
                         let endpoint = state.backends[backend].endpoint.clone();
                         if let Some(pending) = state.finish(request_id) {
-                            let _ = pending.tx.send(Incoming::Failed(crate::ToolError::new(
+                            let _ = pending.waiter.answer.send(Err(crate::ToolError::new(
                                 crate::codes::UNAVAILABLE,
                                 format!("the backend {endpoint} cannot take the call now"),
                             )));
@@ -192,19 +192,22 @@ impl Thread {
                 }
                 let last = !matches!(key, "stream_start" | "stream_chunk" | "stream_end");
                 let id = message.request_id;
-                let waiter = if last {
-                    state.finish(id).map(|p| p.tx)
+                let delivered = if last {
+                    state
+                        .finish(id)
+                        .is_some_and(|p| p.waiter.answer.send(Ok(message.body)).is_ok())
                 } else {
-                    state.pending.get(&id).map(|p| p.tx.clone())
+                    // A caller too slow for its stream loses stream frames,
+                    // never its answer.
+                    state
+                        .pending
+                        .get(&id)
+                        .is_some_and(|p| p.waiter.stream.try_send(message.body).is_ok())
                 };
-                match waiter {
-                    Some(tx) => {
-                        let _ = tx.send(Incoming::Reply(message.body));
-                    }
-                    // Its caller gave up (timeout, cancel, dropped).
-                    None => {
-                        self.dropped.fetch_add(1, Ordering::Relaxed);
-                    }
+                // Otherwise its caller gave up (timeout, cancel, dropped),
+                // or fell behind its stream.
+                if !delivered {
+                    self.dropped.fetch_add(1, Ordering::Relaxed);
                 }
             }
             Command::Heartbeat | Command::Ready => {

@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use super::route::Route;
 use crate::hoot::RequestId;
@@ -12,13 +12,39 @@ use crate::{ToolError, codes};
 /// Jobs whose backend is remembered; the oldest are forgotten beyond.
 const MAX_JOBS: usize = 100_000;
 
-/// What reaches a waiting caller.
+/// A call's final answer: the last Reply's body, or why the call failed on
+/// the client's side (the backend went away).
+pub(super) type Answer = Result<Vec<u8>, ToolError>;
+
+/// Where a call's Replies go: stream Replies into a bounded queue (a caller
+/// too slow for its stream loses stream frames, so a backend cannot make
+/// the client hold unbounded memory), the final answer into a slot of its
+/// own that is never full.
 #[derive(Debug)]
-pub(super) enum Incoming {
-    /// A Reply's body.
-    Reply(Vec<u8>),
-    /// The call failed on the client's side (the backend went away).
-    Failed(ToolError),
+pub(super) struct Waiter {
+    pub(super) stream: mpsc::Sender<Vec<u8>>,
+    pub(super) answer: oneshot::Sender<Answer>,
+}
+
+/// The caller's ends of a [`Waiter`].
+pub(super) struct Inbox {
+    pub(super) stream: mpsc::Receiver<Vec<u8>>,
+    pub(super) answer: oneshot::Receiver<Answer>,
+}
+
+impl Waiter {
+    /// A waiter whose stream holds at most `capacity` frames.
+    pub(super) fn new(capacity: usize) -> (Waiter, Inbox) {
+        let (stream, stream_rx) = mpsc::channel(capacity.max(1));
+        let (answer, answer_rx) = oneshot::channel();
+        (
+            Waiter { stream, answer },
+            Inbox {
+                stream: stream_rx,
+                answer: answer_rx,
+            },
+        )
+    }
 }
 
 /// One backend.
@@ -35,7 +61,7 @@ pub(super) struct Backend {
 #[derive(Debug)]
 pub(super) struct Pending {
     pub(super) backend: usize,
-    pub(super) tx: mpsc::UnboundedSender<Incoming>,
+    pub(super) waiter: Waiter,
 }
 
 #[derive(Debug)]
@@ -114,13 +140,8 @@ impl State {
     }
 
     /// Registers a call sent to `backend`.
-    pub(super) fn start(
-        &mut self,
-        id: RequestId,
-        backend: usize,
-        tx: mpsc::UnboundedSender<Incoming>,
-    ) {
-        self.pending.insert(id, Pending { backend, tx });
+    pub(super) fn start(&mut self, id: RequestId, backend: usize, waiter: Waiter) {
+        self.pending.insert(id, Pending { backend, waiter });
         self.backends[backend].in_flight += 1;
     }
 
@@ -156,7 +177,7 @@ impl State {
             .collect();
         for id in lost {
             if let Some(pending) = self.finish(id) {
-                let _ = pending.tx.send(Incoming::Failed(ToolError::new(
+                let _ = pending.waiter.answer.send(Err(ToolError::new(
                     codes::UNAVAILABLE,
                     format!(
                         "the backend {endpoint} {why} before answering; the call may be retried"
