@@ -176,15 +176,16 @@ pub enum Command {
         #[command(flatten)]
         output: Output,
     },
-    /// Create a new tool server crate that builds and serves MCP on the
-    /// first `cargo run`.
+    /// Create a new tool server that builds and serves MCP on the first
+    /// `cargo run`.
     ///
-    /// Writes Cargo.toml, build.rs (the catalogue's `Builder`), `idl/` with
-    /// one documented example tool, `src/main.rs` binding its handler and
-    /// serving MCP over stdio (`cargo run -- --http` for Streamable HTTP),
-    /// and a README of next steps, into DIR (default `.`), which must be
-    /// new or empty. Dependencies are this release on crates.io, or a local
-    /// checkout with `--path`.
+    /// Writes a workspace of two crates into DIR (default `.`), which must
+    /// be new or empty: `catalogue/`, whose build script generates the Rust
+    /// of `idl/` (one documented example tool), and `server/`, whose
+    /// `src/main.rs` binds the handler and serves MCP over stdio (`cargo
+    /// run -- --http` for Streamable HTTP); editing a handler recompiles
+    /// `server` only. And a README of next steps. Dependencies are this
+    /// release on crates.io, or a local checkout with `--path`.
     Init {
         /// Where to create the crate.
         #[arg(value_name = "DIR", default_value = ".")]
