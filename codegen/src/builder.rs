@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::diag::Code;
 use crate::generate::{self, Binding, Generated};
 use crate::lang::Target;
-use crate::options::{Generator, InvalidRuntimeCrate, Options, RuntimeCrate};
+use crate::options::{Generator, InvalidRuntimeCrate, Options, RuntimeCrate, Side};
 use crate::output::OutputFile;
 use crate::{ColorChoice, LoadError, Sources};
 
@@ -37,6 +37,7 @@ pub struct Builder {
     deny_warnings: bool,
     allowed: Vec<Code>,
     export_catalogue: bool,
+    side: Side,
 }
 
 impl Default for Builder {
@@ -60,6 +61,7 @@ impl Builder {
             deny_warnings: false,
             allowed: Vec::new(),
             export_catalogue: false,
+            side: Side::Both,
         }
     }
 
@@ -115,6 +117,30 @@ impl Builder {
     /// ```
     pub fn export_catalogue(&mut self, export: bool) -> &mut Self {
         self.export_catalogue = export;
+        self
+    }
+
+    /// Which way this crate moves the catalogue's values (default
+    /// [`Side::Both`]), and so which serde derives its types get. A server
+    /// crate says [`Side::Server`]: the types only responses, errors and
+    /// chunks hold derive `Serialize` alone, since a server never decodes
+    /// them. A client crate says [`Side::Client`]: requests derive only
+    /// `Serialize`, the rest only `Deserialize` (typed errors both). Fewer derives mean a
+    /// faster build; figures in BENCHMARKS.md. A server with durable jobs
+    /// (`Dispatcher::with_job_backend`) reads its results back, and needs
+    /// [`Side::Both`].
+    ///
+    /// ```no_run
+    /// // catalogue/build.rs
+    /// use toolwright_codegen::{Builder, Side};
+    /// Builder::new()
+    ///     .export_catalogue(true)
+    ///     .side(Side::Server)
+    ///     .compile(["../idl"])
+    ///     .unwrap();
+    /// ```
+    pub fn side(&mut self, side: Side) -> &mut Self {
+        self.side = side;
         self
     }
 
@@ -250,6 +276,7 @@ impl Builder {
             runtime_crate,
             output_name: self.output_name.clone(),
             export_catalogue: self.export_catalogue,
+            side: self.side,
         };
         let report = |diagnostics: crate::Diagnostics| {
             // Build scripts' output is captured into a log, not a terminal.

@@ -47,7 +47,7 @@ pub use diag::{ColorChoice, Diagnostic, Diagnostics};
 pub use format::format_file;
 pub use generate::{Binding, generate, generate_bindings, generate_docs, served_docs_page};
 pub use model::Model;
-pub use options::{Generator, InvalidRuntimeCrate, Options, RuntimeCrate};
+pub use options::{Generator, InvalidRuntimeCrate, Options, RuntimeCrate, Side};
 pub use output::OutputFile;
 pub use source::{
     FileId, LoadError, LoadErrorKind, Location, MAX_FILE_BYTES, SourceFile, Sources, Span,

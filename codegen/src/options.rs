@@ -35,6 +35,9 @@ pub struct Options {
     /// catalogue: its `__toolwright_catalogue!` is `#[macro_export]`ed.
     /// See [`crate::Builder::export_catalogue`].
     pub export_catalogue: bool,
+    /// Which way the crate moves the catalogue's values, and so which
+    /// serde derives each type gets. See [`crate::Builder::side`].
+    pub side: Side,
 }
 
 impl Default for Options {
@@ -55,6 +58,52 @@ impl Options {
             },
             output_name: "tools".to_owned(),
             export_catalogue: false,
+            side: Side::Both,
+        }
+    }
+}
+
+/// Which way a crate moves the catalogue's values: it decides which serde
+/// derives each generated type gets, since a derive nothing uses still
+/// costs compile time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Side {
+    /// A crate that serves the tools: it decodes requests and encodes
+    /// responses, errors and stream chunks. Types only a response, error
+    /// or chunk can hold derive `Serialize` alone; request types derive
+    /// both, since the web TOON route encodes the requests it decodes.
+    Server,
+    /// A crate that calls them: it encodes requests and decodes the rest.
+    /// Request types derive only `Serialize`, the others only
+    /// `Deserialize`, but for typed errors, which derive both (they become
+    /// `ToolError` details by serializing, on either side).
+    Client,
+    /// Both ways (the default): a gateway, a test that plays both ends, a
+    /// crate that is unsure. Every type derives both.
+    #[default]
+    Both,
+}
+
+impl Side {
+    /// Whether a type that requests (`in_request`) or answers
+    /// (`in_response`) can hold is encoded by this side. A type neither
+    /// can hold derives both, for whatever the crate does with it.
+    pub(crate) fn serializes(self, in_request: bool, in_response: bool) -> bool {
+        match self {
+            Side::Both | Side::Server => true,
+            _ if !in_request && !in_response => true,
+            Side::Client => in_request,
+        }
+    }
+
+    /// Whether such a type is decoded by this side.
+    pub(crate) fn deserializes(self, in_request: bool, in_response: bool) -> bool {
+        match self {
+            Side::Both => true,
+            _ if !in_request && !in_response => true,
+            Side::Server => in_request,
+            Side::Client => in_response,
         }
     }
 }

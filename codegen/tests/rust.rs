@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use syn::parse::{ParseStream, Parser};
-use toolwright_codegen::{ColorChoice, Options, Sources, generate};
+use toolwright_codegen::{ColorChoice, Options, Side, Sources, generate};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -162,6 +162,70 @@ fn an_exported_catalogue_macro_sits_at_the_crate_root() {
         ),
         "nothing else differs"
     );
+}
+
+/// The derive list of the item `pub struct NAME` or `pub enum NAME`.
+fn derives_of<'a>(text: &'a str, item: &str) -> &'a str {
+    let at = text
+        .find(&format!("pub {item} {{"))
+        .unwrap_or_else(|| panic!("{item} is generated"));
+    let start = text[..at].rfind("#[derive(").expect("derived");
+    &text[start..at]
+}
+
+#[test]
+fn each_side_derives_only_the_serde_it_needs() {
+    let mut sources = Sources::new();
+    sources.add(
+        "t.tool",
+        "struct Shared { x: u8 }\n\
+         struct Item { y: u8 }\n\
+         error Oops { broke { why: Detail } }\n\
+         struct Detail { z: u8 }\n\
+         tool look { timing sync request Query { s: Shared, n: u8 = 3 } \
+         response Found { s: Shared, items: list<Item>, page: u8 = 1 } errors Oops }",
+    );
+    let generated = |side| {
+        let mut options = Options::default();
+        options.side = side;
+        generate(&sources, &options).unwrap().remove(0).contents
+    };
+    let has = |text: &str, item: &str, derive: &str| derives_of(text, item).contains(derive);
+    let ser = "serde::Serialize";
+    let de = "serde::Deserialize";
+
+    let both = generated(Side::Both);
+    for item in [
+        "struct Query",
+        "struct Found",
+        "struct Shared",
+        "struct Item",
+        "enum Oops",
+    ] {
+        assert!(has(&both, item, ser) && has(&both, item, de), "{item}");
+    }
+
+    // A server decodes requests (and re-encodes them, for the web TOON
+    // route) and only encodes the rest.
+    let server = generated(Side::Server);
+    for item in ["struct Query", "struct Shared"] {
+        assert!(has(&server, item, ser) && has(&server, item, de), "{item}");
+    }
+    for item in ["struct Found", "struct Item", "enum Oops", "struct Detail"] {
+        assert!(has(&server, item, ser) && !has(&server, item, de), "{item}");
+    }
+    // Without `Deserialize`, serde never asks for `Found`'s default.
+    assert!(!server.contains("fn default_page"));
+    assert!(server.contains("fn default_n"));
+
+    // A client encodes requests and decodes the rest; typed errors encode
+    // too, as `ToolError` details.
+    let client = generated(Side::Client);
+    assert!(has(&client, "struct Query", ser) && !has(&client, "struct Query", de));
+    assert!(has(&client, "struct Shared", ser) && has(&client, "struct Shared", de));
+    assert!(!has(&client, "struct Item", ser) && has(&client, "struct Item", de));
+    assert!(has(&client, "enum Oops", ser) && has(&client, "enum Oops", de));
+    assert!(!client.contains("fn default_n"));
 }
 
 /// One tool as the catalogue macro describes it to `bind!`.

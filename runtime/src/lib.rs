@@ -56,7 +56,7 @@ pub use envelope::ResponseEnvelope;
 pub use error::{IntoToolError, ToolError, codes};
 pub use service::Service;
 pub use timing::ToolTiming;
-pub use tool::{ActionInfo, CallInfo, Catalogue, Tool, ToolInfo};
+pub use tool::{ActionInfo, CallInfo, Catalogue, ServerCatalogue, Tool, ToolInfo};
 pub use toolwright_macros::{tool, tools};
 pub use validate::{Validate, Violation};
 

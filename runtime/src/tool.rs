@@ -10,16 +10,17 @@ use crate::{IntoToolError, ToolTiming, Validate};
 /// it on a marker struct per tool (`AddTool`).
 pub trait Tool {
     /// What the handler receives: the request struct, the action enum of an
-    /// action tool, or `()` for a tool that takes no arguments.
-    type Request: Serialize + DeserializeOwned + Send + 'static;
+    /// action tool, or `()` for a tool that takes no arguments. It derives
+    /// the serde halves its catalogue's side needs (docs/rust.md).
+    type Request: Send + 'static;
     /// What the handler returns on success: the response struct, the action
     /// response enum, or `()` for an acknowledgement.
-    type Response: Serialize + DeserializeOwned + Send + 'static;
+    type Response: Send + 'static;
     /// What the handler returns on failure: the tool's `error` type, or
     /// [`ToolError`](crate::ToolError) when it declares none.
     type Error: IntoToolError + Send + 'static;
     /// The chunks it streams while running, or `()` when it does not stream.
-    type Chunk: Serialize + Send + 'static;
+    type Chunk: Send + 'static;
 
     /// Wire name, snake_case.
     const NAME: &'static str;
@@ -85,9 +86,9 @@ pub struct CallInfo {
 pub trait Catalogue: Send + Sync + 'static {
     /// `ToolRequest`: one variant per tool, `{"tool": name, ...fields}` on
     /// the wire.
-    type Request: Serialize + DeserializeOwned + Validate + Send + 'static;
+    type Request: Validate + Send + 'static;
     /// `ToolResponse`: one variant per tool.
-    type Response: Serialize + DeserializeOwned + Send + 'static;
+    type Response: Send + 'static;
 
     /// Every tool, in declaration order.
     const TOOLS: &'static [ToolInfo];
@@ -116,4 +117,21 @@ pub trait Catalogue: Send + Sync + 'static {
 
     /// The response of a built-in job tool as this catalogue's response.
     fn from_job_reply(reply: JobReply) -> Self::Response;
+}
+
+/// A catalogue a server can serve: its requests decode (and encode again,
+/// for the web TOON route) and its responses encode. Every catalogue
+/// generated for `Side::Server` or `Side::Both` is one; dispatchers, the
+/// MCP server and every other call port need it.
+pub trait ServerCatalogue:
+    Catalogue<Request: Serialize + DeserializeOwned, Response: Serialize>
+{
+}
+
+impl<C> ServerCatalogue for C
+where
+    C: Catalogue,
+    C::Request: Serialize + DeserializeOwned,
+    C::Response: Serialize,
+{
 }

@@ -2,6 +2,7 @@
 //! generator as a catalogue of its own, so that clippy and rustdoc see every
 //! shape the generator emits.
 
+use toolwright_codegen::Side;
 use toolwright_codegen::diag::Code;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -9,6 +10,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     toolwright_codegen::Builder::new()
         .deny_warnings(true)
         .compile(["../../idl"])?;
+    // And as a server crate and a client crate generate it: each with only
+    // the serde derives its side needs.
+    for (side, name) in [(Side::Server, "server_side"), (Side::Client, "client_side")] {
+        toolwright_codegen::Builder::new()
+            .side(side)
+            .output_name(name)
+            .compile(["../../idl"])?;
+    }
     let fixtures = std::path::Path::new("../../codegen/tests/fixtures/rust");
     let mut names: Vec<_> = std::fs::read_dir(fixtures)?
         .map(|entry| entry.map(|e| e.path()))

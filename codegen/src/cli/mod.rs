@@ -80,6 +80,10 @@ pub enum Command {
         /// `#[tools(this_crate)]` (include the file at the crate's root).
         #[arg(long)]
         export_catalogue: bool,
+        /// Rust: which way the crate moves values, and so which serde
+        /// derives each type gets.
+        #[arg(long, value_enum, default_value = "both")]
+        side: SideArg,
         /// Write nothing; list every file that is missing, different or
         /// left over, and exit 1 if there is any.
         #[arg(long)]
@@ -300,6 +304,27 @@ pub enum Language {
     Bindings,
 }
 
+/// `generate rust --side`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SideArg {
+    /// Decodes requests, encodes responses, errors and chunks.
+    Server,
+    /// Encodes requests, decodes the rest.
+    Client,
+    /// Both ways: every type derives both.
+    Both,
+}
+
+impl From<SideArg> for crate::Side {
+    fn from(side: SideArg) -> Self {
+        match side {
+            SideArg::Server => crate::Side::Server,
+            SideArg::Client => crate::Side::Client,
+            SideArg::Both => crate::Side::Both,
+        }
+    }
+}
+
 impl Language {
     /// The bindings this target generates; empty for Rust.
     fn bindings(self) -> &'static [crate::Binding] {
@@ -395,6 +420,7 @@ pub fn main() -> ExitCode {
             output_name,
             runtime_crate,
             export_catalogue,
+            side,
             check,
             inputs,
             output,
@@ -404,6 +430,7 @@ pub fn main() -> ExitCode {
                     output_name: &output_name,
                     runtime_crate: &runtime_crate,
                     export_catalogue,
+                    side: side.into(),
                 },
                 other => Target::Bindings(other.bindings()),
             };
@@ -542,6 +569,7 @@ enum Target<'a> {
         output_name: &'a str,
         runtime_crate: &'a str,
         export_catalogue: bool,
+        side: crate::Side,
     },
     Bindings(&'a [crate::Binding]),
     Docs,
@@ -567,6 +595,7 @@ fn generate(
             output_name,
             runtime_crate,
             export_catalogue,
+            side,
         } => {
             let runtime_crate = match crate::RuntimeCrate::new(runtime_crate) {
                 Ok(path) => path,
@@ -580,6 +609,7 @@ fn generate(
                 runtime_crate,
                 output_name: output_name.to_owned(),
                 export_catalogue,
+                side,
             };
             (options, vec![crate::lang::Target::Rust], Vec::new())
         }

@@ -57,15 +57,44 @@ impl Model {
     /// Such structs reject unknown fields on the wire (docs/wire.md), so
     /// every backend marks the same set.
     pub fn request_types(&self) -> Vec<bool> {
-        let mut reached = HashSet::new();
-        for tool in &self.tools {
-            let requests: Vec<TypeId> = match &tool.kind {
-                ToolKind::Single(e) => e.request.into_iter().collect(),
+        self.marked(|tool| match &tool.kind {
+            ToolKind::Single(e) => e.request.into_iter().collect(),
+            ToolKind::Actions(actions) => {
+                actions.iter().filter_map(|a| a.endpoint.request).collect()
+            }
+        })
+    }
+
+    /// Indexed by type id: true when a type can be part of what a server
+    /// sends back (a response, an error or a stream chunk).
+    pub fn response_types(&self) -> Vec<bool> {
+        self.marked(|tool| {
+            let responses: Vec<TypeId> = match &tool.kind {
+                ToolKind::Single(e) => e.response.into_iter().collect(),
                 ToolKind::Actions(actions) => {
-                    actions.iter().filter_map(|a| a.endpoint.request).collect()
+                    actions.iter().filter_map(|a| a.endpoint.response).collect()
                 }
             };
-            self.reach(requests, &mut reached);
+            responses
+                .into_iter()
+                .chain(tool.errors)
+                .chain(tool.stream)
+                .collect()
+        })
+    }
+
+    /// Indexed by type id: true when a type can be part of a tool's typed
+    /// error.
+    pub fn error_types(&self) -> Vec<bool> {
+        self.marked(|tool| tool.errors.into_iter().collect())
+    }
+
+    /// Indexed by type id: true for the types reached from what `roots`
+    /// picks of each tool.
+    fn marked(&self, roots: impl Fn(&Tool) -> Vec<TypeId>) -> Vec<bool> {
+        let mut reached = HashSet::new();
+        for tool in &self.tools {
+            self.reach(roots(tool), &mut reached);
         }
         let mut marked = vec![false; self.types.len()];
         for id in reached {

@@ -13,6 +13,7 @@ mod sink;
 mod stream;
 mod suggest;
 
+use serde::de::DeserializeOwned;
 use std::sync::Arc;
 use tokio::sync::broadcast;
 
@@ -87,12 +88,20 @@ impl<S: Service> Dispatcher<S> {
     ///
     /// ```no_run
     /// # #[cfg(feature = "durable")]
-    /// # fn make<S: toolwright::Service>(service: S) -> Result<(), Box<dyn std::error::Error>> {
+    /// # fn make<S>(service: S) -> Result<(), Box<dyn std::error::Error>>
+    /// # where
+    /// #     S: toolwright::Service,
+    /// #     <S::Catalogue as toolwright::Catalogue>::Response: serde::de::DeserializeOwned,
+    /// # {
     /// use toolwright::jobs::durable::RedbJobs;
     /// let jobs = RedbJobs::open("jobs.redb")?;
     /// let dispatcher = toolwright::Dispatcher::with_job_backend(service, Default::default(), jobs)?;
     /// # Ok(()) }
     /// ```
+    ///
+    /// Results are read back, so the catalogue's responses must decode: a
+    /// catalogue generated for `Side::Both` (the default), not
+    /// `Side::Server`.
     ///
     /// # Errors
     /// When the jobs cannot be read from `backend`.
@@ -100,7 +109,10 @@ impl<S: Service> Dispatcher<S> {
         service: S,
         config: DispatcherConfig,
         backend: impl JobBackend,
-    ) -> Result<Self, BackendError> {
+    ) -> Result<Self, BackendError>
+    where
+        ResponseOf<S>: DeserializeOwned,
+    {
         let jobs = JobStore::with_backend(config.store(), Box::new(backend), |name| {
             S::Catalogue::tool(name).map(|t| t.name)
         })?;

@@ -17,7 +17,7 @@ pub use stream::{STREAM_CAPACITY, StreamEvent, StreamReceiver, StreamSender, str
 use crate::codec::Limits;
 use crate::events::ToolEvents;
 use crate::jobs::{JobCancelResponse, JobEvent, JobInfo, JobPollRequest, JobPollResponse};
-use crate::{Catalogue, ResponseEnvelope, ToolError};
+use crate::{Catalogue, ResponseEnvelope, ServerCatalogue, ToolError};
 
 /// The envelope a port answers a call of its catalogue with.
 pub type PortEnvelope<P> = ResponseEnvelope<<<P as CallPort>::Catalogue as Catalogue>::Response>;
@@ -35,7 +35,7 @@ pub type PortEnvelope<P> = ResponseEnvelope<<<P as CallPort>::Catalogue as Catal
 /// Ports are cheap to clone; clones share everything.
 pub trait CallPort: Clone + Send + Sync + 'static {
     /// The catalogue it serves: its tools' metadata and MCP schema.
-    type Catalogue: Catalogue;
+    type Catalogue: ServerCatalogue;
 
     /// Answers one call.
     ///

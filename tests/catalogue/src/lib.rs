@@ -11,6 +11,20 @@ toolwright::include_tools!();
 
 pub mod bench;
 
+/// The reference catalogue as a server crate (`Side::Server`) and a client
+/// crate (`Side::Client`) generate it.
+pub mod sides {
+    /// Requests decode, the rest only encodes.
+    pub mod server {
+        toolwright::include_tools!("server_side");
+    }
+
+    /// Requests only encode, the rest only decodes.
+    pub mod client {
+        toolwright::include_tools!("client_side");
+    }
+}
+
 /// Generated from `codegen/tests/fixtures/rust/*.tool`, one module each.
 pub mod fixtures {
     /// `actions.tool`.

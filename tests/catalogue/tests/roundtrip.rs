@@ -346,8 +346,8 @@ where
 fn check<C>(subject: &Subject, case: &Case) -> Result<(), TestCaseError>
 where
     C: Catalogue,
-    C::Request: PartialEq + Debug,
-    C::Response: PartialEq + Debug,
+    C::Request: Serialize + DeserializeOwned + PartialEq + Debug,
+    C::Response: Serialize + DeserializeOwned + PartialEq + Debug,
 {
     let endpoint = &subject.endpoints[case.endpoint];
     let text = match case.side {
@@ -400,8 +400,8 @@ fn describe(subject: &Subject, error: &TestError<Case>) -> String {
 fn run<C>(subject: &Subject, per_endpoint: u32, random: u32) -> Vec<String>
 where
     C: Catalogue,
-    C::Request: PartialEq + Debug,
-    C::Response: PartialEq + Debug,
+    C::Request: Serialize + DeserializeOwned + PartialEq + Debug,
+    C::Response: Serialize + DeserializeOwned + PartialEq + Debug,
 {
     let mut failures = Vec::new();
     for strategy in subject.strategies.iter().flatten() {

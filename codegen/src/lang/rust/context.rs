@@ -5,10 +5,10 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::names;
-use crate::Options;
 use crate::model::{
     Deprecation, Field, Model, Primitive, Tool, ToolKind, Type, TypeDef, TypeId, TypeKind, Value,
 };
+use crate::{Options, Side};
 
 /// The emitters' shared context.
 pub(crate) struct Cx<'a> {
@@ -19,8 +19,14 @@ pub(crate) struct Cx<'a> {
     pub(crate) rt_path: String,
     /// The runtime's serde, for `#[serde(crate = "...")]`.
     pub(crate) serde_crate: String,
+    /// Which way the crate moves values.
+    pub(crate) side: Side,
     /// Indexed by type id: true when a request can contain the type.
     in_request: Vec<bool>,
+    /// Indexed by type id: true when a response, error or chunk can.
+    in_response: Vec<bool>,
+    /// Indexed by type id: true when a typed error can.
+    in_error: Vec<bool>,
     /// Indexed by type id: true when a value of it can break a constraint.
     validated: Vec<bool>,
     /// Indexed by type id: estimated size in bytes (see `layout`).
@@ -37,7 +43,10 @@ impl<'a> Cx<'a> {
             rt,
             serde_crate: format!("{private}::serde"),
             rt_path: private,
+            side: options.side,
             in_request: model.request_types(),
+            in_response: model.response_types(),
+            in_error: model.error_types(),
             validated: super::emit_validate::validated(model),
             sizes: super::layout::sizes(model),
         }
@@ -47,6 +56,19 @@ impl<'a> Cx<'a> {
     /// unknown fields.
     pub(crate) fn in_request(&self, id: TypeId) -> bool {
         self.in_request.get(id.index()).copied().unwrap_or(false)
+    }
+
+    /// The serde derives of a named type, as the crate's side needs them:
+    /// `(Serialize, Deserialize)`.
+    pub(crate) fn serde_derives(&self, id: TypeId) -> (bool, bool) {
+        let at = |marks: &[bool]| marks.get(id.index()).copied().unwrap_or(false);
+        let (request, response) = (self.in_request(id), at(&self.in_response));
+        (
+            // Typed errors become `ToolError` details by serializing, on
+            // either side (`IntoToolError`).
+            self.side.serializes(request, response) || at(&self.in_error),
+            self.side.deserializes(request, response),
+        )
     }
 
     /// True when a value of this type can break a constraint, in a field of

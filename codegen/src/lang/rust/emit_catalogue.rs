@@ -5,7 +5,7 @@ use quote::{format_ident, quote};
 
 use super::context::{Cx, allow_deprecated};
 use super::emit_tagged::{TaggedEnum, TaggedVariant, tagged_enum};
-use super::emit_tools::{Side, timing, tool_timing};
+use super::emit_tools::{Direction, timing, tool_timing};
 use super::{docs, layout, names};
 use crate::builtin::JOB_CALLS;
 use crate::model::{Tool, ToolKind, TypeId};
@@ -18,45 +18,45 @@ pub(crate) const MCP_SCHEMA_PLACEHOLDER: &str = "__TOOLWRIGHT_MCP_SCHEMA__";
 pub(crate) const METADATA_PLACEHOLDER: &str = "__TOOLWRIGHT_METADATA__";
 
 pub(crate) fn catalogue(cx: &Cx<'_>) -> TokenStream {
-    let request = tool_enum(cx, Side::Request);
+    let request = tool_enum(cx, Direction::Request);
     let validate = super::emit_validate::tool_request_impl(cx);
-    let response = tool_enum(cx, Side::Response);
+    let response = tool_enum(cx, Direction::Response);
     let catalogue = catalogue_impl(cx);
     quote!(#request #validate #response #catalogue)
 }
 
 /// What a tool's variant of `ToolRequest` / `ToolResponse` carries: the
 /// request or response struct, the action enum, or nothing.
-fn payload(cx: &Cx<'_>, tool: &Tool, side: Side) -> Option<TokenStream> {
+fn payload(cx: &Cx<'_>, tool: &Tool, direction: Direction) -> Option<TokenStream> {
     match &tool.kind {
         ToolKind::Single(e) => {
-            let id = match side {
-                Side::Request => e.request,
-                Side::Response => e.response,
+            let id = match direction {
+                Direction::Request => e.request,
+                Direction::Response => e.response,
             };
             id.map(|id| cx.type_name(id))
         }
         ToolKind::Actions(_) => {
-            let ident = format_ident!("{}{}", names::pascal(&tool.name), side.suffix());
+            let ident = format_ident!("{}{}", names::pascal(&tool.name), direction.suffix());
             Some(quote!(#ident))
         }
     }
 }
 
-fn payload_size(cx: &Cx<'_>, tool: &Tool, side: Side) -> usize {
+fn payload_size(cx: &Cx<'_>, tool: &Tool, direction: Direction) -> usize {
     let of = |id: Option<TypeId>| id.map_or(0, |id| cx.size(id));
     match &tool.kind {
-        ToolKind::Single(e) => of(match side {
-            Side::Request => e.request,
-            Side::Response => e.response,
+        ToolKind::Single(e) => of(match direction {
+            Direction::Request => e.request,
+            Direction::Response => e.response,
         }),
         ToolKind::Actions(actions) => {
             8 + actions
                 .iter()
                 .map(|a| {
-                    of(match side {
-                        Side::Request => a.endpoint.request,
-                        Side::Response => a.endpoint.response,
+                    of(match direction {
+                        Direction::Request => a.endpoint.request,
+                        Direction::Response => a.endpoint.response,
                     })
                 })
                 .max()
@@ -66,20 +66,20 @@ fn payload_size(cx: &Cx<'_>, tool: &Tool, side: Side) -> usize {
 }
 
 /// `ToolRequest` or `ToolResponse`: a variant per tool, tagged by `"tool"`.
-fn tool_enum(cx: &Cx<'_>, side: Side) -> TokenStream {
+fn tool_enum(cx: &Cx<'_>, direction: Direction) -> TokenStream {
     let tools = &cx.model.tools;
     let variants = tools
         .iter()
         .map(|tool| {
-            let docs = match side {
-                Side::Request => docs::attrs(&match tool.docs.as_deref() {
+            let docs = match direction {
+                Direction::Request => docs::attrs(&match tool.docs.as_deref() {
                     Some(text) => format!("`{}`: {text}", tool.name),
                     None => format!("Calls `{}`.", tool.name),
                 }),
-                Side::Response => docs::attrs(&format!(
+                Direction::Response => docs::attrs(&format!(
                     "The answer of `{}`{}.",
                     tool.name,
-                    if payload(cx, tool, side).is_none() {
+                    if payload(cx, tool, direction).is_none() {
                         ": an acknowledgement"
                     } else {
                         ""
@@ -89,19 +89,19 @@ fn tool_enum(cx: &Cx<'_>, side: Side) -> TokenStream {
             TaggedVariant {
                 ident: names::variant(&tool.name).ident,
                 wire: tool.name.clone(),
-                payload: payload(cx, tool, side),
+                payload: payload(cx, tool, direction),
                 docs,
                 deprecated: tool.deprecated.as_ref(),
             }
         })
         .collect();
-    let (name, expecting, doc) = match side {
-        Side::Request => (
+    let (name, expecting, doc) = match direction {
+        Direction::Request => (
             format_ident!("ToolRequest"),
             "a tool request",
             "A call of any tool of the catalogue: `{\"tool\": name, ...fields}` on the wire, the tag first.",
         ),
-        Side::Response => (
+        Direction::Response => (
             format_ident!("ToolResponse"),
             "a tool response",
             "The answer of any tool of the catalogue: `{\"tool\": name, ...fields}` on the wire, the tag first.",
@@ -115,8 +115,14 @@ fn tool_enum(cx: &Cx<'_>, side: Side) -> TokenStream {
             expecting: expecting.to_owned(),
             docs: docs::attrs(doc),
             variants,
-            lopsided: layout::lopsided(tools.iter().map(|t| payload_size(cx, t, side)).collect()),
+            lopsided: layout::lopsided(
+                tools
+                    .iter()
+                    .map(|t| payload_size(cx, t, direction))
+                    .collect(),
+            ),
             touches_deprecated: cx.any_deprecated(),
+            request: direction == Direction::Request,
         },
     )
 }

@@ -37,18 +37,24 @@ pub(crate) struct TaggedEnum<'a> {
     pub(crate) lopsided: bool,
     /// A variant or payload is deprecated.
     pub(crate) touches_deprecated: bool,
+    /// It is what a caller sends (a request), not what it gets back.
+    pub(crate) request: bool,
 }
 
 pub(crate) fn tagged_enum(cx: &Cx<'_>, e: &TaggedEnum<'_>) -> TokenStream {
     let rt = &cx.rt;
     let TaggedEnum {
-        name,
-        tag,
-        expecting,
-        docs,
-        ..
+        name, tag, docs, ..
     } = e;
-    let serde = cx.serde_attr(quote!(tag = #tag));
+    let encodes = cx.side.serializes(e.request, !e.request);
+    let decodes = cx.side.deserializes(e.request, !e.request);
+    // serde's attributes exist only beside its derive.
+    let serde = if encodes {
+        cx.serde_attr(quote!(tag = #tag))
+    } else {
+        TokenStream::new()
+    };
+    let serialize = encodes.then(|| quote!(#rt::serde::Serialize,));
     let allow = allow_deprecated(e.touches_deprecated);
     let allow_large = large_enum_allow(e.lopsided);
     let definitions = e.variants.iter().map(|v| {
@@ -61,13 +67,45 @@ pub(crate) fn tagged_enum(cx: &Cx<'_>, e: &TaggedEnum<'_>) -> TokenStream {
         } = v;
         let deprecated = deprecated_attr(v.deprecated);
         let payload = payload.as_ref().map(|p| quote!((#p)));
+        let rename = encodes.then(|| quote!(#[serde(rename = #wire)]));
         quote! {
             #docs
             #deprecated
-            #[serde(rename = #wire)]
+            #rename
             #ident #payload
         }
     });
+    let decoder = decodes.then(|| decoder(cx, e));
+    quote! {
+        #docs
+        #allow
+        #allow_large
+        #[derive(
+            ::core::clone::Clone,
+            ::core::fmt::Debug,
+            ::core::cmp::PartialEq,
+            #serialize
+        )]
+        #serde
+        pub enum #name {
+            #(#definitions,)*
+        }
+
+        #decoder
+    }
+}
+
+/// The hand-written `Deserialize`: the tag first, then the rest of the
+/// same map to the variant's own decoder.
+fn decoder(cx: &Cx<'_>, e: &TaggedEnum<'_>) -> TokenStream {
+    let rt = &cx.rt;
+    let TaggedEnum {
+        name,
+        tag,
+        expecting,
+        ..
+    } = e;
+    let allow = allow_deprecated(e.touches_deprecated);
     let wires = e.variants.iter().map(|v| &v.wire);
     let arms = e.variants.iter().map(|v| {
         let TaggedVariant { ident, wire, .. } = v;
@@ -96,20 +134,6 @@ pub(crate) fn tagged_enum(cx: &Cx<'_>, e: &TaggedEnum<'_>) -> TokenStream {
         )
     };
     quote! {
-        #docs
-        #allow
-        #allow_large
-        #[derive(
-            ::core::clone::Clone,
-            ::core::fmt::Debug,
-            ::core::cmp::PartialEq,
-            #rt::serde::Serialize,
-        )]
-        #serde
-        pub enum #name {
-            #(#definitions,)*
-        }
-
         impl<'de> #rt::serde::Deserialize<'de> for #name {
             fn deserialize<D>(deserializer: D) -> ::core::result::Result<Self, D::Error>
             where

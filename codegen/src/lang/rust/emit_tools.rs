@@ -14,9 +14,9 @@ pub(crate) fn tool(cx: &Cx<'_>, tool: &Tool) -> TokenStream {
     let actions = match &tool.kind {
         ToolKind::Single(_) => TokenStream::new(),
         ToolKind::Actions(actions) => {
-            let request = action_enum(cx, tool, actions, Side::Request);
+            let request = action_enum(cx, tool, actions, Direction::Request);
             let validate = super::emit_validate::action_enum_impl(cx, tool);
-            let response = action_enum(cx, tool, actions, Side::Response);
+            let response = action_enum(cx, tool, actions, Direction::Response);
             quote!(#request #validate #response)
         }
     };
@@ -25,43 +25,43 @@ pub(crate) fn tool(cx: &Cx<'_>, tool: &Tool) -> TokenStream {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Side {
+pub(crate) enum Direction {
     Request,
     Response,
 }
 
-impl Side {
+impl Direction {
     pub(crate) fn suffix(self) -> &'static str {
         match self {
-            Side::Request => "Request",
-            Side::Response => "Response",
+            Direction::Request => "Request",
+            Direction::Response => "Response",
         }
     }
 
     fn noun(self) -> &'static str {
         match self {
-            Side::Request => "request",
-            Side::Response => "response",
+            Direction::Request => "request",
+            Direction::Response => "response",
         }
     }
 }
 
 /// `FsRequest { Read(FsReadRequest), .. }`: one variant per action, tagged
 /// by `"action"`.
-fn action_enum(cx: &Cx<'_>, tool: &Tool, actions: &[Action], side: Side) -> TokenStream {
-    let name = format_ident!("{}{}", names::pascal(&tool.name), side.suffix());
-    let payload_of = |a: &Action| match side {
-        Side::Request => a.endpoint.request,
-        Side::Response => a.endpoint.response,
+fn action_enum(cx: &Cx<'_>, tool: &Tool, actions: &[Action], direction: Direction) -> TokenStream {
+    let name = format_ident!("{}{}", names::pascal(&tool.name), direction.suffix());
+    let payload_of = |a: &Action| match direction {
+        Direction::Request => a.endpoint.request,
+        Direction::Response => a.endpoint.response,
     };
     let variants = actions
         .iter()
         .map(|a| {
-            let noun = side.noun();
-            let docs = match (side, a.docs.as_deref()) {
-                (Side::Request, Some(text)) => docs::attrs(text),
-                (Side::Request, None) => docs::attrs(&format!("Calls action `{}`.", a.name)),
-                (Side::Response, _) => docs::attrs(&format!(
+            let noun = direction.noun();
+            let docs = match (direction, a.docs.as_deref()) {
+                (Direction::Request, Some(text)) => docs::attrs(text),
+                (Direction::Request, None) => docs::attrs(&format!("Calls action `{}`.", a.name)),
+                (Direction::Response, _) => docs::attrs(&format!(
                     "The {noun} of action `{}`{}.",
                     a.name,
                     if payload_of(a).is_none() {
@@ -92,15 +92,16 @@ fn action_enum(cx: &Cx<'_>, tool: &Tool, actions: &[Action], side: Side) -> Toke
         &TaggedEnum {
             name,
             tag: "action",
-            expecting: format!("a {} of tool `{}`", side.noun(), tool.name),
+            expecting: format!("a {} of tool `{}`", direction.noun(), tool.name),
             docs: docs::attrs(&format!(
                 "The {} of tool `{}`: one variant per action, `{{\"action\": name, ...fields}}` on the wire.",
-                side.noun(),
+                direction.noun(),
                 tool.name
             )),
             variants,
             lopsided: layout::lopsided(sizes),
             touches_deprecated: touches,
+            request: direction == Direction::Request,
         },
     )
 }

@@ -5,7 +5,7 @@ use quote::{format_ident, quote};
 
 use super::context::{Cx, allow_deprecated, deprecated_attr};
 use super::{docs, layout, names, values};
-use crate::model::{EnumValue, Field, Origin, TypeDef, TypeKind, Variant};
+use crate::model::{EnumValue, Field, Origin, TypeDef, TypeId, TypeKind, Variant};
 
 /// Every item of one type: its definition and its impls.
 pub(crate) fn type_def(cx: &Cx<'_>, ty: &TypeDef) -> TokenStream {
@@ -46,10 +46,14 @@ fn of_tool(what: &str, tool: &str, action: Option<&str>) -> String {
     }
 }
 
-/// The derives of a generated type: `Clone`, `Debug`, `PartialEq`, serde,
-/// and for plain values `Copy`, `Eq` and `Hash`; `Default` when asked.
-fn derives(cx: &Cx<'_>, plain: bool, default: bool) -> TokenStream {
+/// The derives of a generated type: `Clone`, `Debug`, `PartialEq`, the
+/// serde halves the crate's side needs, and for plain values `Copy`, `Eq`
+/// and `Hash`; `Default` when asked.
+fn derives(cx: &Cx<'_>, id: TypeId, plain: bool, default: bool) -> TokenStream {
     let rt = &cx.rt;
+    let (encodes, decodes) = cx.serde_derives(id);
+    let serialize = encodes.then(|| quote!(#rt::serde::Serialize,));
+    let deserialize = decodes.then(|| quote!(#rt::serde::Deserialize,));
     let copy = plain.then(|| quote!(::core::marker::Copy,));
     let eq_hash = plain.then(|| quote!(::core::cmp::Eq, ::core::hash::Hash,));
     let default = default.then(|| quote!(::core::default::Default,));
@@ -61,8 +65,8 @@ fn derives(cx: &Cx<'_>, plain: bool, default: bool) -> TokenStream {
             #default
             ::core::cmp::PartialEq,
             #eq_hash
-            #rt::serde::Serialize,
-            #rt::serde::Deserialize,
+            #serialize
+            #deserialize
         )]
     }
 }
@@ -76,7 +80,8 @@ fn structure(cx: &Cx<'_>, ty: &TypeDef, fields: &[Field]) -> TokenStream {
     let allow_def = allow_deprecated(fields.iter().any(|f| cx.mentions_deprecated(&f.ty)));
     let allow_impl = allow_deprecated(cx.type_touches_deprecated(ty));
     let optional_only = fields.iter().all(|f| !f.required && f.default.is_none());
-    let derives = derives(cx, false, optional_only);
+    let derives = derives(cx, ty.id, false, optional_only);
+    let (_, decodes) = cx.serde_derives(ty.id);
     let serde = cx.serde_attr(if cx.in_request(ty.id) {
         quote!(deny_unknown_fields)
     } else {
@@ -85,9 +90,8 @@ fn structure(cx: &Cx<'_>, ty: &TypeDef, fields: &[Field]) -> TokenStream {
     let mut defaults = Defaults::new(&name);
     let field_defs: Vec<TokenStream> = fields
         .iter()
-        .map(|f| field(cx, f, &mut defaults, None))
+        .map(|f| field(cx, f, &mut defaults, None, decodes))
         .collect();
-    let default_fns = defaults.functions(&allow_impl);
     let default_impl = if fields.iter().all(|f| !f.required) && !optional_only {
         let inits = fields.iter().map(|f| {
             let ident = names::field(&f.name).ident;
@@ -107,6 +111,12 @@ fn structure(cx: &Cx<'_>, ty: &TypeDef, fields: &[Field]) -> TokenStream {
     } else {
         TokenStream::new()
     };
+    // Without `Deserialize` only `Default` calls them, if there is one.
+    let default_fns = if decodes || !default_impl.is_empty() {
+        defaults.functions(&allow_impl)
+    } else {
+        TokenStream::new()
+    };
     quote! {
         #docs
         #deprecated
@@ -122,8 +132,14 @@ fn structure(cx: &Cx<'_>, ty: &TypeDef, fields: &[Field]) -> TokenStream {
 }
 
 /// One field, with its docs and serde attributes; a default is added to
-/// `defaults`.
-fn field(cx: &Cx<'_>, f: &Field, defaults: &mut Defaults, variant: Option<&str>) -> TokenStream {
+/// `defaults`, and named to serde when the type `decodes`.
+fn field(
+    cx: &Cx<'_>,
+    f: &Field,
+    defaults: &mut Defaults,
+    variant: Option<&str>,
+    decodes: bool,
+) -> TokenStream {
     let names::Name { ident, rename } = names::field(&f.name);
     let docs = docs::or(f.docs.as_deref(), || format!("The `{}` field.", f.name));
     let deprecated = deprecated_attr(f.deprecated.as_ref());
@@ -133,7 +149,9 @@ fn field(cx: &Cx<'_>, f: &Field, defaults: &mut Defaults, variant: Option<&str>)
     }
     if let Some(value) = &f.default {
         let path = defaults.add(cx, f, value, variant);
-        serde.push(quote!(default = #path));
+        if decodes {
+            serde.push(quote!(default = #path));
+        }
     } else if !f.required {
         serde.push(quote!(
             default,
@@ -249,7 +267,7 @@ fn enumeration(cx: &Cx<'_>, ty: &TypeDef, values: &[EnumValue]) -> TokenStream {
     let name = names::type_ident(&ty.name);
     let docs = type_docs(cx, ty);
     let deprecated = deprecated_attr(ty.deprecated.as_ref());
-    let derives = derives(cx, true, false);
+    let derives = derives(cx, ty.id, true, false);
     let serde = cx.serde_attr(quote!(rename_all = "snake_case"));
     let variants = values.iter().map(|v| {
         let names::Name { ident, rename } = names::variant(&v.name);
@@ -290,7 +308,8 @@ fn union(cx: &Cx<'_>, ty: &TypeDef, variants: &[Variant]) -> TokenStream {
     let allow_large = large_enum_allow(layout::lopsided(
         variants.iter().map(|v| cx.fields_size(&v.fields)).collect(),
     ));
-    let derives = derives(cx, false, false);
+    let derives = derives(cx, ty.id, false, false);
+    let (_, decodes) = cx.serde_derives(ty.id);
     let serde = cx.serde_attr(if cx.in_request(ty.id) {
         quote!(rename_all = "snake_case", deny_unknown_fields)
     } else {
@@ -312,7 +331,7 @@ fn union(cx: &Cx<'_>, ty: &TypeDef, variants: &[Variant]) -> TokenStream {
             let fields = v
                 .fields
                 .iter()
-                .map(|f| field(cx, f, &mut defaults, Some(&v.name)));
+                .map(|f| field(cx, f, &mut defaults, Some(&v.name), decodes));
             quote! {
                 #docs
                 #deprecated
@@ -321,7 +340,12 @@ fn union(cx: &Cx<'_>, ty: &TypeDef, variants: &[Variant]) -> TokenStream {
             }
         })
         .collect();
-    let default_fns = defaults.functions(&allow_impl);
+    // Only serde calls a variant's defaults.
+    let default_fns = if decodes {
+        defaults.functions(&allow_impl)
+    } else {
+        TokenStream::new()
+    };
     quote! {
         #docs
         #deprecated

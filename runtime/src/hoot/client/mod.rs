@@ -8,10 +8,16 @@
 //! liveness window is taken out of rotation and its callers get
 //! `UNAVAILABLE` at once; it rejoins when it answers again. An
 //! [`McpServer`](crate::mcp::McpServer) over a client is a gateway: MCP at
-//! the edge, MsgPack over HOOT01 behind it.
+//! the edge, MsgPack over HOOT01 behind it. It decodes the answers it
+//! passes on, so its catalogue derives both halves of serde (generated for
+//! `Side::Both`, the default).
 //!
 //! ```no_run
-//! # async fn demo<C: toolwright::Catalogue>() -> Result<(), Box<dyn std::error::Error>> {
+//! # async fn demo<C>() -> Result<(), Box<dyn std::error::Error>>
+//! # where
+//! #     C: toolwright::ServerCatalogue,
+//! #     C::Response: serde::de::DeserializeOwned,
+//! # {
 //! use std::time::Duration;
 //! use toolwright::hoot::{Client, ClientConfig};
 //! use toolwright::port::{CallOptions, CallPort};
@@ -43,7 +49,7 @@ use crate::codec::{self, Limits};
 use crate::events::{ToolEvents, ToolSource};
 use crate::jobs::{JobCancelResponse, JobEvent, JobInfo, JobPollRequest, JobPollResponse};
 use crate::port::{CallOptions, CallPort, PortEnvelope, STREAM_CAPACITY, StreamEvent};
-use crate::{Catalogue, DispatcherConfig, ResponseEnvelope, ToolError, codes};
+use crate::{DispatcherConfig, ResponseEnvelope, ServerCatalogue, ToolError, codes};
 use route::Route;
 use socket::Cmd;
 use state::{State, Waiter};
@@ -507,7 +513,11 @@ struct PollRequest<'a> {
     request: &'a JobPollRequest,
 }
 
-impl<C: Catalogue> CallPort for Client<C> {
+impl<C> CallPort for Client<C>
+where
+    C: ServerCatalogue,
+    C::Response: DeserializeOwned,
+{
     type Catalogue = C;
 
     async fn call(&self, request: Vec<u8>, options: CallOptions) -> PortEnvelope<Self> {

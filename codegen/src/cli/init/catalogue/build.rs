@@ -3,10 +3,16 @@
 //! `#[tools]` binds handlers by. A mistake in a `.tool` file fails the
 //! build with file:line:col and a hint, as `toolwright check idl` prints
 //! it.
+use toolwright_codegen::{Builder, Side};
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    toolwright_codegen::Builder::new()
+    Builder::new()
         // The server crate binds its handlers to this catalogue.
         .export_catalogue(true)
+        // It serves the tools: requests decode, responses encode; no serde
+        // derive that a server never calls (`Side::Both` for a crate that
+        // also calls them, or keeps jobs in a durable store).
+        .side(Side::Server)
         .compile(["../idl"])?;
     Ok(())
 }
