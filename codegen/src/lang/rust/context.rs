@@ -23,10 +23,8 @@ pub(crate) struct Cx<'a> {
     pub(crate) side: Side,
     /// Indexed by type id: true when a request can contain the type.
     in_request: Vec<bool>,
-    /// Indexed by type id: true when a response, error or chunk can.
-    in_response: Vec<bool>,
-    /// Indexed by type id: true when a typed error can.
-    in_error: Vec<bool>,
+    /// Indexed by type id: its serde derives, `(Serialize, Deserialize)`.
+    serde: Vec<(bool, bool)>,
     /// Indexed by type id: true when a value of it can break a constraint.
     validated: Vec<bool>,
     /// Indexed by type id: estimated size in bytes (see `layout`).
@@ -44,9 +42,8 @@ impl<'a> Cx<'a> {
             serde_crate: format!("{private}::serde"),
             rt_path: private,
             side: options.side,
+            serde: serde_derives(model, options.side),
             in_request: model.request_types(),
-            in_response: model.response_types(),
-            in_error: model.error_types(),
             validated: super::emit_validate::validated(model),
             sizes: super::layout::sizes(model),
         }
@@ -61,14 +58,7 @@ impl<'a> Cx<'a> {
     /// The serde derives of a named type, as the crate's side needs them:
     /// `(Serialize, Deserialize)`.
     pub(crate) fn serde_derives(&self, id: TypeId) -> (bool, bool) {
-        let at = |marks: &[bool]| marks.get(id.index()).copied().unwrap_or(false);
-        let (request, response) = (self.in_request(id), at(&self.in_response));
-        (
-            // Typed errors become `ToolError` details by serializing, on
-            // either side (`IntoToolError`).
-            self.side.serializes(request, response) || at(&self.in_error),
-            self.side.deserializes(request, response),
-        )
+        self.serde.get(id.index()).copied().unwrap_or((true, true))
     }
 
     /// True when a value of this type can break a constraint, in a field of
@@ -197,7 +187,7 @@ impl<'a> Cx<'a> {
     /// True when code about this tool names something deprecated: the tool,
     /// one of its actions, or a type it uses.
     pub(crate) fn tool_touches_deprecated(&self, tool: &Tool) -> bool {
-        let types = tool_types(tool);
+        let types = tool.types();
         tool.deprecated.is_some()
             || types.iter().any(|&id| self.type_deprecated(id))
             || matches!(&tool.kind, ToolKind::Actions(actions) if actions.iter().any(|a| a.deprecated.is_some()))
@@ -261,17 +251,23 @@ fn primitive(p: Primitive, rt: &TokenStream) -> TokenStream {
     }
 }
 
-/// Every type a tool names directly: requests, responses, error, stream.
-pub(crate) fn tool_types(tool: &Tool) -> Vec<TypeId> {
-    let mut out = Vec::new();
-    match &tool.kind {
-        ToolKind::Single(e) => out.extend(e.request.into_iter().chain(e.response)),
-        ToolKind::Actions(actions) => {
-            for a in actions {
-                out.extend(a.endpoint.request.into_iter().chain(a.endpoint.response));
-            }
-        }
-    }
-    out.extend(tool.errors.into_iter().chain(tool.stream));
-    out
+/// Each type's serde derives, `(Serialize, Deserialize)`, as `side` calls
+/// them, indexed by type id.
+fn serde_derives(model: &Model, side: Side) -> Vec<(bool, bool)> {
+    let requests = model.request_types();
+    let responses = model.response_types();
+    let errors = model.error_types();
+    requests
+        .iter()
+        .zip(&responses)
+        .zip(&errors)
+        .map(|((&request, &response), &error)| {
+            (
+                // Typed errors become `ToolError` details by serializing,
+                // on either side (`IntoToolError`).
+                side.serializes(request, response) || error,
+                side.deserializes(request, response),
+            )
+        })
+        .collect()
 }

@@ -29,13 +29,7 @@ pub(crate) fn catalogue(cx: &Cx<'_>) -> TokenStream {
 /// request or response struct, the action enum, or nothing.
 fn payload(cx: &Cx<'_>, tool: &Tool, direction: Direction) -> Option<TokenStream> {
     match &tool.kind {
-        ToolKind::Single(e) => {
-            let id = match direction {
-                Direction::Request => e.request,
-                Direction::Response => e.response,
-            };
-            id.map(|id| cx.type_name(id))
-        }
+        ToolKind::Single(e) => direction.of(e).map(|id| cx.type_name(id)),
         ToolKind::Actions(_) => {
             let ident = format_ident!("{}{}", names::pascal(&tool.name), direction.suffix());
             Some(quote!(#ident))
@@ -46,19 +40,11 @@ fn payload(cx: &Cx<'_>, tool: &Tool, direction: Direction) -> Option<TokenStream
 fn payload_size(cx: &Cx<'_>, tool: &Tool, direction: Direction) -> usize {
     let of = |id: Option<TypeId>| id.map_or(0, |id| cx.size(id));
     match &tool.kind {
-        ToolKind::Single(e) => of(match direction {
-            Direction::Request => e.request,
-            Direction::Response => e.response,
-        }),
+        ToolKind::Single(e) => of(direction.of(e)),
         ToolKind::Actions(actions) => {
             8 + actions
                 .iter()
-                .map(|a| {
-                    of(match direction {
-                        Direction::Request => a.endpoint.request,
-                        Direction::Response => a.endpoint.response,
-                    })
-                })
+                .map(|a| of(direction.of(&a.endpoint)))
                 .max()
                 .unwrap_or(0)
         }

@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 use super::context::{Cx, allow_deprecated, deprecated_attr};
 use super::emit_tagged::{TaggedEnum, TaggedVariant, tagged_enum};
 use super::{docs, layout, names};
-use crate::model::{Action, Timing, Tool, ToolKind};
+use crate::model::{Action, Endpoint, Timing, Tool, ToolKind, TypeId};
 
 /// The action enums (for an action tool), the marker and its `Tool` impl.
 pub(crate) fn tool(cx: &Cx<'_>, tool: &Tool) -> TokenStream {
@@ -44,16 +44,21 @@ impl Direction {
             Direction::Response => "response",
         }
     }
+
+    /// The endpoint's request or response type.
+    pub(crate) fn of(self, endpoint: &Endpoint) -> Option<TypeId> {
+        match self {
+            Direction::Request => endpoint.request,
+            Direction::Response => endpoint.response,
+        }
+    }
 }
 
 /// `FsRequest { Read(FsReadRequest), .. }`: one variant per action, tagged
 /// by `"action"`.
 fn action_enum(cx: &Cx<'_>, tool: &Tool, actions: &[Action], direction: Direction) -> TokenStream {
     let name = format_ident!("{}{}", names::pascal(&tool.name), direction.suffix());
-    let payload_of = |a: &Action| match direction {
-        Direction::Request => a.endpoint.request,
-        Direction::Response => a.endpoint.response,
-    };
+    let payload_of = |a: &Action| direction.of(&a.endpoint);
     let variants = actions
         .iter()
         .map(|a| {
