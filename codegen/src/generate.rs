@@ -41,27 +41,44 @@ pub(crate) fn run(
     targets: &[Target],
 ) -> Result<Generated, Diagnostics> {
     let Checked { model, warnings } = check_with_warnings(sources)?;
-    if targets.contains(&Target::Rust) && !targets.contains(&Target::Schemas) {
-        lang::schema::validate(&model, sources)?;
-    }
-    let input = Input {
-        model: &model,
-        sources,
-        options,
-    };
+    let input = Input::new(&model, sources, options);
+    let validate = targets.contains(&Target::Rust) && !targets.contains(&Target::Schemas);
+    // The targets are independent of each other, so they run at once, each
+    // on a thread of its own, with the schema check beside them; the
+    // first failure, in the order the targets were asked for, is the
+    // answer.
+    let (checked, outputs) = std::thread::scope(|scope| {
+        let input = &input;
+        let check = validate.then(|| scope.spawn(move || lang::schema::validate(input)));
+        let outputs: Vec<_> = targets
+            .iter()
+            .map(|&target| scope.spawn(move || target_files(input, target)))
+            .collect();
+        (
+            check.map(lang::joined),
+            outputs.into_iter().map(lang::joined).collect::<Vec<_>>(),
+        )
+    });
+    checked.transpose()?;
     let mut files = Vec::with_capacity(targets.len());
-    for &target in targets {
-        let mut out = target.backend()(&input)?;
-        if let Some(dir) = target.binding_dir() {
-            let regenerate = format!("run `toolwright generate {dir}`");
-            for file in &mut out {
-                lang::header::stamp(file, &regenerate);
-                file.path = std::path::Path::new(dir).join(&file.path);
-            }
-        }
-        files.push((target, out));
+    for (&target, out) in targets.iter().zip(outputs) {
+        files.push((target, out?));
     }
     Ok(Generated { files, warnings })
+}
+
+/// One target's files, with a binding's paths under its directory and
+/// each file's `@generated` line.
+fn target_files(input: &Input<'_>, target: Target) -> Result<Vec<OutputFile>, Diagnostics> {
+    let mut out = target.backend()(input)?;
+    if let Some(dir) = target.binding_dir() {
+        let regenerate = format!("run `toolwright generate {dir}`");
+        for file in &mut out {
+            lang::header::stamp(file, &regenerate);
+            file.path = std::path::Path::new(dir).join(&file.path);
+        }
+    }
+    Ok(out)
 }
 
 /// Checks the catalogue and generates Rust from it.

@@ -115,8 +115,7 @@ struct Parameter {
 /// The `GET /api/tools` document: `{"tools": [..]}`, every tool of the
 /// catalogue in declaration order, each with its MCP `inputSchema` and
 /// `outputSchema` (and each action's) from the schema backend.
-pub(crate) fn document(model: &Model) -> serde_json::Value {
-    let schemas = crate::lang::schema::mcp_schema(model);
+pub(crate) fn document(model: &Model, schemas: &serde_json::Value) -> serde_json::Value {
     let tools: Vec<serde_json::Value> = model
         .tools
         .iter()

@@ -12,17 +12,58 @@ pub(crate) mod schema;
 pub(crate) mod templates;
 pub(crate) mod typescript;
 
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
 use crate::model::Model;
 use crate::options::Options;
 use crate::output::OutputFile;
 use crate::{Diagnostics, Sources};
 
 /// What every backend reads: the checked model, the files it came from
-/// (for diagnostics), and the options of this generation.
+/// (for diagnostics), and the options of this generation; and the
+/// documents several backends share, each built once per generation.
 pub(crate) struct Input<'a> {
     pub(crate) model: &'a Model,
     pub(crate) sources: &'a Sources,
     pub(crate) options: &'a Options,
+    mcp_schema: OnceLock<Value>,
+    metadata: OnceLock<Value>,
+}
+
+impl<'a> Input<'a> {
+    pub(crate) fn new(model: &'a Model, sources: &'a Sources, options: &'a Options) -> Self {
+        Input {
+            model,
+            sources,
+            options,
+            mcp_schema: OnceLock::new(),
+            metadata: OnceLock::new(),
+        }
+    }
+
+    /// [`schema::mcp_schema`]: what the schema files, the Rust catalogue
+    /// and the tool metadata all carry.
+    pub(crate) fn mcp_schema(&self) -> &Value {
+        self.mcp_schema
+            .get_or_init(|| schema::mcp_schema(self.model))
+    }
+
+    /// [`metadata::document`]: what the Rust catalogue serves at
+    /// `/api/tools` and the documentation site shows.
+    pub(crate) fn metadata(&self) -> &Value {
+        self.metadata
+            .get_or_init(|| metadata::document(self.model, self.mcp_schema()))
+    }
+}
+
+/// A scoped thread's result; its panic, if it panicked, goes on in the
+/// caller's thread, as if the work had run there.
+pub(crate) fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// A backend: the model in, its files out (paths relative to the target's

@@ -8,7 +8,6 @@ mod markdown;
 
 use std::path::PathBuf;
 
-use crate::model::Model;
 use crate::output::OutputFile;
 
 /// The viewer: HTML, CSS and JavaScript in one readable file.
@@ -20,19 +19,18 @@ const SLOT: &str = "<!--toolwright-catalogue-->\n";
 /// `index.html` and `catalogue.md` for `model`.
 /// The backend: the catalogue's documentation site.
 pub(crate) fn generate(input: &super::Input<'_>) -> Result<Vec<OutputFile>, crate::Diagnostics> {
-    Ok(site(input.model))
+    Ok(site(input.metadata()))
 }
 
-pub(crate) fn site(model: &Model) -> Vec<OutputFile> {
-    let document = crate::lang::metadata::document(model);
+fn site(document: &serde_json::Value) -> Vec<OutputFile> {
     vec![
         OutputFile {
             path: PathBuf::from("index.html"),
-            contents: static_page(&document),
+            contents: static_page(document),
         },
         OutputFile {
             path: PathBuf::from("catalogue.md"),
-            contents: markdown::render(&document),
+            contents: markdown::render(document),
         },
     ]
 }

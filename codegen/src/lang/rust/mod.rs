@@ -32,48 +32,33 @@ pub(crate) fn is_keyword(word: &str) -> bool {
 /// Generates the one Rust file of a catalogue.
 /// The backend: one file, `<output_name>.rs`.
 pub(crate) fn generate(input: &super::Input<'_>) -> Result<Vec<OutputFile>, crate::Diagnostics> {
-    Ok(vec![file(input.model, input.options)])
+    Ok(vec![file(input)])
 }
 
-fn file(model: &Model, options: &Options) -> OutputFile {
+fn file(input: &super::Input<'_>) -> OutputFile {
+    let (model, options) = (input.model, input.options);
     let cx = Cx::new(model, options);
     let mut sections = vec![header(model, options)];
     let runtime = options.generator == Generator::Runtime;
     if !runtime && let Some(reexport) = emit_tools::builtin_reexport(&cx) {
         sections.push(format(reexport));
     }
-    for (index, file) in model.files.iter().enumerate() {
-        // The runtime holds the built-in files' items; a catalogue holds
-        // everything else and re-exports those.
-        if file.builtin != runtime {
-            continue;
-        }
-        let mut items = TokenStream::new();
-        for ty in model.types.iter().filter(|t| t.location.file == index) {
-            items.extend(emit_types::type_def(&cx, ty));
-        }
-        for tool in model.tools.iter().filter(|t| t.location.file == index) {
-            items.extend(emit_tools::tool(&cx, tool));
-        }
-        if !items.is_empty() {
-            sections.push(format!(
-                "// {} (category `{}`)\n\n{}",
-                file.path,
-                file.category,
-                format(items)
-            ));
-        }
-    }
+    // The runtime holds the built-in files' items; a catalogue holds
+    // everything else and re-exports those.
+    let files: Vec<usize> = (0..model.files.len())
+        .filter(|&index| model.files[index].builtin == runtime)
+        .collect();
+    sections.extend(file_sections(model, options, &files));
     if !runtime {
         let catalogue = format(emit_catalogue::catalogue(&cx))
             .replacen(
                 emit_catalogue::MCP_SCHEMA_PLACEHOLDER,
-                &raw_literal(&crate::lang::schema::mcp_schema(model)),
+                &raw_literal(input.mcp_schema()),
                 1,
             )
             .replacen(
                 emit_catalogue::METADATA_PLACEHOLDER,
-                &raw_literal(&crate::lang::metadata::document(model)),
+                &raw_literal(input.metadata()),
                 1,
             );
         sections.push(format!(
@@ -86,6 +71,69 @@ fn file(model: &Model, options: &Options) -> OutputFile {
         path: PathBuf::from(format!("{}.rs", options.output_name)),
         contents: sections.join("\n"),
     }
+}
+
+/// The section of each of `files` (indices into the model's files) that
+/// declares anything, in order. Formatting is most of this backend's
+/// time, so the files are shared among as many threads as the machine
+/// runs; `proc_macro2`'s tokens cannot cross threads, so each thread
+/// emits its own files with a context of its own.
+fn file_sections(model: &Model, options: &Options, files: &[usize]) -> Vec<String> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .min(files.len());
+    let mut types: Vec<Vec<&model::TypeDef>> = vec![Vec::new(); model.files.len()];
+    for ty in &model.types {
+        types[ty.location.file].push(ty);
+    }
+    let mut tools: Vec<Vec<&model::Tool>> = vec![Vec::new(); model.files.len()];
+    for tool in &model.tools {
+        tools[tool.location.file].push(tool);
+    }
+    let section = |cx: &Cx<'_>, index: usize| {
+        let mut items = TokenStream::new();
+        for ty in &types[index] {
+            items.extend(emit_types::type_def(cx, ty));
+        }
+        for tool in &tools[index] {
+            items.extend(emit_tools::tool(cx, tool));
+        }
+        let file = &model.files[index];
+        (!items.is_empty()).then(|| {
+            format!(
+                "// {} (category `{}`)\n\n{}",
+                file.path,
+                file.category,
+                format(items)
+            )
+        })
+    };
+    if threads <= 1 {
+        let cx = Cx::new(model, options);
+        return files.iter().filter_map(|&i| section(&cx, i)).collect();
+    }
+    // Thread `k` takes every `threads`-th file from the `k`-th, which
+    // spreads big and small files evenly enough.
+    let mut done: Vec<(usize, String)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|k| {
+                let section = &section;
+                scope.spawn(move || {
+                    let cx = Cx::new(model, options);
+                    files
+                        .iter()
+                        .enumerate()
+                        .skip(k)
+                        .step_by(threads)
+                        .filter_map(|(at, &i)| section(&cx, i).map(|s| (at, s)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(super::joined).collect()
+    });
+    done.sort_unstable_by_key(|(at, _)| *at);
+    done.into_iter().map(|(_, s)| s).collect()
 }
 
 /// A JSON document (the MCP view, the tool metadata) as a raw string

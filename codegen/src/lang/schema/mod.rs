@@ -53,15 +53,11 @@ pub(crate) fn mcp_schema(model: &Model) -> Value {
 /// A diagnostic at each declaration whose schema the JSON Schema 2020-12
 /// metaschema rejects.
 pub(crate) fn generate(input: &super::Input<'_>) -> Result<Vec<OutputFile>, Diagnostics> {
-    files(input.model, input.sources)
-}
-
-fn files(model: &Model, sources: &Sources) -> Result<Vec<OutputFile>, Diagnostics> {
-    let documents = Documents::new(model);
-    documents.validate(model, sources)?;
+    let documents = Documents::new(input.model, input.mcp_schema());
+    documents.validate(input.model, input.sources)?;
     let mut files = vec![file("tools.json", &documents.mcp["tools"])];
     for (id, schema) in &documents.types {
-        let name = &model.type_def(*id).name;
+        let name = &input.model.type_def(*id).name;
         files.push(file(&format!("types/{name}.json"), schema));
     }
     files.push(file(
@@ -78,22 +74,22 @@ fn files(model: &Model, sources: &Sources) -> Result<Vec<OutputFile>, Diagnostic
 ///
 /// # Errors
 /// A diagnostic at each declaration whose schema is rejected.
-pub(crate) fn validate(model: &Model, sources: &Sources) -> Result<(), Diagnostics> {
-    Documents::new(model).validate(model, sources)
+pub(crate) fn validate(input: &super::Input<'_>) -> Result<(), Diagnostics> {
+    Documents::new(input.model, input.mcp_schema()).validate(input.model, input.sources)
 }
 
 /// Every schema document of a catalogue.
-struct Documents {
+struct Documents<'a> {
     /// Each named type's file, in model order.
     types: Vec<(TypeId, Value)>,
-    /// The job handle's file (fixed; its validity is a unit test).
+    /// The job handle's file.
     job_handle: Value,
     /// [`mcp_schema`].
-    mcp: Value,
+    mcp: &'a Value,
 }
 
-impl Documents {
-    fn new(model: &Model) -> Self {
+impl<'a> Documents<'a> {
+    fn new(model: &Model, mcp: &'a Value) -> Self {
         let cx = Cx::new(model);
         let types = model
             .types
@@ -114,14 +110,19 @@ impl Documents {
         Documents {
             types,
             job_handle: Value::Object(job_handle),
-            mcp: mcp_schema(model),
+            mcp,
         }
     }
 
     /// Type files first: a type's mistake is reported once, at the type,
     /// rather than again in every tool that uses it.
+    ///
+    /// Each schema is checked once. A `$defs` entry is either a named
+    /// type's schema, exactly as its own file holds it, or one of the two
+    /// fixed definitions (the job handle, the tool error; unit tests check
+    /// those), so every document is checked with its `$defs` left out.
     fn validate(&self, model: &Model, sources: &Sources) -> Result<(), Diagnostics> {
-        let mut validator = Validator::new();
+        let validator = Validator::new();
         let mut found: Vec<Diagnostic> = Vec::new();
         let mut report = |origin: Origin<'_>, rejection: validate::Rejection| {
             let d = validate::diagnostic(model, sources, origin, &rejection);
@@ -131,7 +132,7 @@ impl Documents {
         };
         let mut failed = false;
         for (id, schema) in &self.types {
-            if let Err(rejection) = validator.check(schema) {
+            if let Err(rejection) = validator.check(&without_defs(schema)) {
                 failed = true;
                 report(Origin::Type(*id), rejection);
             }
@@ -140,8 +141,8 @@ impl Documents {
             let listed = self.mcp["tools"].as_array().map_or(&[][..], Vec::as_slice);
             // `tools` lists the model's tools in order.
             for (tool, entry) in model.tools.iter().zip(listed) {
-                for schema in tool_schemas(&self.mcp, entry, &tool.name) {
-                    if let Err(rejection) = validator.check(schema) {
+                for schema in tool_schemas(self.mcp, entry, &tool.name) {
+                    if let Err(rejection) = validator.check(&without_defs(schema)) {
                         report(Origin::Tool(tool), rejection);
                     }
                 }
@@ -152,6 +153,19 @@ impl Documents {
         } else {
             Err(Diagnostics::new(found))
         }
+    }
+}
+
+/// `schema` without its `$defs`, which are checked on their own.
+fn without_defs(schema: &Value) -> Value {
+    match schema {
+        Value::Object(map) if map.contains_key("$defs") => Value::Object(
+            map.iter()
+                .filter(|(k, _)| *k != "$defs")
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        ),
+        other => other.clone(),
     }
 }
 

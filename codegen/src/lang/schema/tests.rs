@@ -3,10 +3,12 @@
 
 use serde_json::{Value, json};
 
-use super::{files, mcp_schema, output};
+use super::{mcp_schema, output};
 use crate::diag::Code;
+use crate::lang::Input;
 use crate::model::{Model, Number, TypeKind};
-use crate::{Sources, check};
+use crate::output::OutputFile;
+use crate::{Diagnostics, Options, Sources, check};
 
 fn catalogue(text: &str) -> (Sources, Model) {
     let mut sources = Sources::new();
@@ -14,6 +16,16 @@ fn catalogue(text: &str) -> (Sources, Model) {
     let model = check(&sources)
         .unwrap_or_else(|d| panic!("{}", d.render(&sources, crate::ColorChoice::Never)));
     (sources, model)
+}
+
+/// The schema backend's files.
+fn files(model: &Model, sources: &Sources) -> Result<Vec<OutputFile>, Diagnostics> {
+    super::generate(&Input::new(model, sources, &Options::default()))
+}
+
+/// The check the Rust backend's callers run.
+fn validate(model: &Model, sources: &Sources) -> Result<(), Diagnostics> {
+    super::validate(&Input::new(model, sources, &Options::default()))
 }
 
 fn mcp(text: &str) -> Value {
@@ -393,7 +405,7 @@ fn an_action_tool_answers_any_actions_output_or_help() {
 
 #[test]
 fn the_job_handle_schema_passes_the_metaschema() {
-    let mut validator = super::validate::Validator::new();
+    let validator = super::validate::Validator::new();
     let handle = serde_json::Value::Object(output::job_handle());
     assert!(validator.check(&handle).is_ok());
     let compiled = Compiled::new(&handle);
@@ -405,7 +417,7 @@ fn the_job_handle_schema_passes_the_metaschema() {
 fn every_file_passes_the_metaschema_and_names_its_dialect() {
     let (sources, model) = catalogue(ACTIONS);
     let files = files(&model, &sources).unwrap();
-    let mut validator = super::validate::Validator::new();
+    let validator = super::validate::Validator::new();
     for file in &files {
         let value: Value = serde_json::from_str(&file.contents).unwrap();
         if file.path.starts_with("types") {
@@ -444,7 +456,7 @@ fn a_pattern_the_schema_dialect_rejects_is_a_diagnostic_at_the_field() {
     assert_eq!(sources.snippet(d.primary.span), "code");
     let rendered = diagnostics.render(&sources, crate::ColorChoice::Never);
     assert!(rendered.contains("t.tool:3:3"), "{rendered}");
-    assert!(super::validate(&model, &sources).is_err());
+    assert!(validate(&model, &sources).is_err());
 }
 
 #[test]
@@ -464,7 +476,7 @@ fn a_bound_json_cannot_carry_is_a_diagnostic() {
 #[test]
 fn a_valid_catalogue_validates() {
     let (sources, model) = catalogue(ACTIONS);
-    assert!(super::validate(&model, &sources).is_ok());
+    assert!(validate(&model, &sources).is_ok());
 }
 
 #[test]
