@@ -46,6 +46,7 @@ pub use builder::{BuildError, Builder};
 pub use diag::{ColorChoice, Diagnostic, Diagnostics};
 pub use format::format_file;
 pub use generate::{Binding, generate, generate_bindings, generate_docs, served_docs_page};
+pub use lang::schema::profile::Profile;
 pub use model::Model;
 pub use options::{Generator, InvalidRuntimeCrate, Options, RuntimeCrate, Side};
 pub use output::OutputFile;

@@ -80,7 +80,7 @@ fn feature_fixtures() {
 }
 
 #[test]
-fn files_are_tools_json_and_one_per_type() {
+fn files_are_tools_json_one_per_type_and_the_profiles() {
     let sources = sources(&tool_files(&root().join("idl")), true);
     let model = check(&sources).unwrap();
     let generated = schema_files(&sources);
@@ -91,7 +91,12 @@ fn files_are_tools_json_and_one_per_type() {
         assert!(paths.contains(&path.as_str()), "{path} missing");
     }
     assert!(paths.contains(&"schemas/types/JobHandle.json"));
-    assert_eq!(paths.len(), model.types.len() + 2);
+    for profile in toolwright_codegen::Profile::ALL {
+        let path = format!("schemas/profiles/{}.json", profile.name());
+        assert!(paths.contains(&path.as_str()), "{path} missing");
+    }
+    let profiles = toolwright_codegen::Profile::ALL.len();
+    assert_eq!(paths.len(), model.types.len() + 2 + profiles);
     let tools = generated[0].1.as_array().unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
     let declared: Vec<&str> = model.tools.iter().map(|t| t.name.as_str()).collect();

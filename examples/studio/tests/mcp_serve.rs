@@ -123,6 +123,37 @@ async fn serve_stdio_lists_calls_and_streams_the_catalogue() {
         json!({"field": "b", "expected": "integer"})
     );
 
+    // Arguments as OpenAI's strict mode has a model send them, from the
+    // generated profile: every property present, `null` for those left out.
+    let profiles =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../generated/schemas/profiles");
+    let openai: Value = serde_json::from_str(
+        &std::fs::read_to_string(profiles.join("openai.json")).expect("the OpenAI profile"),
+    )
+    .expect("JSON");
+    let store = openai
+        .as_array()
+        .and_then(|tools| tools.iter().find(|t| t["function"]["name"] == "cas_store"))
+        .expect("cas_store in the profile");
+    let parameters = &store["function"]["parameters"];
+    assert_eq!(store["function"]["strict"], true);
+    assert_eq!(parameters["required"], json!(["data", "mime_type"]));
+    assert_eq!(
+        parameters["properties"]["mime_type"]["type"],
+        json!(["string", "null"])
+    );
+    let strict = json!({"data": "aGVsbG8=", "mime_type": null});
+    let stored = call(&client, "cas_store", strict).await;
+    assert_eq!(stored.is_error, Some(false), "{stored:?}");
+    // A `null` for a required property is that property missing.
+    let missing = call(&client, "cas_store", json!({"data": null})).await;
+    assert_eq!(missing.is_error, Some(true));
+    assert_eq!(
+        structured(&missing)["details"]["field"],
+        "data",
+        "{missing:?}"
+    );
+
     let started = call(&client, "orpheus_generate", json!({"max_tokens": 1024})).await;
     assert_eq!(structured(&started)["expected_timing"], "async_long");
     let job_id = structured(&started)["job_id"]

@@ -10,10 +10,14 @@
 //! - [`chunk_text`]: a stream chunk as JSON text, for progress messages,
 //!   and [`msgpack_to_json`]: any MsgPack value as JSON, `bin` as base64.
 //! - [`Schema`]: the catalogue's generated MCP schema text, parsed once.
+//! - [`drop_absent_nulls`]: a `null` a property's schema does not admit,
+//!   as providers' strict modes send for a property left out, read as absent.
 
 #[cfg(feature = "mcp")]
 mod actions;
 mod chunk;
+#[cfg(feature = "mcp")]
+mod nulls;
 #[cfg(any(feature = "mcp", all(feature = "client", feature = "hoot")))]
 mod request;
 #[cfg(feature = "mcp")]
@@ -26,6 +30,8 @@ pub(crate) use actions::{Answer, Route, route};
 #[cfg(feature = "mcp")]
 pub(crate) use chunk::text as chunk_text;
 pub(crate) use chunk::to_json as msgpack_to_json;
+#[cfg(feature = "mcp")]
+pub(crate) use nulls::drop_absent as drop_absent_nulls;
 #[cfg(any(feature = "mcp", all(feature = "client", feature = "hoot")))]
 pub(crate) use request::request_msgpack;
 #[cfg(feature = "mcp")]

@@ -16,9 +16,9 @@ use serde_json::json;
 use super::McpServer;
 use super::call::Progress;
 use super::result;
-use crate::Catalogue;
-use crate::edge::{self, Route};
+use crate::edge::{self, JsonObject, Route};
 use crate::port::CallPort;
+use crate::{Catalogue, ToolInfo};
 
 /// What `initialize` tells the client about calling the tools.
 const INSTRUCTIONS: &str = "Tools answer as their timing class says. A call that runs on as a \
@@ -121,7 +121,7 @@ impl<P: CallPort> McpServer<P> {
         let Some(tool) = P::Catalogue::tool(&request.name) else {
             return Err(unknown_tool(&request.name));
         };
-        let args = request.arguments.unwrap_or_default();
+        let args = self.arguments(tool, request.arguments);
         if !tool.actions.is_empty()
             && let Route::Answer(answer) = edge::route(tool, &self.schema.edge, &args)
         {
@@ -133,6 +133,16 @@ impl<P: CallPort> McpServer<P> {
             .map(|token| Progress::new(token, context.peer.clone()));
         let options = self.call_options(&context.extensions);
         Ok(self.call(tool, &args, options, context.ct, progress).await)
+    }
+
+    /// A call's arguments, each `null` its property does not admit read as
+    /// absent (what providers' strict modes send for a property left out).
+    pub(super) fn arguments(&self, tool: &ToolInfo, args: Option<JsonObject>) -> JsonObject {
+        let mut args = args.unwrap_or_default();
+        if let Some(schema) = self.schema.edge.input(tool.name) {
+            edge::drop_absent_nulls(schema, &mut args);
+        }
+        args
     }
 }
 

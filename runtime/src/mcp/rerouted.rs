@@ -154,7 +154,7 @@ impl<P: CallPort> McpServer<P> {
             .as_ref()
             .and_then(|m| m.get_progress_token())
             .map(|token| Progress::new(token, context.peer.clone()));
-        let args = request.arguments.unwrap_or_default();
+        let args = self.arguments(tool, request.arguments);
         let options = self.call_options(&context.extensions);
         let new = self.start(tool, &args, options, ttl, progress).await;
         let view = self.tasks.create(new.task).map_err(task_error)?;

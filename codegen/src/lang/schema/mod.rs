@@ -6,6 +6,7 @@
 
 mod actions;
 mod output;
+pub(crate) mod profile;
 mod reach;
 #[cfg(test)]
 mod tests;
@@ -64,6 +65,12 @@ pub(crate) fn generate(input: &super::Input<'_>) -> Result<Vec<OutputFile>, Diag
         &format!("types/{}.json", output::JOB_HANDLE),
         &documents.job_handle,
     ));
+    for profile in profile::Profile::ALL {
+        files.push(file(
+            &format!("profiles/{}.json", profile.name()),
+            &profile.tools(documents.mcp),
+        ));
+    }
     Ok(files)
 }
 
