@@ -73,6 +73,7 @@ const RUNTIME: &[(&str, &str)] = &[
     ("codec.py", include_str!("runtime/codec.py")),
     ("errors.py", include_str!("runtime/errors.py")),
     ("metadata.py", include_str!("runtime/metadata.py")),
+    ("profiles.py", include_str!("runtime/profiles.py")),
     ("rle.py", include_str!("runtime/rle.py")),
     ("toon.py", include_str!("runtime/toon.py")),
     ("web.py", include_str!("runtime/web.py")),
@@ -80,7 +81,20 @@ const RUNTIME: &[(&str, &str)] = &[
 
 /// The files of the python package, relative to its root.
 pub(crate) fn generate(input: &super::Input<'_>) -> Result<Vec<OutputFile>, crate::Diagnostics> {
-    Ok(files(input.model))
+    let mut files = files(input.model);
+    // The provider profiles, as data `profiles.py` reads.
+    for profile in crate::Profile::ALL {
+        files.push(super::schema::profile_file(
+            &Path::new("src")
+                .join(PACKAGE)
+                .join("profiles")
+                .join(format!("{}.json", profile.name())),
+            profile,
+            input.mcp_schema(),
+        ));
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(files)
 }
 
 fn files(model: &Model) -> Vec<OutputFile> {

@@ -66,10 +66,8 @@ pub(crate) fn generate(input: &super::Input<'_>) -> Result<Vec<OutputFile>, Diag
         &documents.job_handle,
     ));
     for profile in profile::Profile::ALL {
-        files.push(file(
-            &format!("profiles/{}.json", profile.name()),
-            &profile.tools(documents.mcp),
-        ));
+        let path = PathBuf::from(format!("profiles/{}.json", profile.name()));
+        files.push(profile_file(&path, profile, documents.mcp));
     }
     Ok(files)
 }
@@ -184,6 +182,18 @@ fn tool_schemas<'v>(mcp: &'v Value, entry: &'v Value, name: &str) -> Vec<&'v Val
             out.extend([&action["inputSchema"], &action["outputSchema"]]);
         }
     }
+    out
+}
+
+/// `profile`'s tool definitions of the MCP document `mcp`, as the file at
+/// `path`: the schema binding's, and the copies the packages ship.
+pub(crate) fn profile_file(
+    path: &std::path::Path,
+    profile: profile::Profile,
+    mcp: &Value,
+) -> OutputFile {
+    let mut out = file("", &profile.tools(mcp));
+    out.path = path.to_owned();
     out
 }
 
