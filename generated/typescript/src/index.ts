@@ -16,6 +16,8 @@ export { type ClientOptions, TOONClient, type TOONTransport, ToolCallError, http
 export type { CatalogueShape, EndpointShape, FieldShape, Scalar, Shape, ShapeTable, ToolShape, TypeShape } from "./shape.js";
 export { type JsonValue } from "./validate.js";
 export { rleDecode, rleEncode } from "./rle.js";
+export { type Profile, PROFILES, dropAbsentNulls } from "./profile.js";
+export { ANTHROPIC_TOOLS, GEMINI_TOOLS, OPENAI_TOOLS, profileArguments, profileTools } from "./profiles.js";
 export {
   HttpCaller,
   type HttpCallOptions,

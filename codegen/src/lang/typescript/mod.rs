@@ -66,6 +66,7 @@ const RUNTIME: &[(&str, &str)] = &[
         "src/msgpack_writer.ts",
         include_str!("runtime/msgpack_writer.ts"),
     ),
+    ("src/profile.ts", include_str!("runtime/profile.ts")),
     ("src/rle.ts", include_str!("runtime/rle.ts")),
     ("src/shape.ts", include_str!("runtime/shape.ts")),
     ("src/toon.ts", include_str!("runtime/toon.ts")),
@@ -77,8 +78,72 @@ const RUNTIME: &[(&str, &str)] = &[
 
 /// The files of the typescript package.
 pub(crate) fn generate(input: &super::Input<'_>) -> Result<Vec<OutputFile>, crate::Diagnostics> {
-    Ok(files(input.model))
+    let mut files = files(input.model);
+    files.push(profiles(input.mcp_schema()));
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(files)
 }
+
+/// `src/profiles.ts`: the provider profiles as constants, and the lookup of
+/// a tool's input schema that `profileArguments` reads nulls against.
+fn profiles(mcp: &serde_json::Value) -> OutputFile {
+    let mut text = String::from(
+        "// The catalogue's tools as LLM providers take them (docs/schemas.md,\n\
+         // \"Provider profiles\"), and a model's arguments read back.\n\n\
+         import { dropAbsentNulls, type Profile } from \"./profile.js\";\n\
+         import type { JsonValue } from \"./validate.js\";\n",
+    );
+    for profile in crate::Profile::ALL {
+        let json = serde_json::to_string_pretty(&profile.tools(mcp)).unwrap_or_default();
+        text.push_str(&format!(
+            "\n/** The tools as {} takes them: `schemas/profiles/{}.json`. */\n\
+             export const {}_TOOLS: readonly JsonValue[] = {json};\n",
+            profile.provider(),
+            profile.name(),
+            profile.name().to_uppercase(),
+        ));
+    }
+    text.push_str(PROFILE_FUNCTIONS);
+    OutputFile {
+        path: Path::new("src").join("profiles.ts"),
+        contents: text,
+    }
+}
+
+/// The functions of `src/profiles.ts` over its constants.
+const PROFILE_FUNCTIONS: &str = r#"
+/** The tool definitions of `profile`. */
+export function profileTools(profile: Profile): readonly JsonValue[] {
+  switch (profile) {
+    case "openai":
+      return OPENAI_TOOLS;
+    case "anthropic":
+      return ANTHROPIC_TOOLS;
+    case "gemini":
+      return GEMINI_TOOLS;
+  }
+}
+
+/**
+ * A model's arguments for `tool` as the server reads them: each `null` the
+ * tool's input schema does not admit left out (OpenAI's strict mode sends one
+ * for every property the model leaves out). A copy; `args` is not changed.
+ */
+export function profileArguments(
+  tool: string,
+  args: { readonly [key: string]: JsonValue },
+): { [key: string]: JsonValue } {
+  // The Anthropic profile carries each tool's MCP input schema as it is.
+  const entry = ANTHROPIC_TOOLS.find(
+    (t) => typeof t === "object" && t !== null && !Array.isArray(t) && t["name"] === tool,
+  );
+  const schema =
+    typeof entry === "object" && entry !== null && !Array.isArray(entry)
+      ? entry["input_schema"]
+      : undefined;
+  return dropAbsentNulls(schema, args);
+}
+"#;
 
 fn files(model: &Model) -> Vec<OutputFile> {
     templates::render(
