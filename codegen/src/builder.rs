@@ -38,6 +38,7 @@ pub struct Builder {
     allowed: Vec<Code>,
     export_catalogue: bool,
     side: Side,
+    client_prefix: String,
 }
 
 impl Default for Builder {
@@ -62,6 +63,7 @@ impl Builder {
             allowed: Vec::new(),
             export_catalogue: false,
             side: Side::Both,
+            client_prefix: String::new(),
         }
     }
 
@@ -141,6 +143,15 @@ impl Builder {
     /// ```
     pub fn side(&mut self, side: Side) -> &mut Self {
         self.side = side;
+        self
+    }
+
+    /// Checks tool names as clients that put `prefix` before them pass
+    /// them on to LLM providers (`TW405`), as `toolwright check
+    /// --client-prefix` does: Claude Code, for one, names a server's tools
+    /// `mcp__<server>__<tool>`, and providers take at most 64 characters.
+    pub fn client_prefix(&mut self, prefix: impl Into<String>) -> &mut Self {
+        self.client_prefix = prefix.into();
         self
     }
 
@@ -277,6 +288,7 @@ impl Builder {
             output_name: self.output_name.clone(),
             export_catalogue: self.export_catalogue,
             side: self.side,
+            client_prefix: self.client_prefix.clone(),
         };
         let report = |diagnostics: crate::Diagnostics| {
             // Build scripts' output is captured into a log, not a terminal.
@@ -489,6 +501,32 @@ mod tests {
         assert_eq!(
             lines[10],
             "2 more warnings; `toolwright check` lists them all"
+        );
+    }
+
+    #[test]
+    fn the_client_prefix_reaches_the_name_check() {
+        let scratch = scratch("prefix");
+        let dir = scratch.path();
+        std::fs::create_dir_all(dir.join("idl")).unwrap();
+        // 60 characters: taken alone, refused after any prefix of 5 or more.
+        let name = "a".repeat(60);
+        let text = format!("/// A.\ntool {name} {{ timing sync }}");
+        std::fs::write(dir.join("idl/a.tool"), text).unwrap();
+        let paths = [dir.join("idl")];
+        let mut builder = Builder::new();
+        builder.out_dir(dir.join("out")).deny_warnings(true);
+        compile(&builder, &paths).0.unwrap();
+
+        builder.client_prefix("mcp__studio__");
+        let Err(BuildError::Diagnostics { count, report }) = compile(&builder, &paths).0 else {
+            panic!("the prefixed name is refused");
+        };
+        assert_eq!(count, 1);
+        assert!(report.contains("warning[TW405]"), "{report}");
+        assert!(
+            report.contains(&format!("`mcp__studio__{name}`")),
+            "{report}"
         );
     }
 

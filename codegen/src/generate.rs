@@ -6,7 +6,7 @@
 use crate::lang::{self, Input, Target};
 use crate::options::Options;
 use crate::output::OutputFile;
-use crate::{Checked, Diagnostics, Sources, check_with_warnings};
+use crate::{Checked, Diagnostics, Sources, check_for_clients};
 
 /// What a generation produced: the files of each target, in the order the
 /// targets were asked for, and the catalogue's warnings.
@@ -40,7 +40,7 @@ pub(crate) fn run(
     options: &Options,
     targets: &[Target],
 ) -> Result<Generated, Diagnostics> {
-    let Checked { model, warnings } = check_with_warnings(sources)?;
+    let Checked { model, warnings } = check_for_clients(sources, &options.client_prefix)?;
     let input = Input::new(&model, sources, options);
     let validate = targets.contains(&Target::Rust) && !targets.contains(&Target::Schemas);
     // The targets are independent of each other, so they run at once, each

@@ -79,7 +79,14 @@ pub struct Checked {
 /// field without a doc comment, an `async_long` tool without errors.
 /// Warnings are only looked for once there are no errors.
 pub fn check_with_warnings(sources: &Sources) -> Result<Checked, Diagnostics> {
+    check_for_clients(sources, "")
+}
+
+/// [`check_with_warnings`], with each tool's name checked as clients that
+/// put `client_prefix` before it (`mcp__studio__`) pass it on to LLM
+/// providers, whose name rules the prefix counts toward (`TW405`).
+pub fn check_for_clients(sources: &Sources, client_prefix: &str) -> Result<Checked, Diagnostics> {
     let model = check(sources)?;
-    let warnings = Diagnostics::new(lint::lint(&model, sources));
+    let warnings = Diagnostics::new(lint::lint(&model, sources, client_prefix));
     Ok(Checked { model, warnings })
 }

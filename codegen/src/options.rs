@@ -38,6 +38,9 @@ pub struct Options {
     /// Which way the crate moves the catalogue's values, and so which
     /// serde derives each type gets. See [`crate::Builder::side`].
     pub side: Side,
+    /// What clients put before a tool's name when they pass it on to an
+    /// LLM provider; see [`crate::check_for_clients`].
+    pub client_prefix: String,
 }
 
 impl Default for Options {
@@ -59,6 +62,7 @@ impl Options {
             output_name: "tools".to_owned(),
             export_catalogue: false,
             side: Side::Both,
+            client_prefix: String::new(),
         }
     }
 }

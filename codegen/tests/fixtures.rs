@@ -193,6 +193,7 @@ fn warning_code(stem: &str) -> Code {
         "deprecated_use" => Code::DeprecatedUse,
         "missing_docs" => Code::MissingDocs,
         "async_long_without_errors" => Code::AsyncWithoutErrors,
+        "provider_name" => Code::ProviderName,
         other => panic!("warnings/{other}.tool: name the warning it shows"),
     }
 }

@@ -339,3 +339,35 @@ fn the_gemini_profile_stays_in_the_schema_subset() {
         "most tools take parameters: {declared}"
     );
 }
+
+#[test]
+fn a_client_prefix_counts_toward_the_name_rules() {
+    // 52 characters: taken alone, refused after a 13-character prefix.
+    let name = "render_the_whole_song_with_every_track_and_effect_on";
+    assert_eq!(name.len(), 52);
+    let mut sources = Sources::new();
+    sources.add(
+        "song.tool",
+        format!("/// Render.\ntool {name} {{\n    timing sync\n}}\n"),
+    );
+    let alone = toolwright_codegen::check_for_clients(&sources, "").expect("valid");
+    assert!(alone.warnings.is_empty(), "{:?}", alone.warnings);
+    let prefixed = toolwright_codegen::check_for_clients(&sources, "mcp__studio__").expect("valid");
+    let warnings: Vec<_> = prefixed.warnings.iter().collect();
+    assert_eq!(warnings.len(), 1);
+    assert_eq!(warnings[0].code.as_str(), "TW405");
+    assert!(
+        warnings[0]
+            .message
+            .contains(&format!("`mcp__studio__{name}`")),
+        "{}",
+        warnings[0].message
+    );
+    // A prefix with a dot: Gemini takes it, OpenAI and Anthropic do not.
+    let dotted = toolwright_codegen::check_for_clients(&sources, "studio.").expect("valid");
+    let message = &dotted.warnings.iter().next().expect("a warning").message;
+    assert!(
+        message.ends_with("refused by OpenAI and Anthropic"),
+        "{message}"
+    );
+}

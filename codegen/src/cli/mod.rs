@@ -247,6 +247,10 @@ pub struct Lints {
     /// Do not report a warning code (`TW403`). Repeatable.
     #[arg(long, value_name = "CODE", value_parser = parse_warning_code)]
     allow: Vec<crate::diag::Code>,
+    /// Check tool names as clients that put PREFIX before them pass them
+    /// on to LLM providers (`mcp__studio__`; `TW405`).
+    #[arg(long, value_name = "PREFIX")]
+    client_prefix: Option<String>,
 }
 
 /// A `--deny` value.
@@ -263,7 +267,7 @@ fn parse_warning_code(text: &str) -> Result<crate::diag::Code, String> {
         Some(code) if code.is_warning() => Ok(code),
         Some(code) => Err(format!("`{}` is an error, not a warning", code.as_str())),
         None => Err(format!(
-            "`{text}` is not a diagnostic code; warnings are `TW401` to `TW404` (docs/diagnostics.md)"
+            "`{text}` is not a diagnostic code; warnings are `TW401` to `TW405` (docs/diagnostics.md)"
         )),
     }
 }
@@ -610,6 +614,7 @@ fn generate(
                 output_name: output_name.to_owned(),
                 export_catalogue,
                 side,
+                client_prefix: String::new(),
             };
             (options, vec![crate::lang::Target::Rust], Vec::new())
         }
@@ -697,7 +702,7 @@ fn check(
     let crate::Checked {
         model,
         mut warnings,
-    } = match crate::check_with_warnings(&sources) {
+    } = match crate::check_for_clients(&sources, lints.client_prefix.as_deref().unwrap_or("")) {
         Ok(checked) => checked,
         Err(diagnostics) => {
             output.report(&diagnostics, &sources);

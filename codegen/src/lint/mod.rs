@@ -4,13 +4,16 @@
 
 use std::collections::HashSet;
 
+use crate::Profile;
 use crate::diag::{Diagnostic, messages};
 use crate::model::{Deprecation, Field, Model, Origin, Timing, Tool, ToolKind, TypeId, Value};
 use crate::source::{Location, Sources, Span};
 
 /// Every warning for `model`, unsorted. Items in built-in files (the job
-/// tools) are not linted: users cannot change them.
-pub(crate) fn lint(model: &Model, sources: &Sources) -> Vec<Diagnostic> {
+/// tools) are not linted: users cannot change them. `client_prefix` is
+/// what clients put before a tool's name when they pass it on to a
+/// provider (`mcp__studio__`), which counts toward the provider's limits.
+pub(crate) fn lint(model: &Model, sources: &Sources, client_prefix: &str) -> Vec<Diagnostic> {
     let mut lints = Lints {
         model,
         sources,
@@ -23,6 +26,7 @@ pub(crate) fn lint(model: &Model, sources: &Sources) -> Vec<Diagnostic> {
         }
         lints.tool_docs(tool);
         lints.async_long_without_errors(tool);
+        lints.provider_names(tool, client_prefix);
         lints.deprecated_uses_of_tool(tool);
     }
     for def in &model.types {
@@ -186,6 +190,23 @@ impl Lints<'_> {
             let span = self.span(tool.location);
             self.out
                 .push(messages::async_long_without_errors(span, &tool.name));
+        }
+    }
+}
+
+impl Lints<'_> {
+    /// TW405: a tool name, after the client's prefix, that a provider
+    /// profile's provider refuses.
+    fn provider_names(&mut self, tool: &Tool, prefix: &str) {
+        let full = format!("{prefix}{}", tool.name);
+        let refusals: Vec<(&str, String)> = Profile::ALL
+            .iter()
+            .filter_map(|p| p.refuses_name(&full).map(|why| (p.provider(), why)))
+            .collect();
+        if !refusals.is_empty() {
+            let span = self.span(tool.location);
+            self.out
+                .push(messages::provider_name(span, &full, prefix, &refusals));
         }
     }
 }

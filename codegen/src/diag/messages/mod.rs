@@ -112,6 +112,7 @@ codes! {
     DeprecatedUse = "TW402": "a deprecated item used by one that is not deprecated (warning)",
     MissingDocs = "TW403": "a tool, action or field without a doc comment (warning)",
     AsyncWithoutErrors = "TW404": "an `async_long` tool that declares no errors (warning)",
+    ProviderName = "TW405": "a tool name an LLM provider refuses (warning)",
 }
 
 /// "1 file", "2 files".

@@ -57,3 +57,49 @@ pub(crate) fn async_long_without_errors(span: Span, tool: &str) -> Diagnostic {
     .note("a caller who polls a long job learns of a failure only as an untyped `INTERNAL` error")
     .help("declare `errors SomeError` with the ways the job can fail")
 }
+
+/// `full` is the tool's name as a client passes it on (after its prefix);
+/// `refusals` each provider that refuses it, with why. Providers refusing
+/// it for the same reason are named together.
+pub(crate) fn provider_name(
+    span: Span,
+    full: &str,
+    prefix: &str,
+    refusals: &[(&str, String)],
+) -> Diagnostic {
+    let providers: Vec<&str> = refusals.iter().map(|(p, _)| *p).collect();
+    let mut reasons: Vec<(Vec<&str>, &str)> = Vec::new();
+    for (provider, why) in refusals {
+        match reasons.iter_mut().find(|(_, w)| *w == why.as_str()) {
+            Some((named, _)) => named.push(provider),
+            None => reasons.push((vec![provider], why)),
+        }
+    }
+    let mut d = Diagnostic::warning(
+        Code::ProviderName,
+        span,
+        format!("tool name `{full}` is refused by {}", and_list(&providers)),
+    )
+    .label(format!("refused by {}", and_list(&providers)));
+    for (named, why) in reasons {
+        d = d.note(format!("{}: {why}", and_list(&named)));
+    }
+    let help = if prefix.is_empty() {
+        "shorten the name: OpenAI and Anthropic take at most 64 characters of `A-Z a-z 0-9 _ -`"
+            .to_owned()
+    } else {
+        format!(
+            "shorten the name: the client prefix `{prefix}` counts, and OpenAI and Anthropic take at most 64 characters of `A-Z a-z 0-9 _ -`"
+        )
+    };
+    d.help(help)
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
