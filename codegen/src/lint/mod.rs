@@ -192,9 +192,7 @@ impl Lints<'_> {
                 .push(messages::async_long_without_errors(span, &tool.name));
         }
     }
-}
 
-impl Lints<'_> {
     /// TW405: a tool name, after the client's prefix, that a provider
     /// profile's provider refuses.
     fn provider_names(&mut self, tool: &Tool, prefix: &str) {

@@ -81,23 +81,10 @@ const RUNTIME: &[(&str, &str)] = &[
 
 /// The files of the python package, relative to its root.
 pub(crate) fn generate(input: &super::Input<'_>) -> Result<Vec<OutputFile>, crate::Diagnostics> {
-    let mut files = files(input.model);
-    // The provider profiles, as data `profiles.py` reads.
-    for profile in crate::Profile::ALL {
-        files.push(super::schema::profile_file(
-            &Path::new("src")
-                .join(PACKAGE)
-                .join("profiles")
-                .join(format!("{}.json", profile.name())),
-            profile,
-            input.mcp_schema(),
-        ));
-    }
-    files.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(files)
+    Ok(files(input.model, input.mcp_schema()))
 }
 
-fn files(model: &Model) -> Vec<OutputFile> {
+fn files(model: &Model, mcp: &serde_json::Value) -> Vec<OutputFile> {
     let mut files = templates::render(
         "Python",
         TEMPLATES,
@@ -110,6 +97,12 @@ fn files(model: &Model) -> Vec<OutputFile> {
         path: Path::new("src").join(PACKAGE).join("py.typed"),
         contents: String::new(),
     });
+    // The provider profiles, as data `profiles.py` reads.
+    for profile in crate::Profile::ALL {
+        let name = format!("{}.json", profile.name());
+        let path = Path::new("src").join(PACKAGE).join("profiles").join(name);
+        files.push(super::schema::profile_file(path, profile, mcp));
+    }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     files
 }

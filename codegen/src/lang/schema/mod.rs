@@ -59,15 +59,15 @@ pub(crate) fn generate(input: &super::Input<'_>) -> Result<Vec<OutputFile>, Diag
     let mut files = vec![file("tools.json", &documents.mcp["tools"])];
     for (id, schema) in &documents.types {
         let name = &input.model.type_def(*id).name;
-        files.push(file(&format!("types/{name}.json"), schema));
+        files.push(file(format!("types/{name}.json"), schema));
     }
     files.push(file(
-        &format!("types/{}.json", output::JOB_HANDLE),
+        format!("types/{}.json", output::JOB_HANDLE),
         &documents.job_handle,
     ));
     for profile in profile::Profile::ALL {
-        let path = PathBuf::from(format!("profiles/{}.json", profile.name()));
-        files.push(profile_file(&path, profile, documents.mcp));
+        let path = format!("profiles/{}.json", profile.name());
+        files.push(profile_file(path, profile, documents.mcp));
     }
     Ok(files)
 }
@@ -188,21 +188,19 @@ fn tool_schemas<'v>(mcp: &'v Value, entry: &'v Value, name: &str) -> Vec<&'v Val
 /// `profile`'s tool definitions of the MCP document `mcp`, as the file at
 /// `path`: the schema binding's, and the copies the packages ship.
 pub(crate) fn profile_file(
-    path: &std::path::Path,
+    path: impl Into<PathBuf>,
     profile: profile::Profile,
     mcp: &Value,
 ) -> OutputFile {
-    let mut out = file("", &profile.tools(mcp));
-    out.path = path.to_owned();
-    out
+    file(path, &profile.tools(mcp))
 }
 
 /// A JSON file: pretty-printed, with a final newline.
-fn file(path: &str, value: &Value) -> OutputFile {
+fn file(path: impl Into<PathBuf>, value: &Value) -> OutputFile {
     let mut contents = serde_json::to_string_pretty(value).unwrap_or_default();
     contents.push('\n');
     OutputFile {
-        path: PathBuf::from(path),
+        path: path.into(),
         contents,
     }
 }

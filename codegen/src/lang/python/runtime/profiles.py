@@ -15,6 +15,7 @@ model with its defaults, as the server reads them.
 from __future__ import annotations
 
 import json
+from functools import cache
 from importlib import resources
 from typing import Any, Literal, cast
 
@@ -36,11 +37,15 @@ def tools(profile: Profile) -> list[dict[str, Any]]:
 
 def input_schema(tool: str) -> Schema | None:
     """The MCP input schema of `tool` (the Anthropic profile holds it as it
-    is), or ``None`` for a tool the catalogue does not have."""
-    for entry in tools("anthropic"):
-        if entry.get("name") == tool:
-            return cast("Schema", entry["input_schema"])
-    return None
+    is), or ``None`` for a tool the catalogue does not have. Read-only: it
+    is shared by every call."""
+    return _input_schemas().get(tool)
+
+
+@cache
+def _input_schemas() -> dict[str, Schema]:
+    # Read once: `arguments` runs on every call a model makes.
+    return {entry["name"]: entry["input_schema"] for entry in tools("anthropic")}
 
 
 def arguments(tool: str, args: dict[str, Any]) -> dict[str, Any]:
