@@ -3,7 +3,7 @@
 category beatthis;
 
 /// Find the beats and downbeats in an audio clip.
-@read_only @idempotent
+@read_only @idempotent @toolset("analysis")
 tool beatthis_analyze {
     timing async_short
     title "Track beats (BeatThis)"

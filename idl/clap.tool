@@ -3,7 +3,7 @@
 category clap;
 
 /// Embed and label audio, or compare it with text or other audio.
-@read_only @idempotent
+@read_only @idempotent @toolset("analysis")
 tool clap_analyze {
     timing async_short
     title "Analyze audio (CLAP)"

@@ -3,6 +3,7 @@
 category musicgen;
 
 /// Generate instrumental audio from a text description.
+@toolset("generation")
 tool musicgen_generate {
     timing async_long
     title "Generate music (MusicGen)"

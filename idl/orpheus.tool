@@ -4,6 +4,7 @@
 category orpheus;
 
 /// Generate new MIDI from scratch.
+@toolset("generation")
 tool orpheus_generate {
     timing async_long
     title "Generate MIDI"
@@ -39,6 +40,7 @@ tool orpheus_generate {
 }
 
 /// Continue an existing MIDI file from where it ends.
+@toolset("generation")
 tool orpheus_continue {
     timing async_long
     title "Continue MIDI"
@@ -77,6 +79,7 @@ tool orpheus_continue {
 }
 
 /// Write a transition that leads from one section into another.
+@toolset("generation")
 tool orpheus_bridge {
     timing async_long
     title "Bridge MIDI sections"
@@ -111,6 +114,7 @@ tool orpheus_bridge {
 }
 
 /// Generate short MIDI phrases that loop seamlessly, optionally seeded.
+@toolset("generation")
 tool orpheus_loops {
     timing async_long
     title "Generate MIDI loops"
@@ -145,7 +149,7 @@ tool orpheus_loops {
 }
 
 /// Judge whether MIDI sounds human-performed or machine-generated.
-@read_only @idempotent
+@read_only @idempotent @toolset("analysis")
 tool orpheus_classify {
     timing async_short
     title "Classify MIDI"

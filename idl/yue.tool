@@ -3,6 +3,7 @@
 category yue;
 
 /// Generate a song, vocals included, from structured lyrics.
+@toolset("generation")
 tool yue_generate {
     timing async_long
     title "Generate song (YuE)"

@@ -42,6 +42,8 @@ fn expected_count(stem: &str) -> Expected {
         "recovery" => Expected::AtLeast(2),
         // Four dialects' habits, each refused at its own pattern.
         "pattern_not_portable" => Expected::Exactly(4),
+        // A name in the wrong case, one given twice, and none at all.
+        "toolset_names" => Expected::Exactly(3),
         _ => Expected::Exactly(1),
     }
 }

@@ -48,12 +48,20 @@ pub struct ToolInfo {
     pub streams: bool,
     /// True for the job tools, which the runtime serves itself.
     pub builtin: bool,
+    /// The toolsets it belongs to: its category first, then those its
+    /// `@toolset` attribute names. Servers select tools by toolset.
+    pub toolsets: &'static [&'static str],
 }
 
 impl ToolInfo {
     /// The action with this name.
     pub fn action(&self, name: &str) -> Option<&'static ActionInfo> {
         self.actions.iter().find(|a| a.name == name)
+    }
+
+    /// True when it belongs to the toolset `name`.
+    pub fn in_toolset(&self, name: &str) -> bool {
+        self.toolsets.contains(&name)
     }
 }
 

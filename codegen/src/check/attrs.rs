@@ -8,7 +8,7 @@ use crate::diag::{Ctxt, messages};
 use crate::model::{Annotations, Deprecation, Number};
 use crate::source::Span;
 use crate::suggest;
-use crate::syntax::ast::{Attr, LitKind};
+use crate::syntax::ast::{Attr, Ident, LitKind};
 
 /// What an attribute is written on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +44,7 @@ enum Args {
     None,
     OptionalString,
     String,
+    Strings,
     TwoNumbers,
     TwoCounts,
 }
@@ -54,6 +55,7 @@ impl Args {
             Args::None => "no arguments",
             Args::OptionalString => "an optional reason: `(\"why\")`",
             Args::String => "one string",
+            Args::Strings => "one or more strings: `(\"coding\", \"review\")`",
             Args::TwoNumbers => "two numbers: `(min, max)`",
             Args::TwoCounts => "two non-negative integers: `(min, max)`",
         }
@@ -104,6 +106,12 @@ const SPECS: &[Spec] = &[
         args: Args::None,
     },
     Spec {
+        name: "toolset",
+        targets: TOOL,
+        targets_text: "tools",
+        args: Args::Strings,
+    },
+    Spec {
         name: "deprecated",
         targets: ANYTHING,
         targets_text: "tools, actions, types, fields, variants and enum values",
@@ -146,6 +154,8 @@ pub(crate) struct Attrs {
     pub(crate) range: Option<(Span, Number, Number)>,
     pub(crate) length: Option<(Span, u64, u64)>,
     pub(crate) pattern: Option<(Span, String)>,
+    /// The toolsets `@toolset` names, each once, in the order written.
+    pub(crate) toolsets: Vec<String>,
 }
 
 /// Checks `attrs` written on `target` and collects their values.
@@ -202,6 +212,7 @@ fn args_fit(attr: &Attr, args: Args) -> bool {
         Args::None => kinds.is_empty(),
         Args::OptionalString => matches!(kinds[..], [] | [LitKind::Str(_)]),
         Args::String => matches!(kinds[..], [LitKind::Str(_)]),
+        Args::Strings => !kinds.is_empty() && kinds.iter().all(|k| matches!(k, LitKind::Str(_))),
         Args::TwoNumbers => matches!(
             kinds[..],
             [
@@ -245,6 +256,7 @@ fn apply(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
         "destructive" => out.annotations.destructive = true,
         "idempotent" => out.annotations.idempotent = true,
         "open_world" => out.annotations.open_world = true,
+        "toolset" => toolsets(out, cx, attr),
         "deprecated" => {
             out.deprecated = Some(Deprecation {
                 reason: args.first().and_then(|a| string(&a.kind)),
@@ -286,6 +298,31 @@ fn apply(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
             }
         }
         _ => {}
+    }
+}
+
+/// Collects the names of a `@toolset`: each snake_case, since servers
+/// and clients select toolsets by name (`--toolset coding`), and each once.
+/// `@toolset("Coding")` → TW103; `@toolset("a", "a")` → TW102.
+fn toolsets(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
+    let mut seen: HashMap<&str, Span> = HashMap::new();
+    for arg in &attr.args {
+        let LitKind::Str(name) = &arg.kind else {
+            continue;
+        };
+        let ident = Ident {
+            name: name.clone(),
+            span: arg.span,
+        };
+        if !super::names::check_snake(cx, &ident, "toolset") {
+            continue;
+        }
+        if let Some(&first) = seen.get(name.as_str()) {
+            cx.push(messages::duplicate(arg.span, "toolset", name, first));
+            continue;
+        }
+        seen.insert(name, arg.span);
+        out.toolsets.push(name.clone());
     }
 }
 

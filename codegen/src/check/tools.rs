@@ -156,6 +156,11 @@ fn lower_tool(
     Some(Tool {
         name: name.clone(),
         category: entry.category.clone(),
+        extra_toolsets: attrs
+            .toolsets
+            .into_iter()
+            .filter(|t| *t != entry.category)
+            .collect(),
         docs: tool.meta.docs.as_ref().map(|d| d.text.clone()),
         title: clauses.title.map(str::to_owned),
         annotations: attrs.annotations,

@@ -185,6 +185,9 @@ pub struct Tool {
     pub name: String,
     /// Category of the file that declares it.
     pub category: String,
+    /// The toolsets `@toolset` adds it to, besides the one its category
+    /// makes (see [`Tool::toolsets`]).
+    pub extra_toolsets: Vec<String>,
     /// Doc comment.
     pub docs: Option<String>,
     /// Human-readable title (`title "..."`).
@@ -204,6 +207,13 @@ pub struct Tool {
 }
 
 impl Tool {
+    /// Every toolset it belongs to: its category's, then those it names
+    /// with `@toolset`.
+    pub fn toolsets(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.category.as_str())
+            .chain(self.extra_toolsets.iter().map(String::as_str))
+    }
+
     /// Every type the tool names directly: the requests and responses of
     /// its endpoint or actions, its errors and its stream chunk.
     pub fn types(&self) -> Vec<TypeId> {

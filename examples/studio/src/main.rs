@@ -14,6 +14,9 @@
 //! - `serve --hoot ENDPOINT [--iopub ENDPOINT]` serves HOOT01 over ZeroMQ
 //!   (`tcp://127.0.0.1:5555`), publishing job and call events on IOPub;
 //!   Ctrl-C (or SIGTERM) drains the calls in flight, then stops.
+//! - `serve` and `gateway` take `--toolset NAME[,NAME…]` to serve only
+//!   some toolsets, and `--progressive` to let each MCP session start from
+//!   `search_tools`, `describe_tools` and `select_toolsets`.
 //! - `gateway --backend ENDPOINT… [--iopub ENDPOINT…] (--stdio | --http
 //!   [ADDR])` serves MCP in front of HOOT01 backends (`serve --hoot`):
 //!   JSON at the edge, MsgPack to the workers, each call to the least busy
@@ -63,13 +66,62 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 const USAGE: &str = "usage: studio [call TOOL [JSON]
-              | serve --stdio | serve --http [ADDR]
+              | serve (--stdio | --http [ADDR]) [LISTING]
               | serve --hoot ENDPOINT [--iopub ENDPOINT]
-              | gateway --backend ENDPOINT... [--iopub ENDPOINT...] (--stdio | --http [ADDR])]";
+              | gateway --backend ENDPOINT... [--iopub ENDPOINT...] (--stdio | --http [ADDR]) [LISTING]]
+LISTING: [--toolset NAME[,NAME...]]... [--progressive]";
+
+/// Which tools an MCP server offers and how it lists them: `--toolset`
+/// and `--progressive`, taken out of `args`.
+#[derive(Default)]
+struct Listing {
+    toolsets: Vec<String>,
+    progressive: bool,
+}
+
+impl Listing {
+    /// Takes the listing flags out of `args`, leaving the others.
+    fn take(args: &mut Vec<String>) -> Result<Listing, Box<dyn std::error::Error>> {
+        let mut listing = Listing::default();
+        let mut rest = Vec::new();
+        let mut iter = std::mem::take(args).into_iter();
+        while let Some(arg) = iter.next() {
+            match arg.as_str() {
+                "--toolset" => {
+                    let names = iter.next().ok_or(USAGE)?;
+                    listing
+                        .toolsets
+                        .extend(names.split(',').map(str::trim).map(str::to_owned));
+                }
+                "--progressive" => listing.progressive = true,
+                _ => rest.push(arg),
+            }
+        }
+        *args = rest;
+        Ok(listing)
+    }
+
+    /// `server`, limited and listed as asked.
+    fn apply<P: CallPort>(
+        self,
+        mut server: McpServer<P>,
+    ) -> Result<McpServer<P>, Box<dyn std::error::Error>> {
+        if !self.toolsets.is_empty() {
+            let names: Vec<&str> = self.toolsets.iter().map(String::as_str).collect();
+            server = server.toolsets(&names)?;
+        }
+        if self.progressive {
+            server = server.progressive()?;
+        }
+        Ok(server)
+    }
+}
 
 /// Serves MCP in front of HOOT01 backends until the client (stdio) or the
 /// process (HTTP) stops.
 async fn serve_gateway(rest: &[String]) -> Result<(), Box<dyn std::error::Error>> {
+    let mut rest = rest.to_vec();
+    let listing = Listing::take(&mut rest)?;
     let mut backends = Vec::new();
     let mut config = ClientConfig::default();
     let mut mode = None;
@@ -99,7 +151,8 @@ async fn serve_gateway(rest: &[String]) -> Result<(), Box<dyn std::error::Error>
             backends.join(", ")
         );
     }
-    let server = McpServer::new(client)?.named("studio-gateway", env!("CARGO_PKG_VERSION"));
+    let server = listing
+        .apply(McpServer::new(client)?.named("studio-gateway", env!("CARGO_PKG_VERSION")))?;
     match mode {
         None => {
             eprintln!("studio: gateway on stdio to {}", backends.join(", "));
@@ -205,9 +258,12 @@ async fn serve_mcp(
     mode: &str,
     rest: &[String],
 ) -> Result<(), Box<dyn std::error::Error>> {
+    let mut rest = rest.to_vec();
+    let listing = Listing::take(&mut rest)?;
     let dispatcher = open_dispatcher(data_dir)?;
-    let server = McpServer::new(dispatcher.clone())?.named("studio", env!("CARGO_PKG_VERSION"));
-    match (mode, rest) {
+    let server = listing
+        .apply(McpServer::new(dispatcher.clone())?.named("studio", env!("CARGO_PKG_VERSION")))?;
+    match (mode, rest.as_slice()) {
         ("--stdio", []) => {
             eprintln!("studio: serving MCP on stdio");
             server.serve_stdio().await?;

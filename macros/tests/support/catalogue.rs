@@ -515,6 +515,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: false,
             builtin: true,
+            toolsets: &["jobs"],
         },
         ::toolwright::__private::ToolInfo {
             name: "job_list",
@@ -524,6 +525,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: false,
             builtin: true,
+            toolsets: &["jobs"],
         },
         ::toolwright::__private::ToolInfo {
             name: "job_poll",
@@ -533,6 +535,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: false,
             builtin: true,
+            toolsets: &["jobs"],
         },
         ::toolwright::__private::ToolInfo {
             name: "job_cancel",
@@ -542,6 +545,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: false,
             builtin: true,
+            toolsets: &["jobs"],
         },
         ::toolwright::__private::ToolInfo {
             name: "add",
@@ -551,6 +555,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: false,
             builtin: false,
+            toolsets: &["studio"],
         },
         ::toolwright::__private::ToolInfo {
             name: "multiply",
@@ -560,6 +565,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: false,
             builtin: false,
+            toolsets: &["studio"],
         },
         ::toolwright::__private::ToolInfo {
             name: "garden_status",
@@ -569,6 +575,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: false,
             builtin: false,
+            toolsets: &["studio"],
         },
         ::toolwright::__private::ToolInfo {
             name: "garden_play",
@@ -578,6 +585,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: false,
             builtin: false,
+            toolsets: &["studio"],
         },
         ::toolwright::__private::ToolInfo {
             name: "transfer",
@@ -587,6 +595,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: true,
             builtin: false,
+            toolsets: &["studio"],
         },
     ];
     const MCP_SCHEMA: &'static str = r##"{

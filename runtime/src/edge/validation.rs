@@ -186,6 +186,7 @@ mod tests {
         actions: &[],
         streams: false,
         builtin: false,
+        toolsets: &["studio"],
     };
 
     fn explained(message: &str) -> ToolError {

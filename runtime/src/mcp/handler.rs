@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 
+use rmcp::model::SubscriptionFilter;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestMethod,
     CompleteRequestParams, CompleteResult, CustomRequest, CustomResult, Implementation,
@@ -9,16 +10,16 @@ use rmcp::model::{
     ListResourceTemplatesResult, ListResourcesRequestMethod, ListResourcesResult, ListToolsResult,
     PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::json;
 
 use super::McpServer;
 use super::call::Progress;
 use super::result;
+use crate::ToolInfo;
 use crate::edge::{self, JsonObject, Route};
 use crate::port::CallPort;
-use crate::{Catalogue, ToolInfo};
 
 /// What `initialize` tells the client about calling the tools.
 const INSTRUCTIONS: &str = "Tools answer as their timing class says. A call that runs on as a \
@@ -27,10 +28,26 @@ with job_status, stop it with job_cancel. Action tools take an `action` argument
 action `help` describes them and action `schema` gives each action's schemas. On MCP \
 2025-11-25, tools whose execution.taskSupport is optional may also be called as tasks.";
 
+/// What a progressive server's `initialize` adds: how to find the tools
+/// its list does not show yet.
+const PROGRESSIVE: &str = " Only a few tools are listed at first: find the others with search_tools, read their schemas with describe_tools (which also lists them), or list whole toolsets with select_toolsets. Any tool can be called by name once you know its schema.";
+
 impl<P: CallPort> ServerHandler for McpServer<P> {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder().enable_tools().build();
-        let mut info = ServerConfig::new(capabilities).with_instructions(INSTRUCTIONS);
+        let capabilities = if self.discovery.is_some() {
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .build()
+        } else {
+            ServerCapabilities::builder().enable_tools().build()
+        };
+        let instructions = if self.discovery.is_some() {
+            format!("{INSTRUCTIONS}{PROGRESSIVE}")
+        } else {
+            INSTRUCTIONS.to_owned()
+        };
+        let mut info = ServerConfig::new(capabilities).with_instructions(instructions);
         info.server_info = Implementation::new(self.name.as_ref(), self.version.as_ref());
         // The newest revision `initialize` can negotiate; a 2026-07-28
         // client names its revision on each request instead.
@@ -47,11 +64,20 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.schema.tools.clone()))
+        Ok(ListToolsResult::with_all_items(self.listed()))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.schema.tool(name).cloned()
+        let discovered = self.discovery.as_deref().map(|d| d.tools.iter());
+        discovered
+            .into_iter()
+            .flatten()
+            .find(|t| t.name == name)
+            .or_else(|| {
+                self.served_tool(name)
+                    .and_then(|t| self.schema.tool(t.name))
+            })
+            .cloned()
     }
 
     async fn call_tool(
@@ -62,6 +88,25 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         self.call_tool_params(request, context)
             .await
             .map(Into::into)
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        _requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        // What a 2026-07-28 client listens for: only a progressive
+        // session's list changes.
+        self.discovery
+            .is_some()
+            .then(|| SubscriptionFilter::builder().tools_list_changed().build())
+    }
+
+    async fn listen(&self, subscription: SubscriptionContext) -> Result<(), ErrorData> {
+        let sink = subscription.sink().clone();
+        self.listeners().push(sink.clone());
+        subscription.cancelled().await;
+        self.listeners().retain(|s| s.id() != sink.id());
+        Ok(())
     }
 
     async fn on_custom_request(
@@ -118,7 +163,12 @@ impl<P: CallPort> McpServer<P> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let Some(tool) = P::Catalogue::tool(&request.name) else {
+        if self.discovers(&request.name) {
+            return Ok(self
+                .discover(&request.name, request.arguments, &context)
+                .await);
+        }
+        let Some(tool) = self.served_tool(&request.name) else {
             return Err(unknown_tool(&request.name));
         };
         let args = self.arguments(tool, request.arguments);

@@ -34,6 +34,7 @@
 //! ```
 
 mod call;
+mod discovery;
 mod error;
 mod handler;
 mod http;
@@ -44,6 +45,7 @@ mod result;
 mod schema;
 mod stdio;
 mod tasks;
+mod toolsets;
 
 use std::sync::Arc;
 
@@ -51,12 +53,15 @@ use rmcp::ServiceExt as _;
 
 pub use error::ServeError;
 pub use http::HttpConfig;
+pub use toolsets::UnknownToolset;
 
-use crate::Catalogue;
 use crate::jobs::Owner;
 use crate::port::{CallOptions, CallPort};
+use crate::{Catalogue, ToolInfo};
+use discovery::{Discovery, Listeners, SharedView};
 use schema::McpSchema;
 use tasks::Tasks;
+use toolsets::Served;
 
 /// The protocol revisions the server speaks, oldest first: through
 /// `initialize` up to 2025-11-25, and 2026-07-28, whose requests each name
@@ -84,6 +89,14 @@ pub struct McpServer<P: CallPort> {
     owner: Option<Owner>,
     /// Every session sees every job (a single-user server).
     shared_jobs: bool,
+    /// The tools it serves.
+    served: Arc<Served>,
+    /// Set when sessions discover tools progressively.
+    discovery: Option<Arc<Discovery>>,
+    /// What this session lists, when discovery is progressive.
+    view: SharedView,
+    /// This session's `subscriptions/listen` streams (2026-07-28).
+    listeners: Listeners,
 }
 
 impl<P: CallPort> Clone for McpServer<P> {
@@ -96,6 +109,10 @@ impl<P: CallPort> Clone for McpServer<P> {
             tasks: self.tasks.clone(),
             owner: self.owner.clone(),
             shared_jobs: self.shared_jobs,
+            served: self.served.clone(),
+            discovery: self.discovery.clone(),
+            view: self.view.clone(),
+            listeners: self.listeners.clone(),
         }
     }
 }
@@ -132,7 +149,74 @@ impl<P: CallPort> McpServer<P> {
             tasks: Arc::default(),
             owner: None,
             shared_jobs: false,
+            served: Arc::default(),
+            discovery: None,
+            view: SharedView::default(),
+            listeners: Listeners::default(),
         })
+    }
+
+    /// Serves only the tools of `toolsets` (and the job tools): the others
+    /// are neither listed nor called. A tool is in its category's toolset
+    /// and in those its `@toolset` attribute names.
+    ///
+    /// # Errors
+    /// [`UnknownToolset`] for a name the catalogue has no toolset of.
+    pub fn toolsets(mut self, toolsets: &[&str]) -> Result<Self, UnknownToolset> {
+        self.served = Arc::new(Served::toolsets::<P::Catalogue>(toolsets)?);
+        Ok(self)
+    }
+
+    /// Progressive discovery, for large catalogues: each session's
+    /// `tools/list` starts from `search_tools`, `describe_tools`,
+    /// `select_toolsets` and the job tools, and grows (with
+    /// `notifications/tools/list_changed`) by the tools it describes and
+    /// the toolsets it enables. Every served tool can be called whether
+    /// listed or not (docs/mcp.md).
+    ///
+    /// # Errors
+    /// [`ServeError::Schema`] when the catalogue has a tool named as one
+    /// of the discovery tools.
+    pub fn progressive(mut self) -> Result<Self, ServeError> {
+        let discovery = Discovery::new::<P::Catalogue>().map_err(|clash| {
+            ServeError::Schema(format!(
+                "the catalogue's tool `{clash}` has the name of a discovery tool;                  rename it to serve the catalogue progressively"
+            ))
+        })?;
+        self.discovery = Some(Arc::new(discovery));
+        Ok(self)
+    }
+
+    /// The served tool with this name.
+    fn served_tool(&self, name: &str) -> Option<&'static ToolInfo> {
+        P::Catalogue::tool(name).filter(|tool| self.served.serves(tool))
+    }
+
+    /// This session's `tools/list`: the served tools, or with progressive
+    /// discovery the discovery tools and those the session has found, with
+    /// the job tools once one of those may answer with a job.
+    fn listed(&self) -> Vec<rmcp::model::Tool> {
+        let view = self
+            .view
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let shown = |tool: &ToolInfo| {
+            self.served.serves(tool) && (self.discovery.is_none() || view.shows(tool))
+        };
+        let jobs = <P::Catalogue as Catalogue>::TOOLS
+            .iter()
+            .any(|t| !t.builtin && t.timing != crate::ToolTiming::Sync && shown(t));
+        let discovered = self.discovery.as_deref().map(|d| d.tools.iter());
+        let served = self.schema.tools.iter().filter(|tool| {
+            P::Catalogue::tool(&tool.name)
+                .is_some_and(|info| if info.builtin { jobs } else { shown(info) })
+        });
+        discovered
+            .into_iter()
+            .flatten()
+            .chain(served)
+            .cloned()
+            .collect()
     }
 
     /// Lets every session see and cancel every job, for a server with one
@@ -160,6 +244,8 @@ impl<P: CallPort> McpServer<P> {
         McpServer {
             tasks: Arc::default(),
             owner: (!self.shared_jobs).then(|| Owner::unique("mcp-session")),
+            view: SharedView::default(),
+            listeners: Listeners::default(),
             ..self.clone()
         }
     }

@@ -94,7 +94,7 @@ impl<P: CallPort> McpServer<P> {
     /// `tools/list`; from 2025-11-25, job-capable tools say they may be
     /// called as tasks.
     fn tools_list(&self, tasks: bool) -> Value {
-        let mut tools = serde_json::to_value(&self.schema.tools).unwrap_or_else(|_| json!([]));
+        let mut tools = serde_json::to_value(self.listed()).unwrap_or_else(|_| json!([]));
         if tasks && let Some(tools) = tools.as_array_mut() {
             for tool in tools.iter_mut() {
                 let supported = tool
@@ -134,20 +134,21 @@ impl<P: CallPort> McpServer<P> {
             .map_err(|e| invalid_params(&format!("`task`: {e}")))?
             .unwrap_or_default();
         let request = parse::<CallToolRequestParams>(params)?;
-        let Some(tool) = P::Catalogue::tool(&request.name) else {
+        let tool = self.served_tool(&request.name);
+        if tool.is_none() && !self.discovers(&request.name) {
             return Err(super::handler::unknown_tool(&request.name));
-        };
-        if !takes_tasks(tool) {
+        }
+        let Some(tool) = tool.filter(|t| takes_tasks(t)) else {
             return Err(ErrorData::new(
                 ErrorCode::METHOD_NOT_FOUND,
                 format!(
                     "`{}` is not called as a task (its execution.taskSupport is forbidden); \
                      call it without `task`",
-                    tool.name
+                    request.name
                 ),
                 None,
             ));
-        }
+        };
         let ttl = self.task_ttl(task.ttl);
         let progress = request
             .meta

@@ -859,6 +859,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: false,
             builtin: true,
+            toolsets: &["jobs"],
         },
         ::toolwright::__private::ToolInfo {
             name: "job_list",
@@ -868,6 +869,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: false,
             builtin: true,
+            toolsets: &["jobs"],
         },
         ::toolwright::__private::ToolInfo {
             name: "job_poll",
@@ -877,6 +879,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: false,
             builtin: true,
+            toolsets: &["jobs"],
         },
         ::toolwright::__private::ToolInfo {
             name: "job_cancel",
@@ -886,6 +889,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: false,
             builtin: true,
+            toolsets: &["jobs"],
         },
         ::toolwright::__private::ToolInfo {
             name: "add",
@@ -895,6 +899,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: false,
             builtin: false,
+            toolsets: &["studio"],
         },
         ::toolwright::__private::ToolInfo {
             name: "echo",
@@ -904,6 +909,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: false,
             builtin: false,
+            toolsets: &["studio"],
         },
         ::toolwright::__private::ToolInfo {
             name: "crash",
@@ -913,6 +919,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: false,
             builtin: false,
+            toolsets: &["studio"],
         },
         ::toolwright::__private::ToolInfo {
             name: "sleep",
@@ -922,6 +929,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: false,
             builtin: false,
+            toolsets: &["studio"],
         },
         ::toolwright::__private::ToolInfo {
             name: "render",
@@ -931,6 +939,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: false,
             builtin: false,
+            toolsets: &["studio"],
         },
         ::toolwright::__private::ToolInfo {
             name: "generate",
@@ -940,6 +949,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: true,
             builtin: false,
+            toolsets: &["studio"],
         },
         ::toolwright::__private::ToolInfo {
             name: "stubborn",
@@ -949,6 +959,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: false,
             builtin: false,
+            toolsets: &["studio"],
         },
         ::toolwright::__private::ToolInfo {
             name: "meltdown",
@@ -958,6 +969,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: false,
             builtin: false,
+            toolsets: &["studio"],
         },
         ::toolwright::__private::ToolInfo {
             name: "launch",
@@ -967,6 +979,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             actions: &[],
             streams: false,
             builtin: false,
+            toolsets: &["studio"],
         },
         ::toolwright::__private::ToolInfo {
             name: "fs",
@@ -989,6 +1002,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             ],
             streams: false,
             builtin: false,
+            toolsets: &["studio"],
         },
     ];
     const MCP_SCHEMA: &'static str = r##"{

@@ -63,15 +63,16 @@ async function waitUntilListening(child, port, timeoutMs = 30_000) {
 }
 
 /**
- * The studio's Streamable HTTP endpoint: `$MCP_HTTP_URL` when set, else a
- * server started on a free loopback port. `stop()` ends what was started.
+ * The studio's Streamable HTTP endpoint: `$MCP_HTTP_URL` when set and no
+ * `flags` are asked for, else a server started on a free loopback port with
+ * `flags` after `serve --http ADDR`. `stop()` ends what was started.
  */
-export async function startHttpServer(dataDir) {
-  if (process.env.MCP_HTTP_URL) {
+export async function startHttpServer(dataDir, flags = []) {
+  if (process.env.MCP_HTTP_URL && flags.length === 0) {
     return { url: process.env.MCP_HTTP_URL, stop: async () => {} };
   }
   const port = await freePort();
-  const child = spawn(studioBin(), ['serve', '--http', `127.0.0.1:${port}`], {
+  const child = spawn(studioBin(), ['serve', '--http', `127.0.0.1:${port}`, ...flags], {
     env: { ...process.env, STUDIO_DATA: join(dataDir, 'http') },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -97,13 +98,16 @@ export function tempDataDir() {
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
-/** A connected SDK client over `transport` ('stdio' or 'http'). */
-export async function connectClient(transport, { url, dataDir }) {
-  const client = new Client({ name: 'toolwright-conformance', version: '0.1.0' });
+/**
+ * A connected SDK client over `transport` ('stdio' or 'http'), made with
+ * `options`; a stdio studio is started with `flags` after `serve --stdio`.
+ */
+export async function connectClient(transport, { url, dataDir, flags = [], options = {} }) {
+  const client = new Client({ name: 'toolwright-conformance', version: '0.1.0' }, options);
   if (transport === 'stdio') {
     await client.connect(new StdioClientTransport({
       command: studioBin(),
-      args: ['serve', '--stdio'],
+      args: ['serve', '--stdio', ...flags],
       env: { ...process.env, STUDIO_DATA: join(dataDir, 'stdio') },
       stderr: 'inherit',
     }));

@@ -211,6 +211,7 @@ fn tool_info(cx: &Cx<'_>, tool: &Tool) -> TokenStream {
     };
     let streams = tool.stream.is_some();
     let builtin = cx.builtin(tool);
+    let toolsets = tool.toolsets();
     quote! {
         #rt::ToolInfo {
             name: #name,
@@ -220,6 +221,7 @@ fn tool_info(cx: &Cx<'_>, tool: &Tool) -> TokenStream {
             actions: &[#(#actions),*],
             streams: #streams,
             builtin: #builtin,
+            toolsets: &[#(#toolsets),*],
         }
     }
 }

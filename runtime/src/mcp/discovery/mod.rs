@@ -1,0 +1,341 @@
+//! Progressive discovery ([`McpServer::progressive`]): a session's
+//! `tools/list` starts from three tools that find the others —
+//! `search_tools`, `describe_tools` and `select_toolsets`; describing a
+//! tool or enabling its toolset adds it to that session's list, with
+//! `notifications/tools/list_changed`, and the job tools join the list
+//! with the first tool listed that may answer with a job. Every served
+//! tool can be called whether it is listed or not, so a client that keeps
+//! no session (2026-07-28 over HTTP) calls what `describe_tools` showed it.
+//!
+//! [`McpServer::progressive`]: super::McpServer::progressive
+
+mod search;
+
+use std::collections::BTreeSet;
+use std::sync::Mutex;
+
+use rmcp::RoleServer;
+use rmcp::model::{CallToolResult, Tool};
+use rmcp::service::{RequestContext, SubscriptionSink};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::McpServer;
+use super::result;
+use super::toolsets;
+use crate::edge::JsonObject;
+use crate::port::CallPort;
+use crate::{Catalogue, ToolError};
+
+/// The definitions of the three discovery tools.
+const TOOLS: &str = include_str!("tools.json");
+
+/// The names of the discovery tools, which a progressive server's
+/// catalogue cannot also use.
+pub(crate) const NAMES: [&str; 3] = ["search_tools", "describe_tools", "select_toolsets"];
+
+/// What a progressive server keeps for every session: the discovery
+/// tools' definitions and the search index.
+#[derive(Debug)]
+pub(crate) struct Discovery {
+    pub(crate) tools: Vec<Tool>,
+    index: search::Index,
+}
+
+impl Discovery {
+    /// The discovery tools for catalogue `C`; the name of a tool of `C`
+    /// that is also a discovery tool's when there is one.
+    pub(crate) fn new<C: Catalogue>() -> Result<Discovery, &'static str> {
+        if let Some(clash) = NAMES.into_iter().find(|n| C::tool(n).is_some()) {
+            return Err(clash);
+        }
+        let tools = serde_json::from_str(TOOLS).expect("the discovery tools' definitions parse");
+        Ok(Discovery {
+            tools,
+            index: search::Index::new(C::TOOLS),
+        })
+    }
+}
+
+/// What one session lists besides the discovery and job tools.
+#[derive(Debug, Default)]
+pub(crate) struct View {
+    /// The toolsets it enabled.
+    enabled: BTreeSet<&'static str>,
+    /// The tools it had described.
+    described: BTreeSet<&'static str>,
+}
+
+impl View {
+    /// True when the session lists `tool`, a tool of the catalogue's own
+    /// (the job tools are listed with the first tool that may answer with
+    /// a job: see `McpServer::listed`).
+    pub(crate) fn shows(&self, tool: &crate::ToolInfo) -> bool {
+        self.described.contains(tool.name) || tool.toolsets.iter().any(|t| self.enabled.contains(t))
+    }
+}
+
+/// `search_tools`' arguments.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Search {
+    query: String,
+    toolset: Option<String>,
+    limit: Option<u64>,
+}
+
+/// `describe_tools`' arguments.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Describe {
+    names: Vec<String>,
+}
+
+/// `select_toolsets`' arguments.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Select {
+    #[serde(default)]
+    enable: Vec<String>,
+    #[serde(default)]
+    disable: Vec<String>,
+}
+
+/// `describe_tools` takes at most this many names, and `search_tools`
+/// gives at most this many matches.
+const MAX_NAMES: usize = 20;
+const MAX_LIMIT: u64 = 50;
+const DEFAULT_LIMIT: u64 = 10;
+
+impl<P: CallPort> McpServer<P> {
+    /// True when `name` is a discovery tool this server serves.
+    pub(super) fn discovers(&self, name: &str) -> bool {
+        self.discovery.is_some() && NAMES.contains(&name)
+    }
+
+    /// Answers a call of a discovery tool (see [`McpServer::discovers`]).
+    pub(super) async fn discover(
+        &self,
+        name: &str,
+        args: Option<JsonObject>,
+        context: &RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let args = Value::Object(args.unwrap_or_default());
+        let (answer, changed) = match (name, self.discovery.as_deref()) {
+            ("search_tools", Some(discovery)) => (self.search(discovery, args), false),
+            ("describe_tools", _) => self.describe(args),
+            ("select_toolsets", _) => self.select(args),
+            _ => {
+                let e = ToolError::internal(format!("`{name}` is not a discovery tool"));
+                return result::error(&e);
+            }
+        };
+        if changed {
+            self.tools_changed(context).await;
+        }
+        match answer {
+            Ok(value) => result::structured(value),
+            Err(e) => result::error(&e),
+        }
+    }
+
+    /// Tells the client its tool list changed: `notifications/tools/
+    /// list_changed` on the session up to 2025-11-25, and on each
+    /// `subscriptions/listen` stream that asked for it from 2026-07-28. A
+    /// client that cannot be told (it keeps no session) still calls what
+    /// `describe_tools` gave it, so a failed send is not an error.
+    async fn tools_changed(&self, context: &RequestContext<RoleServer>) {
+        let revision = context.protocol_version().map(|v| v.to_string());
+        if revision.is_none_or(|r| r.as_str() <= super::reroute::TASKS_REVISION) {
+            let _ = context.peer.notify_tool_list_changed().await;
+        }
+        let listeners = self.listeners().clone();
+        for sink in listeners {
+            let _ = sink.notify_tool_list_changed().await;
+        }
+    }
+
+    /// The `subscriptions/listen` streams of this session.
+    pub(super) fn listeners(&self) -> std::sync::MutexGuard<'_, Vec<SubscriptionSink>> {
+        self.listeners
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn search(&self, discovery: &Discovery, args: Value) -> Result<Value, ToolError> {
+        let Search {
+            query,
+            toolset,
+            limit,
+        } = parse(args)?;
+        let limit = limit.unwrap_or(DEFAULT_LIMIT);
+        if !(1..=MAX_LIMIT).contains(&limit) {
+            return Err(ToolError::invalid_request(format!(
+                "field `limit`: {limit} is outside 1 to {MAX_LIMIT}"
+            )));
+        }
+        if let Some(toolset) = &toolset {
+            self.known_toolsets(std::slice::from_ref(toolset))?;
+        }
+        let hits = discovery.index.search(&query, |tool| {
+            self.served.serves(tool) && toolset.as_deref().is_none_or(|t| tool.in_toolset(t))
+        });
+        let shown = usize::try_from(limit).unwrap_or(usize::MAX).min(hits.len());
+        let tools: Vec<Value> = hits[..shown]
+            .iter()
+            .map(|tool| {
+                let mut hit = json!({
+                    "name": tool.name,
+                    "summary": search::summary(tool.description),
+                    "toolsets": tool.toolsets,
+                });
+                if let Some(title) = tool.title {
+                    hit["title"] = json!(title);
+                }
+                hit
+            })
+            .collect();
+        Ok(json!({ "tools": tools, "more": hits.len() - shown }))
+    }
+
+    fn describe(&self, args: Value) -> (Result<Value, ToolError>, bool) {
+        let names = match parse::<Describe>(args) {
+            Ok(Describe { names }) => names,
+            Err(e) => return (Err(e), false),
+        };
+        if names.is_empty() || names.len() > MAX_NAMES {
+            let e = ToolError::invalid_request(format!(
+                "field `names`: give 1 to {MAX_NAMES} tool names, not {}",
+                names.len()
+            ));
+            return (Err(e), false);
+        }
+        let unknown: Vec<&str> = names
+            .iter()
+            .map(String::as_str)
+            .filter(|n| self.served_tool(n).is_none() && !NAMES.contains(n))
+            .collect();
+        if !unknown.is_empty() {
+            let e = ToolError::new(
+                "UNKNOWN_TOOL",
+                format!(
+                    "no tool is named {}; search_tools finds tools by what they do",
+                    quoted(&unknown)
+                ),
+            )
+            .with_details(json!({ "unknown": unknown }));
+            return (Err(e), false);
+        }
+        let mut view = self
+            .view
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut changed = false;
+        let mut tools = Vec::with_capacity(names.len());
+        for name in &names {
+            if let Some(tool) = self.served_tool(name)
+                && !tool.builtin
+                && !view.shows(tool)
+            {
+                view.described.insert(tool.name);
+                changed = true;
+            }
+            if let Some(definition) = self.definition(name) {
+                tools.push(definition);
+            }
+        }
+        (Ok(json!({ "tools": tools })), changed)
+    }
+
+    fn select(&self, args: Value) -> (Result<Value, ToolError>, bool) {
+        let Select { enable, disable } = match parse(args) {
+            Ok(select) => select,
+            Err(e) => return (Err(e), false),
+        };
+        let known = toolsets::all::<P::Catalogue>(&self.served);
+        let (enable, disable) = match (self.known_toolsets(&enable), self.known_toolsets(&disable))
+        {
+            (Ok(enable), Ok(disable)) => (enable, disable),
+            (Err(e), _) | (_, Err(e)) => return (Err(e), false),
+        };
+        let mut view = self
+            .view
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let before: Vec<bool> = self.listed_flags(&view);
+        for name in disable {
+            view.enabled.remove(name);
+        }
+        view.enabled.extend(enable);
+        let changed = before != self.listed_flags(&view);
+        let toolsets: Vec<Value> = known
+            .iter()
+            .map(|t| json!({ "name": t.name, "tools": t.tools, "enabled": view.enabled.contains(t.name) }))
+            .collect();
+        (Ok(json!({ "toolsets": toolsets })), changed)
+    }
+
+    /// Which of the catalogue's tools `view` lists, to tell whether a
+    /// selection changed the list.
+    fn listed_flags(&self, view: &View) -> Vec<bool> {
+        <P::Catalogue as Catalogue>::TOOLS
+            .iter()
+            .map(|t| !t.builtin && self.served.serves(t) && view.shows(t))
+            .collect()
+    }
+
+    /// The catalogue's names for `names`, or an `UNKNOWN_TOOLSET` error
+    /// naming those it lacks and the toolsets there are.
+    fn known_toolsets(&self, names: &[String]) -> Result<Vec<&'static str>, ToolError> {
+        let known = toolsets::all::<P::Catalogue>(&self.served);
+        let mut found = Vec::with_capacity(names.len());
+        let mut unknown = Vec::new();
+        for name in names {
+            match known.iter().find(|t| t.name == name) {
+                Some(t) => found.push(t.name),
+                None => unknown.push(name.as_str()),
+            }
+        }
+        if unknown.is_empty() {
+            return Ok(found);
+        }
+        let names: Vec<&str> = known.iter().map(|t| t.name).collect();
+        Err(ToolError::new(
+            "UNKNOWN_TOOLSET",
+            format!(
+                "no toolset is named {}; the toolsets are {}",
+                quoted(&unknown),
+                names.join(", ")
+            ),
+        )
+        .with_details(json!({ "unknown": unknown, "toolsets": names })))
+    }
+
+    /// The `tools/list` entry of a discovery tool or a served tool.
+    fn definition(&self, name: &str) -> Option<Value> {
+        let discovery = self.discovery.as_deref()?;
+        let tool = discovery
+            .tools
+            .iter()
+            .chain(&self.schema.tools)
+            .find(|t| t.name == name)?;
+        serde_json::to_value(tool).ok()
+    }
+}
+
+/// Reads a discovery tool's arguments; a wrong one is `INVALID_REQUEST`.
+fn parse<T: for<'de> Deserialize<'de>>(args: Value) -> Result<T, ToolError> {
+    serde_json::from_value(args).map_err(|e| ToolError::invalid_request(e.to_string()))
+}
+
+/// "`a`", "`a`, `b`".
+fn quoted(names: &[&str]) -> String {
+    let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    names.join(", ")
+}
+
+/// A session's view, shared by the clones that serve it.
+pub(crate) type SharedView = std::sync::Arc<Mutex<View>>;
+
+/// A session's `subscriptions/listen` streams.
+pub(crate) type Listeners = std::sync::Arc<Mutex<Vec<SubscriptionSink>>>;
