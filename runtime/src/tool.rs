@@ -113,6 +113,22 @@ pub trait Catalogue: Send + Sync + 'static {
     /// as the TypeScript and Python registries, with `source` `local`.
     const METADATA: &'static str;
 
+    /// The tools as OpenAI function calling takes them in strict mode:
+    /// JSON text, an array of `{"type": "function", "function": {..}}`,
+    /// the same as the generated `schemas/profiles/openai.json`
+    /// (docs/schemas.md, "Provider profiles").
+    const OPENAI_TOOLS: &'static str;
+
+    /// The tools as Anthropic's Messages API takes them: JSON text, an
+    /// array of `{name, description, input_schema}`
+    /// (`schemas/profiles/anthropic.json`).
+    const ANTHROPIC_TOOLS: &'static str;
+
+    /// The tools as Gemini function declarations: JSON text, an array of
+    /// `{name, description, parameters}` in Gemini's OpenAPI 3.0 subset
+    /// (`schemas/profiles/gemini.json`).
+    const GEMINI_TOOLS: &'static str;
+
     /// The tool with this wire name.
     fn tool(name: &str) -> Option<&'static ToolInfo>;
 

@@ -30,6 +30,8 @@ pub(crate) struct Input<'a> {
     pub(crate) options: &'a Options,
     mcp_schema: OnceLock<Value>,
     metadata: OnceLock<Value>,
+    /// Each of [`crate::Profile::ALL`]'s tools, in that order.
+    profiles: [OnceLock<Value>; 3],
 }
 
 impl<'a> Input<'a> {
@@ -40,6 +42,7 @@ impl<'a> Input<'a> {
             options,
             mcp_schema: OnceLock::new(),
             metadata: OnceLock::new(),
+            profiles: Default::default(),
         }
     }
 
@@ -48,6 +51,16 @@ impl<'a> Input<'a> {
     pub(crate) fn mcp_schema(&self) -> &Value {
         self.mcp_schema
             .get_or_init(|| schema::mcp_schema(self.model))
+    }
+
+    /// The catalogue's tools as `profile`'s provider takes them: what the
+    /// schema files, the Rust catalogue and the bindings all carry.
+    pub(crate) fn profile(&self, profile: crate::Profile) -> &Value {
+        let index = crate::Profile::ALL
+            .iter()
+            .position(|p| *p == profile)
+            .unwrap_or_default();
+        self.profiles[index].get_or_init(|| profile.tools(self.mcp_schema()))
     }
 
     /// [`metadata::document`]: what the Rust catalogue serves at

@@ -15,7 +15,6 @@ mod registry;
 
 use std::path::Path;
 
-use crate::model::Model;
 use crate::output::OutputFile;
 
 use super::templates::{self, Layout, Template};
@@ -81,10 +80,11 @@ const RUNTIME: &[(&str, &str)] = &[
 
 /// The files of the python package, relative to its root.
 pub(crate) fn generate(input: &super::Input<'_>) -> Result<Vec<OutputFile>, crate::Diagnostics> {
-    Ok(files(input.model, input.mcp_schema()))
+    Ok(files(input))
 }
 
-fn files(model: &Model, mcp: &serde_json::Value) -> Vec<OutputFile> {
+fn files(input: &super::Input<'_>) -> Vec<OutputFile> {
+    let model = input.model;
     let mut files = templates::render(
         "Python",
         TEMPLATES,
@@ -101,7 +101,7 @@ fn files(model: &Model, mcp: &serde_json::Value) -> Vec<OutputFile> {
     for profile in crate::Profile::ALL {
         let name = format!("{}.json", profile.name());
         let path = Path::new("src").join(PACKAGE).join("profiles").join(name);
-        files.push(super::schema::profile_file(path, profile, mcp));
+        files.push(super::schema::profile_file(path, input.profile(profile)));
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     files

@@ -17,6 +17,11 @@ pub(crate) const MCP_SCHEMA_PLACEHOLDER: &str = "__TOOLWRIGHT_MCP_SCHEMA__";
 /// Stands for the tool metadata's raw string literal, likewise.
 pub(crate) const METADATA_PLACEHOLDER: &str = "__TOOLWRIGHT_METADATA__";
 
+/// The identifier a provider profile's tools replace, as the two above.
+pub(crate) fn profile_placeholder(profile: crate::Profile) -> String {
+    format!("__TOOLWRIGHT_PROFILE_{}__", profile.name().to_uppercase())
+}
+
 pub(crate) fn catalogue(cx: &Cx<'_>) -> TokenStream {
     let request = tool_enum(cx, Direction::Request);
     let validate = super::emit_validate::tool_request_impl(cx);
@@ -144,6 +149,8 @@ fn catalogue_impl(cx: &Cx<'_>) -> TokenStream {
     let mcp_schema_placeholder = format_ident!("{MCP_SCHEMA_PLACEHOLDER}");
     let metadata_placeholder = format_ident!("{METADATA_PLACEHOLDER}");
     let (into_job_call, from_job_reply) = job_calls(cx);
+    let profiles = crate::Profile::ALL.map(|p| format_ident!("{}", profile_placeholder(p)));
+    let [openai, anthropic, gemini] = profiles;
     quote! {
         /// The catalogue: every tool's metadata, and what the dispatcher
         /// needs to route a decoded `ToolRequest`.
@@ -165,6 +172,12 @@ fn catalogue_impl(cx: &Cx<'_>) -> TokenStream {
             const MCP_SCHEMA: &'static str = #mcp_schema_placeholder;
 
             const METADATA: &'static str = #metadata_placeholder;
+
+            const OPENAI_TOOLS: &'static str = #openai;
+
+            const ANTHROPIC_TOOLS: &'static str = #anthropic;
+
+            const GEMINI_TOOLS: &'static str = #gemini;
 
             #tool
 

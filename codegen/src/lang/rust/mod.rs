@@ -50,7 +50,7 @@ fn file(input: &super::Input<'_>) -> OutputFile {
         .collect();
     sections.extend(file_sections(model, options, &files));
     if !runtime {
-        let catalogue = format(emit_catalogue::catalogue(&cx))
+        let mut catalogue = format(emit_catalogue::catalogue(&cx))
             .replacen(
                 emit_catalogue::MCP_SCHEMA_PLACEHOLDER,
                 &raw_literal(input.mcp_schema()),
@@ -61,6 +61,17 @@ fn file(input: &super::Input<'_>) -> OutputFile {
                 &raw_literal(input.metadata()),
                 1,
             );
+        // Machine-read JSON, so compact: it is the largest text the
+        // catalogue carries.
+        for profile in crate::Profile::ALL {
+            let json =
+                serde_json::to_string(input.profile(profile)).expect("JSON values serialize");
+            catalogue = catalogue.replacen(
+                &emit_catalogue::profile_placeholder(profile),
+                &raw_str(&json),
+                1,
+            );
+        }
         sections.push(format!(
             "// The catalogue: every tool, in declaration order.\n\n{}\n{}",
             catalogue,
@@ -139,7 +150,11 @@ fn file_sections(model: &Model, options: &Options, files: &[usize]) -> Vec<Strin
 /// A JSON document (the MCP view, the tool metadata) as a raw string
 /// literal, pretty-printed so a change to a tool reads as a small diff.
 fn raw_literal(document: &serde_json::Value) -> String {
-    let json = serde_json::to_string_pretty(document).expect("JSON values serialize");
+    raw_str(&serde_json::to_string_pretty(document).expect("JSON values serialize"))
+}
+
+/// `json` as a raw string literal.
+fn raw_str(json: &str) -> String {
     // Enough `#`s that no `"#…` inside the JSON ends the literal early.
     let mut hashes = "#".to_owned();
     while json.contains(&format!("\"{hashes}")) {

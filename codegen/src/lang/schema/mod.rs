@@ -67,7 +67,7 @@ pub(crate) fn generate(input: &super::Input<'_>) -> Result<Vec<OutputFile>, Diag
     ));
     for profile in profile::Profile::ALL {
         let path = format!("profiles/{}.json", profile.name());
-        files.push(profile_file(path, profile, documents.mcp));
+        files.push(file(path, input.profile(profile)));
     }
     Ok(files)
 }
@@ -187,12 +187,8 @@ fn tool_schemas<'v>(mcp: &'v Value, entry: &'v Value, name: &str) -> Vec<&'v Val
 
 /// `profile`'s tool definitions of the MCP document `mcp`, as the file at
 /// `path`: the schema binding's, and the copies the packages ship.
-pub(crate) fn profile_file(
-    path: impl Into<PathBuf>,
-    profile: profile::Profile,
-    mcp: &Value,
-) -> OutputFile {
-    file(path, &profile.tools(mcp))
+pub(crate) fn profile_file(path: impl Into<PathBuf>, tools: &Value) -> OutputFile {
+    file(path, tools)
 }
 
 /// A JSON file: pretty-printed, with a final newline.

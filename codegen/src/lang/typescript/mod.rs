@@ -79,14 +79,14 @@ const RUNTIME: &[(&str, &str)] = &[
 /// The files of the typescript package.
 pub(crate) fn generate(input: &super::Input<'_>) -> Result<Vec<OutputFile>, crate::Diagnostics> {
     let mut files = files(input.model);
-    files.push(profiles(input.mcp_schema()));
+    files.push(profiles(input));
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
 }
 
 /// `src/profiles.ts`: the provider profiles as constants, and the lookup of
 /// a tool's input schema that `profileArguments` reads nulls against.
-fn profiles(mcp: &serde_json::Value) -> OutputFile {
+fn profiles(input: &super::Input<'_>) -> OutputFile {
     let mut text = String::from(
         "// The catalogue's tools as LLM providers take them (docs/schemas.md,\n\
          // \"Provider profiles\"), and a model's arguments read back.\n\n\
@@ -94,7 +94,7 @@ fn profiles(mcp: &serde_json::Value) -> OutputFile {
          import type { JsonValue } from \"./validate.js\";\n",
     );
     for profile in crate::Profile::ALL {
-        let json = serde_json::to_string_pretty(&profile.tools(mcp)).unwrap_or_default();
+        let json = serde_json::to_string_pretty(input.profile(profile)).unwrap_or_default();
         text.push_str(&format!(
             "\n/** The tools as {} takes them: `schemas/profiles/{}.json`. */\n\
              export const {}_TOOLS: readonly JsonValue[] = {json};\n",
