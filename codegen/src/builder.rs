@@ -38,7 +38,7 @@ pub struct Builder {
     allowed: Vec<Code>,
     export_catalogue: bool,
     side: Side,
-    client_prefix: String,
+    clients: crate::Clients,
 }
 
 impl Default for Builder {
@@ -63,7 +63,7 @@ impl Builder {
             allowed: Vec::new(),
             export_catalogue: false,
             side: Side::Both,
-            client_prefix: String::new(),
+            clients: crate::Clients::default(),
         }
     }
 
@@ -151,7 +151,31 @@ impl Builder {
     /// --client-prefix` does: Claude Code, for one, names a server's tools
     /// `mcp__<server>__<tool>`, and providers take at most 64 characters.
     pub fn client_prefix(&mut self, prefix: impl Into<String>) -> &mut Self {
-        self.client_prefix = prefix.into();
+        self.clients.prefix = prefix.into();
+        self
+    }
+
+    /// The LLM providers whose profiles the catalogue targets, as
+    /// `toolwright check --target` sets them: tool names are checked
+    /// against their rules only (`TW405`; every provider's by default), and
+    /// each request field one of them cannot state faithfully — a map or a
+    /// `json` value for OpenAI's strict mode, those, empty structs and
+    /// deep recursion for Gemini — draws `TW406` (docs/schemas.md,
+    /// "Provider profiles").
+    ///
+    /// ```no_run
+    /// use toolwright_codegen::{Builder, Profile};
+    ///
+    /// Builder::new()
+    ///     .target_profiles([Profile::OpenAi, Profile::Gemini])
+    ///     .compile(["../idl"])
+    ///     .unwrap();
+    /// ```
+    pub fn target_profiles(
+        &mut self,
+        profiles: impl IntoIterator<Item = crate::Profile>,
+    ) -> &mut Self {
+        self.clients.profiles = profiles.into_iter().collect();
         self
     }
 
@@ -288,7 +312,7 @@ impl Builder {
             output_name: self.output_name.clone(),
             export_catalogue: self.export_catalogue,
             side: self.side,
-            client_prefix: self.client_prefix.clone(),
+            clients: self.clients.clone(),
         };
         let report = |diagnostics: crate::Diagnostics| {
             // Build scripts' output is captured into a log, not a terminal.
@@ -528,6 +552,30 @@ mod tests {
             report.contains(&format!("`mcp__studio__{name}`")),
             "{report}"
         );
+    }
+
+    #[test]
+    fn target_profiles_reach_the_profile_check() {
+        let scratch = scratch("targets");
+        let dir = scratch.path();
+        std::fs::create_dir_all(dir.join("idl")).unwrap();
+        let text = "/// Tag.\ntool tag {\n    timing sync\n    request {\n        \
+                    /// Tags.\n        tags: map<string>,\n    }\n}\n";
+        std::fs::write(dir.join("idl/a.tool"), text).unwrap();
+        let paths = [dir.join("idl")];
+        let mut builder = Builder::new();
+        builder.out_dir(dir.join("out")).deny_warnings(true);
+        compile(&builder, &paths).0.unwrap();
+        builder.target_profiles([crate::Profile::Anthropic]);
+        compile(&builder, &paths).0.unwrap();
+
+        builder.target_profiles([crate::Profile::Gemini]);
+        let Err(BuildError::Diagnostics { count, report }) = compile(&builder, &paths).0 else {
+            panic!("Gemini cannot state the map");
+        };
+        assert_eq!(count, 1);
+        assert!(report.contains("warning[TW406]"), "{report}");
+        assert!(report.contains("to Gemini"), "{report}");
     }
 
     #[test]

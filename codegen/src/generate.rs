@@ -40,7 +40,7 @@ pub(crate) fn run(
     options: &Options,
     targets: &[Target],
 ) -> Result<Generated, Diagnostics> {
-    let Checked { model, warnings } = check_for_clients(sources, &options.client_prefix)?;
+    let Checked { model, warnings } = check_for_clients(sources, &options.clients)?;
     let input = Input::new(&model, sources, options);
     let validate = targets.contains(&Target::Rust) && !targets.contains(&Target::Schemas);
     // The targets are independent of each other, so they run at once, each

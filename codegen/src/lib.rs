@@ -48,7 +48,7 @@ pub use format::format_file;
 pub use generate::{Binding, generate, generate_bindings, generate_docs, served_docs_page};
 pub use lang::schema::profile::Profile;
 pub use model::Model;
-pub use options::{Generator, InvalidRuntimeCrate, Options, RuntimeCrate, Side};
+pub use options::{Clients, Generator, InvalidRuntimeCrate, Options, RuntimeCrate, Side};
 pub use output::OutputFile;
 pub use source::{
     FileId, LoadError, LoadErrorKind, Location, MAX_FILE_BYTES, SourceFile, Sources, Span,
@@ -79,14 +79,16 @@ pub struct Checked {
 /// field without a doc comment, an `async_long` tool without errors.
 /// Warnings are only looked for once there are no errors.
 pub fn check_with_warnings(sources: &Sources) -> Result<Checked, Diagnostics> {
-    check_for_clients(sources, "")
+    check_for_clients(sources, &Clients::default())
 }
 
-/// [`check_with_warnings`], with each tool's name checked as clients that
-/// put `client_prefix` before it (`mcp__studio__`) pass it on to LLM
-/// providers, whose name rules the prefix counts toward (`TW405`).
-pub fn check_for_clients(sources: &Sources, client_prefix: &str) -> Result<Checked, Diagnostics> {
+/// [`check_with_warnings`], for a catalogue handed to `clients`: each
+/// tool's name is checked as those clients pass it on to LLM providers,
+/// after their prefix (`mcp__studio__`), against the targeted providers'
+/// name rules (`TW405`), and each request field a targeted provider
+/// profile cannot state faithfully draws `TW406`.
+pub fn check_for_clients(sources: &Sources, clients: &Clients) -> Result<Checked, Diagnostics> {
     let model = check(sources)?;
-    let warnings = Diagnostics::new(lint::lint(&model, sources, client_prefix));
+    let warnings = Diagnostics::new(lint::lint(&model, sources, clients));
     Ok(Checked { model, warnings })
 }

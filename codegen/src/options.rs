@@ -38,9 +38,25 @@ pub struct Options {
     /// Which way the crate moves the catalogue's values, and so which
     /// serde derives each type gets. See [`crate::Builder::side`].
     pub side: Side,
-    /// What clients put before a tool's name when they pass it on to an
-    /// LLM provider; see [`crate::check_for_clients`].
-    pub client_prefix: String,
+    /// The clients the catalogue is handed to, for the checker's
+    /// warnings about them; see [`crate::check_for_clients`].
+    pub clients: Clients,
+}
+
+/// The clients a catalogue is handed to, as far as the checker's warnings
+/// go: what they put before a tool's name, and which LLM providers'
+/// profiles the catalogue targets.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Clients {
+    /// What clients put before a tool's name when they pass it on to a
+    /// provider (`mcp__studio__`), which counts toward the provider's name
+    /// rules (`TW405`).
+    pub prefix: String,
+    /// The provider profiles the catalogue targets. Tool names are checked
+    /// against these providers' rules (every provider's when empty), and
+    /// each request field one of them cannot state faithfully draws
+    /// `TW406` (none when empty).
+    pub profiles: Vec<crate::Profile>,
 }
 
 impl Default for Options {
@@ -62,7 +78,7 @@ impl Options {
             output_name: "tools".to_owned(),
             export_catalogue: false,
             side: Side::Both,
-            client_prefix: String::new(),
+            clients: Clients::default(),
         }
     }
 }

@@ -604,3 +604,35 @@ fn check_reports_warnings_and_deny_and_allow_them() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stderr), "");
 }
+
+#[test]
+fn check_target_names_the_providers_whose_profiles_are_checked() {
+    // Its map and `json` fields: OpenAI and Gemini cannot state them,
+    // Anthropic can.
+    let out = toolwright(&["check", "idl", "--target", "openai,gemini"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.matches("warning[TW406]").count(), 6, "{stderr}");
+    assert!(
+        stderr.contains("field `headers` cannot be stated faithfully to OpenAI and Gemini"),
+        "{stderr}"
+    );
+    let out = toolwright(&[
+        "check",
+        "idl",
+        "--target",
+        "anthropic",
+        "--deny",
+        "warnings",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+
+    let out = toolwright(&["check", "idl", "--target", "mistral"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr)
+            .contains("`mistral` is not a provider profile; they are openai, anthropic, gemini"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use toolwright_codegen::diag::Code;
-use toolwright_codegen::{Sources, check_with_warnings};
+use toolwright_codegen::{Clients, Profile, Sources, check_for_clients};
 
 fn table() -> String {
     let mut out = String::from("| code | meaning |\n|---|---|\n");
@@ -71,13 +71,18 @@ fn blocks(explanation: &str) -> (Option<String>, Option<String>) {
 }
 
 /// The codes a text draws: its errors, or when it has none and
-/// `warnings` is set, its warnings. (The examples of error codes are kept
+/// `warnings` is set, its warnings, checked as for a catalogue that
+/// targets every provider profile. (The examples of error codes are kept
 /// short, without the doc comments TW403 asks for.)
 fn codes_of(text: &str, warnings: bool) -> Result<(), Vec<&'static str>> {
     let mut sources = Sources::new();
     sources.add("example.tool", text);
     let codes = |d: &toolwright_codegen::Diagnostics| d.iter().map(|d| d.code.as_str()).collect();
-    match check_with_warnings(&sources) {
+    let clients = Clients {
+        profiles: Profile::ALL.to_vec(),
+        ..Clients::default()
+    };
+    match check_for_clients(&sources, &clients) {
         Ok(checked) if checked.warnings.is_empty() || !warnings => Ok(()),
         Ok(checked) => Err(codes(&checked.warnings)),
         Err(errors) => Err(codes(&errors)),

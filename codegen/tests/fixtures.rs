@@ -24,7 +24,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
 use toolwright_codegen::diag::Code;
-use toolwright_codegen::{ColorChoice, Diagnostics, Model, Sources, check, check_with_warnings};
+use toolwright_codegen::{
+    Clients, ColorChoice, Diagnostics, Model, Profile, Sources, check, check_for_clients,
+};
 
 /// Codes no invalid fixture exercises, each with the reason. Keep it empty
 /// unless a code truly cannot be reached from a `.tool` file.
@@ -196,6 +198,7 @@ fn warning_code(stem: &str) -> Code {
         "missing_docs" => Code::MissingDocs,
         "async_long_without_errors" => Code::AsyncWithoutErrors,
         "provider_name" => Code::ProviderName,
+        "profile_unfaithful" => Code::ProfileUnfaithful,
         other => panic!("warnings/{other}.tool: name the warning it shows"),
     }
 }
@@ -206,7 +209,13 @@ fn warning_fixtures_check_and_match_their_warning_snapshots() {
     for fixture in fixtures("warnings") {
         let mut sources = Sources::new();
         sources.add(fixture.name.clone(), fixture.bytes.clone());
-        let warnings = match check_with_warnings(&sources) {
+        // As for a catalogue that targets every provider profile, which
+        // TW406 needs.
+        let clients = Clients {
+            profiles: Profile::ALL.to_vec(),
+            ..Clients::default()
+        };
+        let warnings = match check_for_clients(&sources, &clients) {
             Ok(checked) => checked.warnings,
             Err(diags) => {
                 failures.push(format!(

@@ -147,6 +147,14 @@ const OPENAI_KEYWORDS: &[&str] = &[
 fn openai_strict(schema: &Value, defs: &Map<String, Value>, depth: usize, at: &str) {
     let schema = object(schema);
     assert!(depth <= 10, "{at}: nested deeper than 10");
+    // Strict mode's supported schemas each name a type, or are a
+    // reference, an `anyOf`, an `enum` or a `const`.
+    assert!(
+        ["type", "$ref", "anyOf", "enum", "const"]
+            .iter()
+            .any(|k| schema.contains_key(*k)),
+        "{at}: a schema without a type"
+    );
     for key in schema.keys() {
         assert!(OPENAI_KEYWORDS.contains(&key.as_str()), "{at}: `{key}`");
     }
@@ -189,17 +197,27 @@ fn openai_strict(schema: &Value, defs: &Map<String, Value>, depth: usize, at: &s
 /// True when `schema` holds a map or a value of any type somewhere: what
 /// strict mode cannot say.
 fn needs_more_than_strict(schema: &Value) -> bool {
-    match schema {
-        Value::Object(o) if o.is_empty() => true,
-        Value::Object(o) => {
-            o.get("additionalProperties").is_some_and(Value::is_object)
-                || o.iter().any(|(k, v)| {
-                    !matches!(k.as_str(), "default" | "enum" | "const") && needs_more_than_strict(v)
-                })
+    let Value::Object(o) = schema else {
+        return schema == &Value::Bool(true);
+    };
+    let typed = ["type", "$ref", "anyOf", "oneOf", "enum", "const"]
+        .iter()
+        .any(|k| o.contains_key(*k));
+    let schemas = |key: &str| -> Vec<&Value> {
+        match o.get(key) {
+            Some(Value::Object(named)) if key != "items" => named.values().collect(),
+            Some(Value::Array(list)) => list.iter().collect(),
+            Some(one) => vec![one],
+            None => Vec::new(),
         }
-        Value::Array(items) => items.iter().any(needs_more_than_strict),
-        _ => false,
-    }
+    };
+    !typed
+        || o.get("additionalProperties").is_some_and(Value::is_object)
+        || ["properties", "$defs", "anyOf", "oneOf"]
+            .into_iter()
+            .flat_map(schemas)
+            .chain(o.get("items"))
+            .any(needs_more_than_strict)
 }
 
 #[test]
@@ -290,6 +308,11 @@ const GEMINI_TYPES: &[&str] = &["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY
 
 fn gemini(schema: &Value, at: &str) {
     let schema = object(schema);
+    // Gemini's `Schema` requires `type`, unless it is an `anyOf`.
+    assert!(
+        schema.contains_key("type") || schema.contains_key("anyOf"),
+        "{at}: a schema without a type"
+    );
     for key in schema.keys() {
         assert!(GEMINI_KEYWORDS.contains(&key.as_str()), "{at}: `{key}`");
     }
@@ -340,6 +363,13 @@ fn the_gemini_profile_stays_in_the_schema_subset() {
     );
 }
 
+fn clients(prefix: &str) -> toolwright_codegen::Clients {
+    toolwright_codegen::Clients {
+        prefix: prefix.to_owned(),
+        profiles: Vec::new(),
+    }
+}
+
 #[test]
 fn a_client_prefix_counts_toward_the_name_rules() {
     // 52 characters: taken alone, refused after a 13-character prefix.
@@ -350,9 +380,10 @@ fn a_client_prefix_counts_toward_the_name_rules() {
         "song.tool",
         format!("/// Render.\ntool {name} {{\n    timing sync\n}}\n"),
     );
-    let alone = toolwright_codegen::check_for_clients(&sources, "").expect("valid");
+    let alone = toolwright_codegen::check_for_clients(&sources, &clients("")).expect("valid");
     assert!(alone.warnings.is_empty(), "{:?}", alone.warnings);
-    let prefixed = toolwright_codegen::check_for_clients(&sources, "mcp__studio__").expect("valid");
+    let prefixed =
+        toolwright_codegen::check_for_clients(&sources, &clients("mcp__studio__")).expect("valid");
     let warnings: Vec<_> = prefixed.warnings.iter().collect();
     assert_eq!(warnings.len(), 1);
     assert_eq!(warnings[0].code.as_str(), "TW405");
@@ -364,7 +395,8 @@ fn a_client_prefix_counts_toward_the_name_rules() {
         warnings[0].message
     );
     // A prefix with a dot: Gemini takes it, OpenAI and Anthropic do not.
-    let dotted = toolwright_codegen::check_for_clients(&sources, "studio.").expect("valid");
+    let dotted =
+        toolwright_codegen::check_for_clients(&sources, &clients("studio.")).expect("valid");
     let message = &dotted.warnings.iter().next().expect("a warning").message;
     assert!(
         message.ends_with("refused by OpenAI and Anthropic"),

@@ -251,6 +251,22 @@ pub struct Lints {
     /// on to LLM providers (`mcp__studio__`; `TW405`).
     #[arg(long, value_name = "PREFIX")]
     client_prefix: Option<String>,
+    /// The LLM providers the catalogue is handed to (`openai`, `anthropic`,
+    /// `gemini`; repeatable or comma-separated): tool names are checked
+    /// against their rules only (`TW405`), and request fields their
+    /// profiles cannot state draw `TW406`.
+    #[arg(long, value_name = "PROVIDER", value_delimiter = ',', value_parser = parse_profile)]
+    target: Vec<crate::Profile>,
+}
+
+fn parse_profile(text: &str) -> Result<crate::Profile, String> {
+    crate::Profile::from_name(text).ok_or_else(|| {
+        let names: Vec<&str> = crate::Profile::ALL.iter().map(|p| p.name()).collect();
+        format!(
+            "`{text}` is not a provider profile; they are {}",
+            names.join(", ")
+        )
+    })
 }
 
 /// A `--deny` value.
@@ -267,7 +283,7 @@ fn parse_warning_code(text: &str) -> Result<crate::diag::Code, String> {
         Some(code) if code.is_warning() => Ok(code),
         Some(code) => Err(format!("`{}` is an error, not a warning", code.as_str())),
         None => Err(format!(
-            "`{text}` is not a diagnostic code; warnings are `TW401` to `TW405` (docs/diagnostics.md)"
+            "`{text}` is not a diagnostic code; warnings are `TW401` to `TW406` (docs/diagnostics.md)"
         )),
     }
 }
@@ -281,6 +297,14 @@ fn parse_lint(text: &str) -> Result<Lint, String> {
 }
 
 impl Lints {
+    /// The clients `--client-prefix` and `--target` describe.
+    fn clients(&self) -> crate::Clients {
+        crate::Clients {
+            prefix: self.client_prefix.clone().unwrap_or_default(),
+            profiles: self.target.clone(),
+        }
+    }
+
     /// Drops allowed warnings; true when one left is denied.
     fn apply(&self, warnings: &mut crate::Diagnostics) -> bool {
         warnings.retain(|d| !self.allow.contains(&d.code));
@@ -614,7 +638,7 @@ fn generate(
                 output_name: output_name.to_owned(),
                 export_catalogue,
                 side,
-                client_prefix: String::new(),
+                clients: crate::Clients::default(),
             };
             (options, vec![crate::lang::Target::Rust], Vec::new())
         }
@@ -702,7 +726,7 @@ fn check(
     let crate::Checked {
         model,
         mut warnings,
-    } = match crate::check_for_clients(&sources, lints.client_prefix.as_deref().unwrap_or("")) {
+    } = match crate::check_for_clients(&sources, &lints.clients()) {
         Ok(checked) => checked,
         Err(diagnostics) => {
             output.report(&diagnostics, &sources);

@@ -4,16 +4,25 @@
 
 use std::collections::HashSet;
 
-use crate::Profile;
 use crate::diag::{Diagnostic, messages};
-use crate::model::{Deprecation, Field, Model, Origin, Timing, Tool, ToolKind, TypeId, Value};
+use crate::model::{
+    Deprecation, Field, Model, Origin, Primitive, Timing, Tool, ToolKind, Type, TypeId, TypeKind,
+    Value,
+};
 use crate::source::{Location, Sources, Span};
+use crate::{Clients, Profile};
 
 /// Every warning for `model`, unsorted. Items in built-in files (the job
-/// tools) are not linted: users cannot change them. `client_prefix` is
-/// what clients put before a tool's name when they pass it on to a
-/// provider (`mcp__studio__`), which counts toward the provider's limits.
-pub(crate) fn lint(model: &Model, sources: &Sources, client_prefix: &str) -> Vec<Diagnostic> {
+/// tools) are not linted: users cannot change them. `clients` says what
+/// clients put before a tool's name when they pass it on to a provider
+/// (`mcp__studio__`), which counts toward the provider's limits, and which
+/// providers' profiles the catalogue targets.
+pub(crate) fn lint(model: &Model, sources: &Sources, clients: &Clients) -> Vec<Diagnostic> {
+    let targets: &[Profile] = if clients.profiles.is_empty() {
+        &Profile::ALL
+    } else {
+        &clients.profiles
+    };
     let mut lints = Lints {
         model,
         sources,
@@ -26,7 +35,7 @@ pub(crate) fn lint(model: &Model, sources: &Sources, client_prefix: &str) -> Vec
         }
         lints.tool_docs(tool);
         lints.async_long_without_errors(tool);
-        lints.provider_names(tool, client_prefix);
+        lints.provider_names(tool, &clients.prefix, targets);
         lints.deprecated_uses_of_tool(tool);
     }
     for def in &model.types {
@@ -41,6 +50,7 @@ pub(crate) fn lint(model: &Model, sources: &Sources, client_prefix: &str) -> Vec
             }
         }
     }
+    lints.unfaithful_fields(&clients.profiles);
     lints.out
 }
 
@@ -193,11 +203,71 @@ impl Lints<'_> {
         }
     }
 
+    /// TW406: the request fields a targeted profile cannot state, each once
+    /// (at its declaration) with the tools whose requests reach it.
+    fn unfaithful_fields(&mut self, targets: &[Profile]) {
+        if targets.is_empty() {
+            return;
+        }
+        // Field location → (field, what is unstated, the tools).
+        let mut found: Vec<(&Field, Unstated, Vec<&str>)> = Vec::new();
+        for tool in &self.model.tools {
+            if self.model.is_builtin(&tool.location) {
+                continue;
+            }
+            let requests: Vec<TypeId> = match &tool.kind {
+                ToolKind::Single(e) => e.request.into_iter().collect(),
+                ToolKind::Actions(actions) => {
+                    actions.iter().filter_map(|a| a.endpoint.request).collect()
+                }
+            };
+            let mut reached = HashSet::new();
+            self.model.reach(requests, &mut reached);
+            let mut reached: Vec<TypeId> = reached.into_iter().collect();
+            reached.sort_by_key(|id| id.index());
+            for id in reached {
+                for field in self.model.type_def(id).kind.fields() {
+                    let Some(kind) = unstated(self.model, id, &field.ty) else {
+                        continue;
+                    };
+                    match found
+                        .iter_mut()
+                        .find(|(f, ..)| f.location == field.location)
+                    {
+                        Some((.., tools)) if !tools.contains(&tool.name.as_str()) => {
+                            tools.push(&tool.name);
+                        }
+                        Some(_) => {}
+                        None => found.push((field, kind, vec![&tool.name])),
+                    }
+                }
+            }
+        }
+        for (field, kind, tools) in found {
+            let fates: Vec<(&str, &str)> = targets
+                .iter()
+                .filter_map(|p| kind.fate(*p).map(|fate| (p.provider(), fate)))
+                .collect();
+            if fates.is_empty() {
+                continue;
+            }
+            let span = self.span(field.location);
+            self.out.push(messages::profile_unfaithful(
+                span,
+                &field.name,
+                kind,
+                field.required,
+                &tools,
+                &fates,
+            ));
+        }
+    }
+
     /// TW405: a tool name, after the client's prefix, that a provider
     /// profile's provider refuses.
-    fn provider_names(&mut self, tool: &Tool, prefix: &str) {
+    fn provider_names(&mut self, tool: &Tool, prefix: &str, targets: &[Profile]) {
         let full = format!("{prefix}{}", tool.name);
-        let refusals: Vec<(&str, String)> = Profile::ALL
+        let refusals: Vec<(&str, String)> = targets
             .iter()
             .filter_map(|p| p.refuses_name(&full).map(|why| (p.provider(), why)))
             .collect();
@@ -205,6 +275,83 @@ impl Lints<'_> {
             let span = self.span(tool.location);
             self.out
                 .push(messages::provider_name(span, &full, prefix, &refusals));
+        }
+    }
+}
+
+/// What a provider profile cannot state of a request field's type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unstated {
+    /// `map<T>` (inside lists too): keys a schema does not name.
+    Map,
+    /// `json`: a value of any type.
+    Any,
+    /// A struct without fields: an object without properties.
+    EmptyStruct,
+    /// The field's owner again, inside itself.
+    Recursive,
+}
+
+impl Unstated {
+    /// What the type is, for the message.
+    pub(crate) fn what(self) -> &'static str {
+        match self {
+            Unstated::Map => "a map",
+            Unstated::Any => "a `json` value",
+            Unstated::EmptyStruct => "a struct without fields",
+            Unstated::Recursive => "its own type again",
+        }
+    }
+
+    /// What `profile` does with a field of this kind, when it cannot state
+    /// it faithfully.
+    pub(crate) fn fate(self, profile: Profile) -> Option<&'static str> {
+        match (profile, self) {
+            (Profile::OpenAi, Unstated::Map | Unstated::Any) => {
+                Some("strict mode cannot state it, so the tool is declared with `strict: false`")
+            }
+            (Profile::Gemini, Unstated::Map | Unstated::Any | Unstated::EmptyStruct) => {
+                Some("its schema subset cannot state it, so the field is left out")
+            }
+            (Profile::Gemini, Unstated::Recursive) => Some(
+                "it takes no `$ref`, so the type is written out twice inside itself, and this field left out below that",
+            ),
+            _ => None,
+        }
+    }
+
+    /// How to state it in every profile.
+    pub(crate) fn fix(self) -> &'static str {
+        match self {
+            Unstated::Map => {
+                "to state it in every profile, make it a list of key/value structs, or a struct of named fields"
+            }
+            Unstated::Any => "to state it in every profile, give it a declared type",
+            Unstated::EmptyStruct => {
+                "to state it in every profile, give the struct a field, or leave the field out until it has one"
+            }
+            Unstated::Recursive => {
+                "nothing to change when two levels are enough for a model; a list of a non-recursive type states it in every profile"
+            }
+        }
+    }
+}
+
+/// What a profile cannot state of a field of type `ty` in `owner`.
+fn unstated(model: &Model, owner: TypeId, ty: &Type) -> Option<Unstated> {
+    match ty {
+        Type::Optional(inner) | Type::List(inner) => unstated(model, owner, inner),
+        Type::Map(_) => Some(Unstated::Map),
+        Type::Primitive(Primitive::Json) => Some(Unstated::Any),
+        Type::Primitive(_) => None,
+        Type::Named(r) => {
+            let def = model.type_def(r.id);
+            if matches!(&def.kind, TypeKind::Struct(fields) if fields.is_empty()) {
+                return Some(Unstated::EmptyStruct);
+            }
+            let mut reached = HashSet::new();
+            model.reach([r.id], &mut reached);
+            reached.contains(&owner).then_some(Unstated::Recursive)
         }
     }
 }

@@ -615,48 +615,30 @@ export const OPENAI_TOOLS: readonly JsonValue[] = [
           },
           "creator": {
             "description": "Who made the content; defaults to the caller.",
-            "type": [
-              "string",
-              "null"
-            ]
+            "type": "string"
           },
           "metadata": {
-            "anyOf": [
-              {},
-              {
-                "type": "null"
-              }
-            ],
             "description": "Arbitrary metadata stored verbatim with the artifact."
           },
           "parent_id": {
             "description": "Artifact this one was derived from.",
-            "type": [
-              "string",
-              "null"
-            ]
+            "type": "string"
           },
           "tags": {
+            "default": [],
             "description": "Free-form tags for later search.",
             "items": {
               "type": "string"
             },
-            "type": [
-              "array",
-              "null"
-            ]
+            "type": "array"
           }
         },
         "required": [
-          "cas_hash",
-          "creator",
-          "metadata",
-          "parent_id",
-          "tags"
+          "cas_hash"
         ],
         "type": "object"
       },
-      "strict": true
+      "strict": false
     },
     "type": "function"
   },
@@ -8238,9 +8220,6 @@ export const GEMINI_TOOLS: readonly JsonValue[] = [
         "creator": {
           "description": "Who made the content; defaults to the caller.",
           "type": "STRING"
-        },
-        "metadata": {
-          "description": "Arbitrary metadata stored verbatim with the artifact."
         },
         "parent_id": {
           "description": "Artifact this one was derived from.",

@@ -113,6 +113,7 @@ codes! {
     MissingDocs = "TW403": "a tool, action or field without a doc comment (warning)",
     AsyncWithoutErrors = "TW404": "an `async_long` tool that declares no errors (warning)",
     ProviderName = "TW405": "a tool name an LLM provider refuses (warning)",
+    ProfileUnfaithful = "TW406": "a request field a targeted LLM provider's profile cannot state (warning)",
 }
 
 /// "1 file", "2 files".

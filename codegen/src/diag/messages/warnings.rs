@@ -95,6 +95,42 @@ pub(crate) fn provider_name(
     d.help(help)
 }
 
+/// TW406: a request field a targeted provider profile cannot state.
+pub(crate) fn profile_unfaithful(
+    span: Span,
+    field: &str,
+    kind: crate::lint::Unstated,
+    required: bool,
+    tools: &[&str],
+    fates: &[(&str, &str)],
+) -> Diagnostic {
+    let providers: Vec<&str> = fates.iter().map(|(p, _)| *p).collect();
+    let quoted: Vec<String> = tools.iter().map(|t| format!("`{t}`")).collect();
+    let quoted: Vec<&str> = quoted.iter().map(String::as_str).collect();
+    let mut d = Diagnostic::warning(
+        Code::ProfileUnfaithful,
+        span,
+        format!(
+            "field `{field}` cannot be stated faithfully to {}",
+            and_list(&providers)
+        ),
+    )
+    .label(format!(
+        "{}, in the request of {}",
+        kind.what(),
+        and_list(&quoted)
+    ));
+    for (provider, fate) in fates {
+        let mut note = format!("{provider}: {fate}");
+        if required && *provider == "Gemini" && kind != crate::lint::Unstated::Recursive {
+            note.push_str("; it is required, so Gemini's model cannot make a call that decodes");
+        }
+        d = d.note(note);
+    }
+    d.note("the server still checks every request against the full declaration")
+        .help(kind.fix())
+}
+
 /// `a`, `a and b`, `a, b and c`.
 fn and_list(items: &[&str]) -> String {
     match items {

@@ -63,7 +63,10 @@ fn convert<'d>(
     defs: &'d Map<String, Json>,
     within: &mut Vec<&'d str>,
 ) -> Option<Json> {
-    let object = schema.as_object().filter(|o| !o.is_empty())?;
+    if super::is_any(schema) {
+        return None;
+    }
+    let object = schema.as_object()?;
     if let Some(reference) = object.get("$ref").and_then(Json::as_str) {
         let (name, def) = super::resolve(defs, reference)?;
         if within.iter().filter(|&&n| n == name).count() >= UNROLL {

@@ -39,6 +39,11 @@ impl Profile {
         }
     }
 
+    /// The profile named `name` (see [`Profile::name`]).
+    pub fn from_name(name: &str) -> Option<Profile> {
+        Profile::ALL.into_iter().find(|p| p.name() == name)
+    }
+
     /// The provider, as people name it.
     pub fn provider(self) -> &'static str {
         match self {
@@ -106,6 +111,21 @@ fn description(tool: &Json) -> Option<String> {
 fn resolve<'a>(defs: &'a Map<String, Json>, reference: &str) -> Option<(&'a str, &'a Json)> {
     let name = reference.strip_prefix("#/$defs/")?;
     defs.get_key_value(name).map(|(k, v)| (k.as_str(), v))
+}
+
+/// True for a schema that admits any value: `true`, or an object with no
+/// keyword that limits the type (`{}`, or a `json` field's
+/// `{"description": …}`), which neither OpenAI's strict mode nor Gemini's
+/// subset can state.
+fn is_any(schema: &Json) -> bool {
+    const LIMITING: &[&str] = &[
+        "type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "not",
+    ];
+    match schema {
+        Json::Bool(admits) => *admits,
+        Json::Object(object) => !LIMITING.iter().any(|k| object.contains_key(*k)),
+        _ => false,
+    }
 }
 
 /// True for a schema that only admits `null`.

@@ -57,8 +57,11 @@ fn root(input: &Json) -> Option<Json> {
 
 /// The strict form of one schema, or `None` when strict mode cannot say it.
 fn strict(schema: &Json) -> Option<Json> {
-    // `true`, `false` and `{}` (any value) have no strict form.
-    let object = schema.as_object().filter(|o| !o.is_empty())?;
+    // `true`, `false` and a value of any type have no strict form.
+    if super::is_any(schema) {
+        return None;
+    }
+    let object = schema.as_object()?;
     let mut out = Map::new();
     let required: Vec<&str> = object
         .get("required")
