@@ -46,7 +46,19 @@ use toolwright::{Bytes, Dispatcher, DispatcherConfig, ResponseEnvelope};
 type Envelope = ResponseEnvelope<ToolResponse>;
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> std::process::ExitCode {
+    match run().await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            // What went wrong as the error says it (`Display`), not as its
+            // structure (`Debug`, which `main` returning `Result` prints).
+            eprintln!("studio: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run() -> Result<(), Box<dyn std::error::Error>> {
     let data_dir = std::env::var_os("STUDIO_DATA").map_or_else(
         || std::env::temp_dir().join("toolwright-studio"),
         PathBuf::from,
