@@ -84,6 +84,7 @@ pub(crate) fn service_impl(input: &BindInput, answers: &[(&ToolEntry, Answer)]) 
     let arms = answers
         .iter()
         .map(|(tool, answer)| arm(&scope, tool, answer));
+    let call_inline = call_inline(&scope, answers);
 
     let module = &input.module;
     let self_ty = &input.item.self_ty;
@@ -124,8 +125,64 @@ pub(crate) fn service_impl(input: &BindInput, answers: &[(&ToolEntry, Answer)]) 
                     }
                 }
             }
+
+            #call_inline
         }
     }
+}
+
+/// `fn call_inline`: the handlers that are plain functions taking no
+/// context, called at once (see `Service::call_inline`); nothing when
+/// there are none, which leaves the trait's default.
+fn call_inline(scope: &Scope, answers: &[(&ToolEntry, Answer)]) -> Option<TokenStream> {
+    let span = scope.span;
+    let module = &scope.input.module;
+    let private = private_path(scope.input, span);
+    let finish = local("finish", span);
+    let arms: Vec<TokenStream> = answers
+        .iter()
+        .filter_map(|(tool, answer)| match answer {
+            Answer::Handler(h) if !h.awaits && h.context.is_none() && h.cfgs.is_empty() => {
+                let variant = &tool.variant;
+                let pattern = match tool.request {
+                    Some(_) => {
+                        let request = &scope.request;
+                        quote_spanned!(span=> #module::ToolRequest::#variant(#request))
+                    }
+                    None => quote_spanned!(span=> #module::ToolRequest::#variant),
+                };
+                let body = call(scope, tool, h);
+                Some(quote_spanned!(span=> #pattern => #private::Result::Ok(#finish(#body)),))
+            }
+            _ => None,
+        })
+        .collect();
+    if arms.is_empty() {
+        return None;
+    }
+    let Scope {
+        service, request, ..
+    } = scope;
+    let other = local("other", span);
+    let answer = local("__Answer", span);
+    Some(quote_spanned! {span=>
+        fn call_inline<#answer>(
+            &self,
+            #request: #module::ToolRequest,
+            #finish: impl ::core::ops::FnOnce(
+                #private::Result<#module::ToolResponse, #private::ToolError>,
+            ) -> #answer,
+        ) -> #private::Result<#answer, #module::ToolRequest> {
+            let #service = self;
+            match #request {
+                #(#arms)*
+                // Unreachable only in a catalogue built without the job
+                // tools whose every handler is answered here.
+                #[allow(unreachable_patterns)]
+                #other => #private::Result::Err(#other),
+            }
+        }
+    })
 }
 
 fn arm(scope: &Scope, tool: &ToolEntry, answer: &Answer) -> TokenStream {

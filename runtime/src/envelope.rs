@@ -53,12 +53,59 @@ pub enum ResponseEnvelope<R> {
     },
 }
 
+/// A call's outcome, borrowed, encoded exactly as the `Success` or `Error`
+/// envelope holding it: a dispatcher encodes an outcome in place instead of
+/// moving it into an envelope first (a catalogue's response can be
+/// hundreds of bytes).
+#[derive(Serialize)]
+#[serde(rename = "ResponseEnvelope", rename_all = "snake_case")]
+pub(crate) enum Answered<'a, R> {
+    /// As [`ResponseEnvelope::Success`].
+    Success(&'a R),
+    /// As [`ResponseEnvelope::Error`].
+    Error(&'a ToolError),
+}
+
+impl<'a, R> From<&'a Result<R, ToolError>> for Answered<'a, R> {
+    fn from(outcome: &'a Result<R, ToolError>) -> Self {
+        match outcome {
+            Ok(response) => Answered::Success(response),
+            Err(e) => Answered::Error(e),
+        }
+    }
+}
+
 impl<R> ResponseEnvelope<R> {
     /// The error, if this is one.
     pub fn error(&self) -> Option<&ToolError> {
         match self {
             ResponseEnvelope::Error(e) => Some(e),
             _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answered_outcome_encodes_as_its_envelope() {
+        let outcomes: [Result<Vec<u32>, ToolError>; 2] = [
+            Ok(vec![1, 2, 3]),
+            Err(ToolError::invalid_request("no").with_details(serde_json::json!({"a": 1}))),
+        ];
+        for outcome in outcomes {
+            let answered = crate::codec::to_msgpack(&Answered::from(&outcome)).unwrap();
+            let envelope = match outcome {
+                Ok(response) => ResponseEnvelope::Success(response),
+                Err(e) => ResponseEnvelope::Error(e),
+            };
+            assert_eq!(answered, crate::codec::to_msgpack(&envelope).unwrap());
+            assert_eq!(
+                crate::codec::to_json(&Answered::from(&Ok::<_, ToolError>(1))).unwrap(),
+                crate::codec::to_json(&ResponseEnvelope::Success(1)).unwrap()
+            );
         }
     }
 }

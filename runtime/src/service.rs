@@ -18,4 +18,23 @@ pub trait Service: Send + Sync + Sized + 'static {
         request: <Self::Catalogue as Catalogue>::Request,
         cx: CallContext,
     ) -> impl Future<Output = Result<<Self::Catalogue as Catalogue>::Response, ToolError>> + Send + 'static;
+
+    /// Runs the handler of `request` at once when it is a plain function
+    /// (not `async`) that takes no context, without building a future, and
+    /// gives its outcome to `finish`; hands the request back otherwise.
+    /// `#[tools]` implements it for such handlers, and the dispatcher
+    /// answers `sync` calls through it first: most of what a small call
+    /// costs is building and moving futures and large values, which
+    /// `finish` spares the outcome (it is encoded where it is made).
+    ///
+    /// # Errors
+    /// The request, when its handler is not answered this way.
+    fn call_inline<T>(
+        &self,
+        request: <Self::Catalogue as Catalogue>::Request,
+        finish: impl FnOnce(Result<<Self::Catalogue as Catalogue>::Response, ToolError>) -> T,
+    ) -> Result<T, <Self::Catalogue as Catalogue>::Request> {
+        let _ = finish;
+        Err(request)
+    }
 }

@@ -55,6 +55,22 @@ async fn sync_handler_panic_is_internal() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_plain_function_handler_that_panics_is_internal_too() {
+    let d = dispatcher(budgets());
+    for answer in [
+        d.call(ToolRequest::CrashNow).await,
+        decode(&d.call_msgpack(&encode(&ToolRequest::CrashNow)).await),
+    ] {
+        let e = error(&answer);
+        assert_eq!(e.code, codes::INTERNAL);
+        assert!(e.message.contains("`crash_now` panicked"), "{}", e.message);
+        assert!(e.message.contains("always panics"), "{}", e.message);
+    }
+    let again = d.call(ToolRequest::Add(MathOperands { a: 1, b: 1 })).await;
+    assert!(matches!(again, ResponseEnvelope::Success(_)));
+}
+
+#[tokio::test(start_paused = true)]
 async fn async_short_within_its_budget_answers_inline() {
     let d = dispatcher(budgets());
     let answer = d.call(ToolRequest::Sleep(DelayRequest { ms: 40 })).await;

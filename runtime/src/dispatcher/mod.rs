@@ -25,6 +25,7 @@ use crate::jobs::{JobEvent, JobStore, Outcome};
 use crate::port::CallOptions;
 use crate::{CallContext, CallInfo, Catalogue, ResponseEnvelope, Service, ToolTiming, Validate};
 use panic::CatchPanic;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// The catalogue response type of a service.
 type ResponseOf<S> = <<S as Service>::Catalogue as Catalogue>::Response;
@@ -173,9 +174,18 @@ impl<S: Service> Dispatcher<S> {
     /// tool is `INVALID_REQUEST`, naming the field and the bound; no
     /// handler sees it.
     pub async fn call(&self, request: RequestOf<S>) -> ResponseEnvelope<ResponseOf<S>> {
-        if let Err(violation) = request.validate() {
-            return ResponseEnvelope::Error(violation.into());
+        match self.answer_inline(request, envelope) {
+            Ok(envelope) => envelope,
+            Err(request) => self.call_valid(request).await,
         }
+    }
+
+    /// [`Dispatcher::call`] of a request that [`Dispatcher::answer_inline`]
+    /// handed back: valid, and not answered inline.
+    pub(super) async fn call_valid(
+        &self,
+        request: RequestOf<S>,
+    ) -> ResponseEnvelope<ResponseOf<S>> {
         let info = S::Catalogue::call_info(&request);
         if info.timing == ToolTiming::Sync && !info.tool.builtin {
             // Inline, not through the policy: one async level less to build
@@ -188,6 +198,40 @@ impl<S: Service> Dispatcher<S> {
         // rare next to `sync` calls: boxing them keeps this future, which
         // every `sync` call builds and moves, small.
         Box::pin(self.answer(request, info, CallOptions::default())).await
+    }
+
+    /// The outcome of a call that needs no future, given to `finish`: one
+    /// that breaks a constraint of its tool, or a `sync` call whose handler
+    /// [`Service::call_inline`] runs. Hands back a valid request that needs
+    /// more. `finish` takes the outcome where it was made, so that a caller
+    /// that encodes it does not move it first.
+    #[inline]
+    pub(crate) fn answer_inline<T>(
+        &self,
+        request: RequestOf<S>,
+        finish: impl Fn(Outcome<ResponseOf<S>>) -> T,
+    ) -> Result<T, RequestOf<S>> {
+        if let Err(violation) = request.validate() {
+            return Ok(finish(Err(violation.into())));
+        }
+        let info = S::Catalogue::call_info(&request);
+        if info.timing != ToolTiming::Sync || info.tool.builtin {
+            return Err(request);
+        }
+        // As `CatchPanic` does for a future: a handler that panicked is
+        // not called again, so unwind safety can be asserted.
+        // As `CatchPanic` does for a future: a handler that panicked is
+        // not called again, so unwind safety can be asserted. A panic comes
+        // before `finish` is called, so the panic is what it finishes.
+        match catch_unwind(AssertUnwindSafe(|| {
+            S::call_inline(&self.inner.service, request, &finish)
+        })) {
+            Ok(answered) => answered,
+            Err(payload) => Ok(finish(Err(panic::panicked(
+                info.tool.name,
+                payload.as_ref(),
+            )))),
+        }
     }
 
     /// Answers one call made with `options`: how long a job is waited for,

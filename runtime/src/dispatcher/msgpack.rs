@@ -4,7 +4,7 @@
 
 use super::decode;
 use super::suggest::{closest, shown};
-use super::{Dispatcher, RequestOf};
+use super::{Dispatcher, RequestOf, ResponseOf};
 use crate::{Catalogue, ResponseEnvelope, Service, ToolError, codec};
 
 impl<S: Service> Dispatcher<S> {
@@ -19,11 +19,19 @@ impl<S: Service> Dispatcher<S> {
     /// bytes) are `INVALID_REQUEST` with the decoder's message. A response
     /// that cannot be encoded is answered with an `INTERNAL` error.
     pub async fn call_msgpack(&self, bytes: &[u8]) -> Vec<u8> {
-        let envelope = match self.decode(bytes) {
-            Ok(request) => self.call(request).await,
-            Err(e) => ResponseEnvelope::Error(e),
+        let request = match self.decode(bytes) {
+            Ok(request) => request,
+            Err(e) => return encode(&ResponseEnvelope::<ResponseOf<S>>::Error(e)),
         };
-        encode(&envelope)
+        // Answered without a future when it can be; the rest is boxed, so
+        // this future stays small: callers build and move it on every call.
+        let encoded = self.answer_inline(request, |outcome| {
+            encode(&crate::envelope::Answered::from(&outcome))
+        });
+        match encoded {
+            Ok(bytes) => bytes,
+            Err(request) => encode(&Box::pin(self.call_valid(request)).await),
+        }
     }
 
     /// Decodes a request. When that fails, the head of the request is read
@@ -67,10 +75,11 @@ impl<S: Service> Dispatcher<S> {
     }
 }
 
-/// Encodes an envelope. One that does not encode (a response holding a map
-/// with non-string keys, say) is replaced by its `INTERNAL` error, and if
-/// even that failed, by a fixed encoding of a fixed error.
-fn encode<R: serde::Serialize>(envelope: &ResponseEnvelope<R>) -> Vec<u8> {
+/// Encodes an envelope (or an [`Answered`](crate::envelope::Answered)
+/// outcome, which encodes as one). One that does not encode (a response
+/// holding a map with non-string keys, say) is replaced by its `INTERNAL`
+/// error, and if even that failed, by a fixed encoding of a fixed error.
+fn encode<E: serde::Serialize>(envelope: &E) -> Vec<u8> {
     to_msgpack(envelope).unwrap_or_else(|e| {
         // The error variant does not depend on the response type.
         to_msgpack(&ResponseEnvelope::<()>::Error(e)).unwrap_or_else(|_| fallback())

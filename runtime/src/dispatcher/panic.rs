@@ -49,7 +49,7 @@ where
     }
 }
 
-fn panicked(tool: &str, payload: &(dyn Any + Send)) -> ToolError {
+pub(crate) fn panicked(tool: &str, payload: &(dyn Any + Send)) -> ToolError {
     let message = payload
         .downcast_ref::<&str>()
         .copied()

@@ -393,6 +393,26 @@ impl ::toolwright::__private::Tool for CrashTool {
     const DESCRIPTION: &'static str = "A handler that panics.";
 }
 
+/// A handler that panics, written as a plain function (answered without
+/// a future).
+///
+/// Tool `crash_now`, at the type level: its `Tool` impl names its request, response, error and stream types.
+#[derive(
+    ::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug, ::core::default::Default,
+)]
+pub struct CrashNowTool;
+
+impl ::toolwright::__private::Tool for CrashNowTool {
+    type Request = ();
+    type Response = ();
+    type Error = ::toolwright::__private::ToolError;
+    type Chunk = ();
+    const NAME: &'static str = "crash_now";
+    const TIMING: ::toolwright::__private::ToolTiming = ::toolwright::__private::ToolTiming::Sync;
+    const DESCRIPTION: &'static str =
+        "A handler that panics, written as a plain function (answered without\na future).";
+}
+
 /// Sleep for a while.
 ///
 /// Tool `sleep`, at the type level: its `Tool` impl names its request, response, error and stream types.
@@ -646,6 +666,10 @@ pub enum ToolRequest {
     /// `crash`: A handler that panics.
     #[serde(rename = "crash")]
     Crash,
+    /// `crash_now`: A handler that panics, written as a plain function (answered without
+    /// a future).
+    #[serde(rename = "crash_now")]
+    CrashNow,
     /// `sleep`: Sleep for a while.
     #[serde(rename = "sleep")]
     Sleep(DelayRequest),
@@ -689,6 +713,7 @@ impl ::toolwright::__private::tagged::Tagged for ToolRequest {
         "add",
         "echo",
         "crash",
+        "crash_now",
         "sleep",
         "render",
         "generate",
@@ -710,6 +735,7 @@ impl ::toolwright::__private::tagged::Tagged for ToolRequest {
             "add" => tagged::rest(map).map(Self::Add),
             "echo" => tagged::rest(map).map(Self::Echo),
             "crash" => tagged::unit(map).map(|()| Self::Crash),
+            "crash_now" => tagged::unit(map).map(|()| Self::CrashNow),
             "sleep" => tagged::rest(map).map(Self::Sleep),
             "render" => tagged::rest(map).map(Self::Render),
             "generate" => tagged::rest(map).map(Self::Generate),
@@ -764,6 +790,9 @@ pub enum ToolResponse {
     /// The answer of `crash`: an acknowledgement.
     #[serde(rename = "crash")]
     Crash,
+    /// The answer of `crash_now`: an acknowledgement.
+    #[serde(rename = "crash_now")]
+    CrashNow,
     /// The answer of `sleep`.
     #[serde(rename = "sleep")]
     Sleep(SleepResponse),
@@ -807,6 +836,7 @@ impl ::toolwright::__private::tagged::Tagged for ToolResponse {
         "add",
         "echo",
         "crash",
+        "crash_now",
         "sleep",
         "render",
         "generate",
@@ -828,6 +858,7 @@ impl ::toolwright::__private::tagged::Tagged for ToolResponse {
             "add" => tagged::rest(map).map(Self::Add),
             "echo" => tagged::rest(map).map(Self::Echo),
             "crash" => tagged::unit(map).map(|()| Self::Crash),
+            "crash_now" => tagged::unit(map).map(|()| Self::CrashNow),
             "sleep" => tagged::rest(map).map(Self::Sleep),
             "render" => tagged::rest(map).map(Self::Render),
             "generate" => tagged::rest(map).map(Self::Generate),
@@ -915,6 +946,16 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             name: "crash",
             title: ::core::option::Option::None,
             description: "A handler that panics.",
+            timing: ::toolwright::__private::ToolTiming::Sync,
+            actions: &[],
+            streams: false,
+            builtin: false,
+            toolsets: &["studio"],
+        },
+        ::toolwright::__private::ToolInfo {
+            name: "crash_now",
+            title: ::core::option::Option::None,
+            description: "A handler that panics, written as a plain function (answered without\na future).",
             timing: ::toolwright::__private::ToolTiming::Sync,
             actions: &[],
             streams: false,
@@ -1918,6 +1959,56 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "type": "object"
       },
       "name": "crash",
+      "outputSchema": {
+        "$defs": {
+          "ToolError": {
+            "additionalProperties": false,
+            "description": "The call failed (`isError: true`): a stable error code, a message, and details when the error has fields.",
+            "properties": {
+              "code": {
+                "description": "A built-in code such as `INVALID_REQUEST`, or one of the tool's error codes.",
+                "type": "string"
+              },
+              "details": {
+                "description": "The error variant's fields, or what the runtime adds (the field at fault, the available actions)."
+              },
+              "message": {
+                "description": "What went wrong, for people.",
+                "type": "string"
+              }
+            },
+            "required": [
+              "code",
+              "message"
+            ],
+            "type": "object"
+          }
+        },
+        "anyOf": [
+          {
+            "type": "object"
+          },
+          {
+            "$ref": "#/$defs/ToolError"
+          }
+        ],
+        "type": "object"
+      }
+    },
+    {
+      "annotations": {
+        "destructiveHint": false,
+        "idempotentHint": false,
+        "openWorldHint": false,
+        "readOnlyHint": false
+      },
+      "description": "A handler that panics, written as a plain function (answered without\na future).",
+      "inputSchema": {
+        "additionalProperties": false,
+        "properties": {},
+        "type": "object"
+      },
+      "name": "crash_now",
       "outputSchema": {
         "$defs": {
           "ToolError": {
@@ -4039,6 +4130,65 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "readOnlyHint": false
       },
       "category": "studio",
+      "description": "A handler that panics, written as a plain function (answered without\na future).",
+      "errorCodes": [],
+      "example": {
+        "request": {}
+      },
+      "inputSchema": {
+        "additionalProperties": false,
+        "properties": {},
+        "type": "object"
+      },
+      "name": "crash_now",
+      "outputSchema": {
+        "$defs": {
+          "ToolError": {
+            "additionalProperties": false,
+            "description": "The call failed (`isError: true`): a stable error code, a message, and details when the error has fields.",
+            "properties": {
+              "code": {
+                "description": "A built-in code such as `INVALID_REQUEST`, or one of the tool's error codes.",
+                "type": "string"
+              },
+              "details": {
+                "description": "The error variant's fields, or what the runtime adds (the field at fault, the available actions)."
+              },
+              "message": {
+                "description": "What went wrong, for people.",
+                "type": "string"
+              }
+            },
+            "required": [
+              "code",
+              "message"
+            ],
+            "type": "object"
+          }
+        },
+        "anyOf": [
+          {
+            "type": "object"
+          },
+          {
+            "$ref": "#/$defs/ToolError"
+          }
+        ],
+        "type": "object"
+      },
+      "parameters": [],
+      "source": "local",
+      "streams": false,
+      "timing": "sync"
+    },
+    {
+      "annotations": {
+        "destructiveHint": false,
+        "idempotentHint": false,
+        "openWorldHint": false,
+        "readOnlyHint": false
+      },
+      "category": "studio",
       "description": "Sleep for a while.",
       "errorCodes": [],
       "example": {
@@ -5137,9 +5287,9 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
     }
   ]
 }"##;
-    const OPENAI_TOOLS: &'static str = r##"[{"function":{"description":"Report one job's state, timing and (when finished) result.","name":"job_status","parameters":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"List jobs, newest first, optionally only those in one state.","name":"job_list","parameters":{"$defs":{"JobState":{"description":"Where a job is in its life.\n\nValues:\n- `pending`: Accepted, waiting for a worker.\n- `running`: A worker is running it.\n- `complete`: Finished successfully; the result is available.\n- `failed`: Finished with an error.\n- `cancelled`: Stopped by `job_cancel` or by shutdown.","enum":["pending","running","complete","failed","cancelled"],"type":"string"}},"additionalProperties":false,"properties":{"limit":{"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":["integer","null"]},"state":{"anyOf":[{"$ref":"#/$defs/JobState"},{"type":"null"}],"description":"Only jobs in this state, e.g. `failed` to see what went wrong."},"tool_name":{"description":"Only jobs started by this tool.","type":["string","null"]}},"required":["limit","state","tool_name"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","name":"job_poll","parameters":{"$defs":{"PollMode":{"description":"What `job_poll` waits for.\n\nValues:\n- `any`: Return as soon as any one job finishes.\n- `all`: Return only when every job has finished.","enum":["any","all"],"type":"string"}},"additionalProperties":false,"properties":{"job_ids":{"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"string"},"maxItems":100,"minItems":0,"type":["array","null"]},"mode":{"anyOf":[{"$ref":"#/$defs/PollMode"},{"type":"null"}],"description":"Return when any job finishes, or only when all have."},"timeout_ms":{"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":["integer","null"]}},"required":["job_ids","mode","timeout_ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Cancel a job; its handler is stopped, not just forgotten.","name":"job_cancel","parameters":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Add two integers.","name":"add","parameters":{"additionalProperties":false,"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"}},"required":["a","b"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Answer with the request itself.","name":"echo","parameters":{"additionalProperties":false,"description":"Values of every wire shape.","properties":{"data":{"contentEncoding":"base64","description":"Bytes.","type":"string"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"integer"},"type":"array"},"tags":{"additionalProperties":{"type":"string"},"description":"A map.","type":"object"},"text":{"description":"Text.","type":"string"},"value":{"description":"Anything."}},"required":["text","data","items","tags"],"type":"object"},"strict":false},"type":"function"},{"function":{"description":"A handler that panics.","name":"crash","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Sleep for a while.","name":"sleep","parameters":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Render for a while.","name":"render","parameters":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Stream chunks at an interval.","name":"generate","parameters":{"additionalProperties":false,"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"integer"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["chunks","interval_ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A handler that ignores cancellation.","name":"stubborn","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A long handler that panics.","name":"meltdown","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Launch, failing on request.","name":"launch","parameters":{"additionalProperties":false,"properties":{"fail":{"description":"Fail with `engine_down`.","type":"boolean"}},"required":["fail"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A file system.","name":"fs","parameters":{"additionalProperties":false,"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)","enum":["read","write","help","schema"],"type":"string"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":["string","null"]},"ms":{"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":["integer","null"]},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","write",null],"type":["string","null"]},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":["string","null"]}},"required":["action","content","ms","of_action","uri"],"type":"object"},"strict":true},"type":"function"}]"##;
-    const ANTHROPIC_TOOLS: &'static str = r##"[{"description":"Report one job's state, timing and (when finished) result.","input_schema":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"name":"job_status"},{"description":"List jobs, newest first, optionally only those in one state.","input_schema":{"$defs":{"JobState":{"description":"Where a job is in its life.\n\nValues:\n- `pending`: Accepted, waiting for a worker.\n- `running`: A worker is running it.\n- `complete`: Finished successfully; the result is available.\n- `failed`: Finished with an error.\n- `cancelled`: Stopped by `job_cancel` or by shutdown.","enum":["pending","running","complete","failed","cancelled"],"type":"string"}},"additionalProperties":false,"properties":{"limit":{"default":100,"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":"integer"},"state":{"$ref":"#/$defs/JobState","description":"Only jobs in this state, e.g. `failed` to see what went wrong."},"tool_name":{"description":"Only jobs started by this tool.","type":"string"}},"type":"object"},"name":"job_list"},{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","input_schema":{"$defs":{"PollMode":{"description":"What `job_poll` waits for.\n\nValues:\n- `any`: Return as soon as any one job finishes.\n- `all`: Return only when every job has finished.","enum":["any","all"],"type":"string"}},"additionalProperties":false,"properties":{"job_ids":{"default":[],"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"string"},"maxItems":100,"minItems":0,"type":"array"},"mode":{"$ref":"#/$defs/PollMode","default":"any","description":"Return when any job finishes, or only when all have."},"timeout_ms":{"default":5000,"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":"integer"}},"type":"object"},"name":"job_poll"},{"description":"Cancel a job; its handler is stopped, not just forgotten.","input_schema":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"name":"job_cancel"},{"description":"Add two integers.","input_schema":{"additionalProperties":false,"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"}},"required":["a","b"],"type":"object"},"name":"add"},{"description":"Answer with the request itself.","input_schema":{"additionalProperties":false,"description":"Values of every wire shape.","properties":{"data":{"contentEncoding":"base64","description":"Bytes.","type":"string"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"integer"},"type":"array"},"tags":{"additionalProperties":{"type":"string"},"description":"A map.","type":"object"},"text":{"description":"Text.","type":"string"},"value":{"description":"Anything."}},"required":["text","data","items","tags"],"type":"object"},"name":"echo"},{"description":"A handler that panics.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"crash"},{"description":"Sleep for a while.","input_schema":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"name":"sleep"},{"description":"Render for a while.","input_schema":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"name":"render"},{"description":"Stream chunks at an interval.","input_schema":{"additionalProperties":false,"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"integer"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["chunks","interval_ms"],"type":"object"},"name":"generate"},{"description":"A handler that ignores cancellation.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"stubborn"},{"description":"A long handler that panics.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"meltdown"},{"description":"Launch, failing on request.","input_schema":{"additionalProperties":false,"properties":{"fail":{"description":"Fail with `engine_down`.","type":"boolean"}},"required":["fail"],"type":"object"},"name":"launch"},{"description":"A file system.","input_schema":{"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)","enum":["read","write","help","schema"],"type":"string"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":"string"},"ms":{"default":0,"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":"integer"},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","write"],"type":"string"},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":"string"}},"required":["action"],"type":"object"},"name":"fs"}]"##;
-    const GEMINI_TOOLS: &'static str = r#"[{"description":"Report one job's state, timing and (when finished) result.","name":"job_status","parameters":{"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"STRING"}},"required":["job_id"],"type":"OBJECT"}},{"description":"List jobs, newest first, optionally only those in one state.","name":"job_list","parameters":{"properties":{"limit":{"default":100,"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":"INTEGER"},"state":{"description":"Only jobs in this state, e.g. `failed` to see what went wrong.","enum":["pending","running","complete","failed","cancelled"],"type":"STRING"},"tool_name":{"description":"Only jobs started by this tool.","type":"STRING"}},"type":"OBJECT"}},{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","name":"job_poll","parameters":{"properties":{"job_ids":{"default":[],"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"STRING"},"maxItems":100,"minItems":0,"type":"ARRAY"},"mode":{"description":"Return when any job finishes, or only when all have.","enum":["any","all"],"type":"STRING"},"timeout_ms":{"default":5000,"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":"INTEGER"}},"type":"OBJECT"}},{"description":"Cancel a job; its handler is stopped, not just forgotten.","name":"job_cancel","parameters":{"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"STRING"}},"required":["job_id"],"type":"OBJECT"}},{"description":"Add two integers.","name":"add","parameters":{"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"INTEGER"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"INTEGER"}},"required":["a","b"],"type":"OBJECT"}},{"description":"Answer with the request itself.","name":"echo","parameters":{"description":"Values of every wire shape.","properties":{"data":{"description":"Bytes.","type":"STRING"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"INTEGER"},"type":"ARRAY"},"text":{"description":"Text.","type":"STRING"}},"required":["text","data","items"],"type":"OBJECT"}},{"description":"A handler that panics.","name":"crash"},{"description":"Sleep for a while.","name":"sleep","parameters":{"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"}},"required":["ms"],"type":"OBJECT"}},{"description":"Render for a while.","name":"render","parameters":{"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"}},"required":["ms"],"type":"OBJECT"}},{"description":"Stream chunks at an interval.","name":"generate","parameters":{"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"INTEGER"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"}},"required":["chunks","interval_ms"],"type":"OBJECT"}},{"description":"A handler that ignores cancellation.","name":"stubborn"},{"description":"A long handler that panics.","name":"meltdown"},{"description":"Launch, failing on request.","name":"launch","parameters":{"properties":{"fail":{"description":"Fail with `engine_down`.","type":"BOOLEAN"}},"required":["fail"],"type":"OBJECT"}},{"description":"A file system.","name":"fs","parameters":{"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)","enum":["read","write","help","schema"],"type":"STRING"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":"STRING"},"ms":{"default":0,"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","write"],"type":"STRING"},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":"STRING"}},"required":["action"],"type":"OBJECT"}}]"#;
+    const OPENAI_TOOLS: &'static str = r##"[{"function":{"description":"Report one job's state, timing and (when finished) result.","name":"job_status","parameters":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"List jobs, newest first, optionally only those in one state.","name":"job_list","parameters":{"$defs":{"JobState":{"description":"Where a job is in its life.\n\nValues:\n- `pending`: Accepted, waiting for a worker.\n- `running`: A worker is running it.\n- `complete`: Finished successfully; the result is available.\n- `failed`: Finished with an error.\n- `cancelled`: Stopped by `job_cancel` or by shutdown.","enum":["pending","running","complete","failed","cancelled"],"type":"string"}},"additionalProperties":false,"properties":{"limit":{"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":["integer","null"]},"state":{"anyOf":[{"$ref":"#/$defs/JobState"},{"type":"null"}],"description":"Only jobs in this state, e.g. `failed` to see what went wrong."},"tool_name":{"description":"Only jobs started by this tool.","type":["string","null"]}},"required":["limit","state","tool_name"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","name":"job_poll","parameters":{"$defs":{"PollMode":{"description":"What `job_poll` waits for.\n\nValues:\n- `any`: Return as soon as any one job finishes.\n- `all`: Return only when every job has finished.","enum":["any","all"],"type":"string"}},"additionalProperties":false,"properties":{"job_ids":{"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"string"},"maxItems":100,"minItems":0,"type":["array","null"]},"mode":{"anyOf":[{"$ref":"#/$defs/PollMode"},{"type":"null"}],"description":"Return when any job finishes, or only when all have."},"timeout_ms":{"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":["integer","null"]}},"required":["job_ids","mode","timeout_ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Cancel a job; its handler is stopped, not just forgotten.","name":"job_cancel","parameters":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Add two integers.","name":"add","parameters":{"additionalProperties":false,"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"}},"required":["a","b"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Answer with the request itself.","name":"echo","parameters":{"additionalProperties":false,"description":"Values of every wire shape.","properties":{"data":{"contentEncoding":"base64","description":"Bytes.","type":"string"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"integer"},"type":"array"},"tags":{"additionalProperties":{"type":"string"},"description":"A map.","type":"object"},"text":{"description":"Text.","type":"string"},"value":{"description":"Anything."}},"required":["text","data","items","tags"],"type":"object"},"strict":false},"type":"function"},{"function":{"description":"A handler that panics.","name":"crash","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A handler that panics, written as a plain function (answered without\na future).","name":"crash_now","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Sleep for a while.","name":"sleep","parameters":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Render for a while.","name":"render","parameters":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Stream chunks at an interval.","name":"generate","parameters":{"additionalProperties":false,"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"integer"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["chunks","interval_ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A handler that ignores cancellation.","name":"stubborn","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A long handler that panics.","name":"meltdown","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Launch, failing on request.","name":"launch","parameters":{"additionalProperties":false,"properties":{"fail":{"description":"Fail with `engine_down`.","type":"boolean"}},"required":["fail"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A file system.","name":"fs","parameters":{"additionalProperties":false,"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)","enum":["read","write","help","schema"],"type":"string"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":["string","null"]},"ms":{"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":["integer","null"]},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","write",null],"type":["string","null"]},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":["string","null"]}},"required":["action","content","ms","of_action","uri"],"type":"object"},"strict":true},"type":"function"}]"##;
+    const ANTHROPIC_TOOLS: &'static str = r##"[{"description":"Report one job's state, timing and (when finished) result.","input_schema":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"name":"job_status"},{"description":"List jobs, newest first, optionally only those in one state.","input_schema":{"$defs":{"JobState":{"description":"Where a job is in its life.\n\nValues:\n- `pending`: Accepted, waiting for a worker.\n- `running`: A worker is running it.\n- `complete`: Finished successfully; the result is available.\n- `failed`: Finished with an error.\n- `cancelled`: Stopped by `job_cancel` or by shutdown.","enum":["pending","running","complete","failed","cancelled"],"type":"string"}},"additionalProperties":false,"properties":{"limit":{"default":100,"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":"integer"},"state":{"$ref":"#/$defs/JobState","description":"Only jobs in this state, e.g. `failed` to see what went wrong."},"tool_name":{"description":"Only jobs started by this tool.","type":"string"}},"type":"object"},"name":"job_list"},{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","input_schema":{"$defs":{"PollMode":{"description":"What `job_poll` waits for.\n\nValues:\n- `any`: Return as soon as any one job finishes.\n- `all`: Return only when every job has finished.","enum":["any","all"],"type":"string"}},"additionalProperties":false,"properties":{"job_ids":{"default":[],"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"string"},"maxItems":100,"minItems":0,"type":"array"},"mode":{"$ref":"#/$defs/PollMode","default":"any","description":"Return when any job finishes, or only when all have."},"timeout_ms":{"default":5000,"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":"integer"}},"type":"object"},"name":"job_poll"},{"description":"Cancel a job; its handler is stopped, not just forgotten.","input_schema":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"name":"job_cancel"},{"description":"Add two integers.","input_schema":{"additionalProperties":false,"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"}},"required":["a","b"],"type":"object"},"name":"add"},{"description":"Answer with the request itself.","input_schema":{"additionalProperties":false,"description":"Values of every wire shape.","properties":{"data":{"contentEncoding":"base64","description":"Bytes.","type":"string"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"integer"},"type":"array"},"tags":{"additionalProperties":{"type":"string"},"description":"A map.","type":"object"},"text":{"description":"Text.","type":"string"},"value":{"description":"Anything."}},"required":["text","data","items","tags"],"type":"object"},"name":"echo"},{"description":"A handler that panics.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"crash"},{"description":"A handler that panics, written as a plain function (answered without\na future).","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"crash_now"},{"description":"Sleep for a while.","input_schema":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"name":"sleep"},{"description":"Render for a while.","input_schema":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"name":"render"},{"description":"Stream chunks at an interval.","input_schema":{"additionalProperties":false,"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"integer"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["chunks","interval_ms"],"type":"object"},"name":"generate"},{"description":"A handler that ignores cancellation.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"stubborn"},{"description":"A long handler that panics.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"meltdown"},{"description":"Launch, failing on request.","input_schema":{"additionalProperties":false,"properties":{"fail":{"description":"Fail with `engine_down`.","type":"boolean"}},"required":["fail"],"type":"object"},"name":"launch"},{"description":"A file system.","input_schema":{"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)","enum":["read","write","help","schema"],"type":"string"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":"string"},"ms":{"default":0,"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":"integer"},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","write"],"type":"string"},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":"string"}},"required":["action"],"type":"object"},"name":"fs"}]"##;
+    const GEMINI_TOOLS: &'static str = r#"[{"description":"Report one job's state, timing and (when finished) result.","name":"job_status","parameters":{"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"STRING"}},"required":["job_id"],"type":"OBJECT"}},{"description":"List jobs, newest first, optionally only those in one state.","name":"job_list","parameters":{"properties":{"limit":{"default":100,"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":"INTEGER"},"state":{"description":"Only jobs in this state, e.g. `failed` to see what went wrong.","enum":["pending","running","complete","failed","cancelled"],"type":"STRING"},"tool_name":{"description":"Only jobs started by this tool.","type":"STRING"}},"type":"OBJECT"}},{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","name":"job_poll","parameters":{"properties":{"job_ids":{"default":[],"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"STRING"},"maxItems":100,"minItems":0,"type":"ARRAY"},"mode":{"description":"Return when any job finishes, or only when all have.","enum":["any","all"],"type":"STRING"},"timeout_ms":{"default":5000,"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":"INTEGER"}},"type":"OBJECT"}},{"description":"Cancel a job; its handler is stopped, not just forgotten.","name":"job_cancel","parameters":{"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"STRING"}},"required":["job_id"],"type":"OBJECT"}},{"description":"Add two integers.","name":"add","parameters":{"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"INTEGER"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"INTEGER"}},"required":["a","b"],"type":"OBJECT"}},{"description":"Answer with the request itself.","name":"echo","parameters":{"description":"Values of every wire shape.","properties":{"data":{"description":"Bytes.","type":"STRING"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"INTEGER"},"type":"ARRAY"},"text":{"description":"Text.","type":"STRING"}},"required":["text","data","items"],"type":"OBJECT"}},{"description":"A handler that panics.","name":"crash"},{"description":"A handler that panics, written as a plain function (answered without\na future).","name":"crash_now"},{"description":"Sleep for a while.","name":"sleep","parameters":{"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"}},"required":["ms"],"type":"OBJECT"}},{"description":"Render for a while.","name":"render","parameters":{"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"}},"required":["ms"],"type":"OBJECT"}},{"description":"Stream chunks at an interval.","name":"generate","parameters":{"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"INTEGER"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"}},"required":["chunks","interval_ms"],"type":"OBJECT"}},{"description":"A handler that ignores cancellation.","name":"stubborn"},{"description":"A long handler that panics.","name":"meltdown"},{"description":"Launch, failing on request.","name":"launch","parameters":{"properties":{"fail":{"description":"Fail with `engine_down`.","type":"BOOLEAN"}},"required":["fail"],"type":"OBJECT"}},{"description":"A file system.","name":"fs","parameters":{"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)","enum":["read","write","help","schema"],"type":"STRING"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":"STRING"},"ms":{"default":0,"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","write"],"type":"STRING"},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":"STRING"}},"required":["action"],"type":"OBJECT"}}]"#;
     fn tool(name: &str) -> ::core::option::Option<&'static ::toolwright::__private::ToolInfo> {
         match name {
             "job_status" => ::core::option::Option::Some(&Self::TOOLS[0]),
@@ -5149,13 +5299,14 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             "add" => ::core::option::Option::Some(&Self::TOOLS[4]),
             "echo" => ::core::option::Option::Some(&Self::TOOLS[5]),
             "crash" => ::core::option::Option::Some(&Self::TOOLS[6]),
-            "sleep" => ::core::option::Option::Some(&Self::TOOLS[7]),
-            "render" => ::core::option::Option::Some(&Self::TOOLS[8]),
-            "generate" => ::core::option::Option::Some(&Self::TOOLS[9]),
-            "stubborn" => ::core::option::Option::Some(&Self::TOOLS[10]),
-            "meltdown" => ::core::option::Option::Some(&Self::TOOLS[11]),
-            "launch" => ::core::option::Option::Some(&Self::TOOLS[12]),
-            "fs" => ::core::option::Option::Some(&Self::TOOLS[13]),
+            "crash_now" => ::core::option::Option::Some(&Self::TOOLS[7]),
+            "sleep" => ::core::option::Option::Some(&Self::TOOLS[8]),
+            "render" => ::core::option::Option::Some(&Self::TOOLS[9]),
+            "generate" => ::core::option::Option::Some(&Self::TOOLS[10]),
+            "stubborn" => ::core::option::Option::Some(&Self::TOOLS[11]),
+            "meltdown" => ::core::option::Option::Some(&Self::TOOLS[12]),
+            "launch" => ::core::option::Option::Some(&Self::TOOLS[13]),
+            "fs" => ::core::option::Option::Some(&Self::TOOLS[14]),
             _ => ::core::option::Option::None,
         }
     }
@@ -5169,14 +5320,15 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             ToolRequest::Add(_) => (4, None),
             ToolRequest::Echo(_) => (5, None),
             ToolRequest::Crash => (6, None),
-            ToolRequest::Sleep(_) => (7, None),
-            ToolRequest::Render(_) => (8, None),
-            ToolRequest::Generate(_) => (9, None),
-            ToolRequest::Stubborn => (10, None),
-            ToolRequest::Meltdown => (11, None),
-            ToolRequest::Launch(_) => (12, None),
-            ToolRequest::Fs(FsRequest::Read(_)) => (13, Some(0)),
-            ToolRequest::Fs(FsRequest::Write(_)) => (13, Some(1)),
+            ToolRequest::CrashNow => (7, None),
+            ToolRequest::Sleep(_) => (8, None),
+            ToolRequest::Render(_) => (9, None),
+            ToolRequest::Generate(_) => (10, None),
+            ToolRequest::Stubborn => (11, None),
+            ToolRequest::Meltdown => (12, None),
+            ToolRequest::Launch(_) => (13, None),
+            ToolRequest::Fs(FsRequest::Read(_)) => (14, Some(0)),
+            ToolRequest::Fs(FsRequest::Write(_)) => (14, Some(1)),
         };
         let tool = &Self::TOOLS[tool];
         match action {
@@ -5287,13 +5439,19 @@ macro_rules! __toolwright_catalogue {
                     timing sync,
                     declared "runtime/tests/support/catalogue.tool:23:6",
                 }
+                tool "crash_now" {
+                    variant CrashNow,
+                    marker CrashNowTool,
+                    timing sync,
+                    declared "runtime/tests/support/catalogue.tool:27:6",
+                }
                 tool "sleep" {
                     variant Sleep,
                     marker SleepTool,
                     request DelayRequest,
                     response SleepResponse,
                     timing async_short,
-                    declared "runtime/tests/support/catalogue.tool:26:6",
+                    declared "runtime/tests/support/catalogue.tool:30:6",
                 }
                 tool "render" {
                     variant Render,
@@ -5301,7 +5459,7 @@ macro_rules! __toolwright_catalogue {
                     request DelayRequest,
                     response RenderResponse,
                     timing async_medium,
-                    declared "runtime/tests/support/catalogue.tool:36:6",
+                    declared "runtime/tests/support/catalogue.tool:40:6",
                 }
                 tool "generate" {
                     variant Generate,
@@ -5310,19 +5468,19 @@ macro_rules! __toolwright_catalogue {
                     response GenerateResponse,
                     stream GenerationChunk,
                     timing async_long,
-                    declared "runtime/tests/support/catalogue.tool:46:6",
+                    declared "runtime/tests/support/catalogue.tool:50:6",
                 }
                 tool "stubborn" {
                     variant Stubborn,
                     marker StubbornTool,
                     timing async_long,
-                    declared "runtime/tests/support/catalogue.tool:62:6",
+                    declared "runtime/tests/support/catalogue.tool:66:6",
                 }
                 tool "meltdown" {
                     variant Meltdown,
                     marker MeltdownTool,
                     timing async_long,
-                    declared "runtime/tests/support/catalogue.tool:65:6",
+                    declared "runtime/tests/support/catalogue.tool:69:6",
                 }
                 tool "launch" {
                     variant Launch,
@@ -5330,7 +5488,7 @@ macro_rules! __toolwright_catalogue {
                     request LaunchRequest,
                     error LaunchError,
                     timing fire_and_forget,
-                    declared "runtime/tests/support/catalogue.tool:68:6",
+                    declared "runtime/tests/support/catalogue.tool:72:6",
                 }
                 tool "fs" {
                     variant Fs,
@@ -5338,7 +5496,7 @@ macro_rules! __toolwright_catalogue {
                     request FsRequest,
                     response FsResponse,
                     timing async_short,
-                    declared "runtime/tests/support/catalogue.tool:78:6",
+                    declared "runtime/tests/support/catalogue.tool:82:6",
                 }
             }
             $($input)*

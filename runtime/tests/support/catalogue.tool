@@ -22,6 +22,10 @@ tool echo {
 /// A handler that panics.
 tool crash { timing sync }
 
+/// A handler that panics, written as a plain function (answered without
+/// a future).
+tool crash_now { timing sync }
+
 /// Sleep for a while.
 tool sleep {
     timing async_short

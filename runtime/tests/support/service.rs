@@ -54,7 +54,8 @@ pub struct Studio {
 }
 
 impl Studio {
-    async fn add(&self, request: MathOperands) -> Result<MathResult, MathError> {
+    // A plain function: the dispatcher answers it without a future.
+    fn add(&self, request: MathOperands) -> Result<MathResult, MathError> {
         let result = request
             .a
             .checked_add(request.b)
@@ -68,6 +69,10 @@ impl Studio {
 
     async fn crash(&self) -> Result<(), ToolError> {
         panic!("the crash tool always panics")
+    }
+
+    fn crash_now(&self) -> Result<(), ToolError> {
+        panic!("the crash_now tool always panics")
     }
 
     async fn sleep(&self, request: DelayRequest) -> Result<SleepResponse, ToolError> {
@@ -165,7 +170,7 @@ impl Service for Studio {
             match request {
                 ToolRequest::Add(request) => {
                     let result: PrivateResult<MathResult, MathError> =
-                        <Studio>::add(&service, request).await;
+                        <Studio>::add(&service, request);
                     result
                         .map(ToolResponse::Add)
                         .map_err(IntoToolError::into_tool_error)
@@ -181,6 +186,12 @@ impl Service for Studio {
                     let result: PrivateResult<(), ToolError> = <Studio>::crash(&service).await;
                     result
                         .map(|()| ToolResponse::Crash)
+                        .map_err(IntoToolError::into_tool_error)
+                }
+                ToolRequest::CrashNow => {
+                    let result: PrivateResult<(), ToolError> = <Studio>::crash_now(&service);
+                    result
+                        .map(|()| ToolResponse::CrashNow)
                         .map_err(IntoToolError::into_tool_error)
                 }
                 ToolRequest::Sleep(request) => {
@@ -241,6 +252,33 @@ impl Service for Studio {
                     "job tools are answered by the dispatcher",
                 )),
             }
+        }
+    }
+
+    fn call_inline<T>(
+        &self,
+        request: ToolRequest,
+        finish: impl FnOnce(PrivateResult<ToolResponse, ToolError>) -> T,
+    ) -> PrivateResult<T, ToolRequest> {
+        let service = self;
+        match request {
+            ToolRequest::Add(request) => {
+                let result: PrivateResult<MathResult, MathError> = <Studio>::add(service, request);
+                Ok(finish(
+                    result
+                        .map(ToolResponse::Add)
+                        .map_err(IntoToolError::into_tool_error),
+                ))
+            }
+            ToolRequest::CrashNow => {
+                let result: PrivateResult<(), ToolError> = <Studio>::crash_now(service);
+                Ok(finish(
+                    result
+                        .map(|()| ToolResponse::CrashNow)
+                        .map_err(IntoToolError::into_tool_error),
+                ))
+            }
+            other => Err(other),
         }
     }
 }
