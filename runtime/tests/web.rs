@@ -360,6 +360,20 @@ async fn calls_answer_their_envelope_with_a_status_that_says_how_they_ended() {
         "{answer}"
     );
 
+    // A strict-mode model's `null` for a property it leaves out is read as
+    // absent (the default applies); one where a value is required is not.
+    let (status, answer) = post(
+        &server,
+        "fs",
+        r#"{"action": "write", "uri": "a", "content": "hi", "ms": null}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["success"]["written"], 2);
+    let (status, answer) = post(&server, "add", r#"{"a": 1, "b": null}"#).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(answer["error"]["code"], "INVALID_REQUEST");
+
     let (status, answer) = post(&server, "ad", r#"{"a": 1, "b": 2}"#).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(answer["error"]["code"], "UNKNOWN_TOOL");

@@ -36,13 +36,18 @@ pub(super) async fn serve<P: CallPort>(
     let Ok(bytes) = to_bytes(body, limit).await else {
         return too_large(limit);
     };
-    let args = match serde_json::from_slice::<Json>(&bytes) {
+    let mut args = match serde_json::from_slice::<Json>(&bytes) {
         Ok(Json::Object(args)) => args,
         // An empty body is a call without arguments.
         Err(_) if bytes.iter().all(u8::is_ascii_whitespace) => serde_json::Map::new(),
         Ok(_) => return answer::<()>(&invalid("the arguments must be a JSON object")),
         Err(e) => return answer::<()>(&invalid(format!("the body is not JSON: {e}"))),
     };
+    // A model's arguments in a provider's strict mode send `null` for
+    // what they leave out: read as absent, as the MCP edge does.
+    if let Some(input) = web.schema.input(&name) {
+        crate::edge::drop_absent_nulls(input, &mut args);
+    }
     let request = match crate::edge::request_msgpack(&name, &args, web.port.limits()) {
         Ok(request) => request,
         Err(e) => return answer::<()>(&ResponseEnvelope::Error(e)),

@@ -32,19 +32,25 @@ pub(crate) struct Web<P> {
     pub(crate) access: Access,
     pub(crate) config: HttpConfig,
     pub(crate) tools: tools::Document,
+    /// The tools' input schemas, to read a provider's strict-mode nulls
+    /// as absent (see `edge::drop_absent_nulls`).
+    pub(crate) schema: crate::edge::Schema,
 }
 
 /// The web routes for `port`, to merge with the MCP route.
 ///
 /// # Errors
-/// When the catalogue's generated metadata is not valid JSON, which only a
-/// hand-written catalogue can cause.
+/// When the catalogue's generated metadata or MCP schema is not valid
+/// JSON, which only a hand-written catalogue can cause.
 pub(crate) fn routes<P: CallPort>(port: P, config: &HttpConfig) -> Result<Router, String> {
     let tools = tools::Document::new::<P>(port.events().source())?;
+    let schema = crate::edge::Schema::parse(<P::Catalogue as crate::Catalogue>::MCP_SCHEMA)
+        .map_err(|e| format!("the catalogue's MCP schema does not parse: {e}"))?;
     let web = Arc::new(Web {
         access: Access::new(config),
         config: config.clone(),
         tools,
+        schema,
         port,
     });
     Ok(Router::new()
