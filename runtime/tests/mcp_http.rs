@@ -366,3 +366,118 @@ async fn methods_of_undeclared_capabilities_are_not_found() {
         );
     }
 }
+
+/// The headers and `_meta` a sessionless 2026-07-28 request carries.
+fn stateless(
+    id: u64,
+    tool: &str,
+    arguments: Value,
+    meta: Value,
+) -> (Value, [(&'static str, String); 3]) {
+    let mut meta = meta;
+    meta["io.modelcontextprotocol/protocolVersion"] = json!("2026-07-28");
+    meta["io.modelcontextprotocol/clientInfo"] = json!({"name": "test", "version": "0"});
+    meta["io.modelcontextprotocol/clientCapabilities"] = json!({});
+    let body = json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": tool, "arguments": arguments, "_meta": meta}
+    });
+    let headers = [
+        ("mcp-protocol-version", "2026-07-28".to_owned()),
+        ("mcp-method", "tools/call".to_owned()),
+        ("mcp-name", tool.to_owned()),
+    ];
+    (body, headers)
+}
+
+async fn post_stateless(
+    server: &Server,
+    id: u64,
+    tool: &str,
+    arguments: Value,
+    meta: Value,
+) -> Answer {
+    let (body, headers) = stateless(id, tool, arguments, meta);
+    let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    post(server, &headers, body.to_string()).await
+}
+
+fn content_type(answer: &Answer) -> &str {
+    answer
+        .headers
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_sessionless_call_that_sends_nothing_else_is_answered_as_json() {
+    let server = start(HttpConfig::default()).await;
+    let answer = post_stateless(&server, 1, "add", json!({"a": 2, "b": 3}), json!({})).await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(content_type(&answer), "application/json", "{}", answer.body);
+    let message: Value = serde_json::from_str(&answer.body).expect("one JSON message");
+    assert_eq!(message["result"]["structuredContent"], json!({"result": 5}));
+
+    // Turned off, the same call gets an event stream.
+    let server = start(HttpConfig::default().json_response(false)).await;
+    let answer = post_stateless(&server, 1, "add", json!({"a": 2, "b": 3}), json!({})).await;
+    assert_eq!(
+        content_type(&answer),
+        "text/event-stream",
+        "{}",
+        answer.body
+    );
+    assert_eq!(
+        answer.message()["result"]["structuredContent"],
+        json!({"result": 5})
+    );
+}
+
+#[tokio::test]
+async fn a_sessionless_call_that_sends_notifications_keeps_its_event_stream() {
+    let server = start(HttpConfig::default()).await;
+    let started = post_stateless(
+        &server,
+        1,
+        "generate",
+        json!({"chunks": 2, "interval_ms": 20}),
+        json!({}),
+    )
+    .await;
+    assert_eq!(
+        content_type(&started),
+        "application/json",
+        "{}",
+        started.body
+    );
+    let job_id = started.message()["result"]["structuredContent"]["job_id"]
+        .as_str()
+        .expect("a job handle")
+        .to_owned();
+    // Waiting on the job with a progress token: its chunks come as
+    // notifications before the answer, so the answer is a stream.
+    let polled = post_stateless(
+        &server,
+        2,
+        "job_poll",
+        json!({"job_ids": [job_id], "timeout_ms": 10_000}),
+        json!({"progressToken": "p"}),
+    )
+    .await;
+    assert_eq!(
+        content_type(&polled),
+        "text/event-stream",
+        "{}",
+        polled.body
+    );
+    assert!(
+        polled.body.contains("notifications/progress"),
+        "{}",
+        polled.body
+    );
+    assert_eq!(
+        polled.message()["result"]["structuredContent"]["completed"],
+        json!([job_id])
+    );
+}

@@ -81,14 +81,17 @@ const USAGE: &str = "usage: studio [call TOOL [JSON]
               | serve (--stdio | --http [ADDR]) [LISTING]
               | serve --hoot ENDPOINT [--iopub ENDPOINT]
               | gateway --backend ENDPOINT... [--iopub ENDPOINT...] (--stdio | --http [ADDR]) [LISTING]]
-LISTING: [--toolset NAME[,NAME...]]... [--progressive]";
+LISTING: [--toolset NAME[,NAME...]]... [--progressive] [--event-streams]";
 
 /// Which tools an MCP server offers and how it lists them: `--toolset`
-/// and `--progressive`, taken out of `args`.
+/// and `--progressive`, taken out of `args`; and `--event-streams`, which
+/// answers every sessionless HTTP request as an event stream, even one a
+/// single JSON body would carry (for comparing the two).
 #[derive(Default)]
 struct Listing {
     toolsets: Vec<String>,
     progressive: bool,
+    event_streams: bool,
 }
 
 impl Listing {
@@ -106,6 +109,7 @@ impl Listing {
                         .extend(names.split(',').map(str::trim).map(str::to_owned));
                 }
                 "--progressive" => listing.progressive = true,
+                "--event-streams" => listing.event_streams = true,
                 _ => rest.push(arg),
             }
         }
@@ -115,7 +119,7 @@ impl Listing {
 
     /// `server`, limited and listed as asked.
     fn apply<P: CallPort>(
-        self,
+        &self,
         mut server: McpServer<P>,
     ) -> Result<McpServer<P>, Box<dyn std::error::Error>> {
         if !self.toolsets.is_empty() {
@@ -172,7 +176,7 @@ async fn serve_gateway(rest: &[String]) -> Result<(), Box<dyn std::error::Error>
         }
         Some(addr) => {
             let to = format!("gateway to {}", backends.join(", "));
-            serve_http(server, addr.as_deref(), &to).await?;
+            serve_http(server, addr.as_deref(), &to, listing.event_streams).await?;
         }
     }
     Ok(())
@@ -184,6 +188,7 @@ async fn serve_http<P: CallPort>(
     server: McpServer<P>,
     addr: Option<&str>,
     what: &str,
+    event_streams: bool,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let addr = match addr {
         Some(addr) => addr
@@ -195,7 +200,9 @@ async fn serve_http<P: CallPort>(
     // Ctrl-C or SIGTERM: stop taking connections and let the requests
     // under way finish.
     let shutdown = tokio_util::sync::CancellationToken::new();
-    let config = HttpConfig::default().shutdown(shutdown.clone());
+    let config = HttpConfig::default()
+        .shutdown(shutdown.clone())
+        .json_response(!event_streams);
     tokio::spawn(async move {
         let _ = stopped().await;
         shutdown.cancel();
@@ -281,7 +288,8 @@ async fn serve_mcp(
             server.serve_stdio().await?;
         }
         ("--http", [] | [_]) => {
-            serve_http(server, rest.first().map(String::as_str), "serving MCP").await?;
+            let addr = rest.first().map(String::as_str);
+            serve_http(server, addr, "serving MCP", listing.event_streams).await?;
             // Stopped: the jobs still running are cancelled and recorded so.
             eprintln!("studio: cancelling the jobs still running");
             dispatcher.shutdown().await;

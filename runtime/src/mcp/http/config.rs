@@ -44,6 +44,12 @@ pub struct HttpConfig {
     /// tool metadata, events, calls and TOON at `/api/…`. Default on; needs
     /// the `web` feature, without which it does nothing.
     pub web: bool,
+    /// Answers a sessionless (2026-07-28) request whose handler sends
+    /// nothing before its answer as one `application/json` body rather
+    /// than an event stream; one that sends notifications first (progress,
+    /// a list change) still gets the stream, so nothing is lost. Default
+    /// on. Sessions of earlier revisions keep their event streams.
+    pub json_response: bool,
 }
 
 impl Default for HttpConfig {
@@ -62,11 +68,21 @@ impl Default for HttpConfig {
             max_body_bytes: 4 * 1024 * 1024,
             shutdown: CancellationToken::new(),
             web: true,
+            json_response: true,
         }
     }
 }
 
 impl HttpConfig {
+    /// Answers sessionless requests that send nothing else as plain JSON
+    /// (the default) or always as an event stream; see
+    /// [`HttpConfig::json_response`].
+    #[must_use]
+    pub fn json_response(mut self, on: bool) -> Self {
+        self.json_response = on;
+        self
+    }
+
     /// Turns the web routes beside MCP on (the default) or off.
     #[must_use]
     pub fn web(mut self, on: bool) -> Self {

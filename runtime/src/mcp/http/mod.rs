@@ -92,6 +92,7 @@ impl<P: CallPort> McpServer<P> {
             .with_allowed_hosts(config.allowed_hosts.iter().cloned())
             .with_allowed_origins(config.allowed_origins.iter().cloned())
             .with_max_request_body_bytes(config.max_body_bytes)
+            .with_json_response(config.json_response)
             .with_cancellation_token(config.shutdown.child_token());
         if config.allowed_origins.is_empty() {
             rmcp_config = rmcp_config.disable_allowed_origins();

@@ -3,7 +3,8 @@
 //! as an event stream and checked. It speaks the protocol as any client
 //! must (initialize, the session and revision headers, initialized), and
 //! costs a fraction of a full SDK client, so the figures measure the
-//! server rather than the client.
+//! server rather than the client. `LeanHttp::stateless` speaks 2026-07-28
+//! instead: no session, each request naming its revision.
 
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
@@ -22,28 +23,23 @@ pub struct LeanHttp {
     host: String,
     session: Option<String>,
     revision: String,
+    /// Sessionless (2026-07-28): each request carries its revision.
+    stateless: bool,
     next_id: u64,
 }
 
 impl LeanHttp {
+    /// Connects, for sessionless 2026-07-28 requests.
+    pub async fn stateless(url: &str) -> Result<LeanHttp, Error> {
+        let mut client = LeanHttp::open(url).await?;
+        client.stateless = true;
+        client.revision = "2026-07-28".to_owned();
+        Ok(client)
+    }
+
     /// Connects and initializes.
     pub async fn connect(url: &str) -> Result<LeanHttp, Error> {
-        let uri: Uri = url.parse()?;
-        let host = uri.authority().ok_or("the URL has no host")?.to_string();
-        // Requests name the path alone (origin form), as a browser does.
-        let uri: Uri = uri.path_and_query().map_or("/", |p| p.as_str()).parse()?;
-        let stream = TcpStream::connect(&host).await?;
-        stream.set_nodelay(true)?;
-        let (sender, connection) = http1::handshake(TokioIo::new(stream)).await?;
-        tokio::spawn(connection);
-        let mut client = LeanHttp {
-            sender,
-            uri,
-            host,
-            session: None,
-            revision: String::new(),
-            next_id: 0,
-        };
+        let mut client = LeanHttp::open(url).await?;
         let init = json!({
             "protocolVersion": "2025-11-25",
             "capabilities": {},
@@ -56,11 +52,32 @@ impl LeanHttp {
             .ok_or("initialize answered no protocolVersion")?
             .to_owned();
         let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-        let (status, _, _) = client.post(initialized.to_string()).await?;
+        let (status, _, _) = client.post(initialized.to_string(), None).await?;
         if status != StatusCode::ACCEPTED {
             return Err(format!("notifications/initialized answered HTTP {status}").into());
         }
         Ok(client)
+    }
+
+    /// Connects.
+    async fn open(url: &str) -> Result<LeanHttp, Error> {
+        let uri: Uri = url.parse()?;
+        let host = uri.authority().ok_or("the URL has no host")?.to_string();
+        // Requests name the path alone (origin form), as a browser does.
+        let uri: Uri = uri.path_and_query().map_or("/", |p| p.as_str()).parse()?;
+        let stream = TcpStream::connect(&host).await?;
+        stream.set_nodelay(true)?;
+        let (sender, connection) = http1::handshake(TokioIo::new(stream)).await?;
+        tokio::spawn(connection);
+        Ok(LeanHttp {
+            sender,
+            uri,
+            host,
+            session: None,
+            revision: String::new(),
+            stateless: false,
+            next_id: 0,
+        })
     }
 
     /// Calls `add(a, b)`; the `structuredContent` of its result.
@@ -81,8 +98,21 @@ impl LeanHttp {
     ) -> Result<(Value, Option<String>), Error> {
         self.next_id += 1;
         let id = self.next_id;
+        let mut params = params;
+        let mut named = None;
+        if self.stateless {
+            params["_meta"] = json!({
+                "io.modelcontextprotocol/protocolVersion": self.revision,
+                "io.modelcontextprotocol/clientInfo": {"name": "mcp_bench_driver", "version": "0"},
+                "io.modelcontextprotocol/clientCapabilities": {},
+            });
+            named = Some((
+                method.to_owned(),
+                params["name"].as_str().map(str::to_owned),
+            ));
+        }
         let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-        let (status, session, text) = self.post(body.to_string()).await?;
+        let (status, session, text) = self.post(body.to_string(), named).await?;
         if status != StatusCode::OK {
             return Err(format!("{method} answered HTTP {status}: {text}").into());
         }
@@ -94,12 +124,25 @@ impl LeanHttp {
         Ok((answer["result"].clone(), session))
     }
 
-    /// One POST; its status, session header and body.
-    async fn post(&mut self, body: String) -> Result<(StatusCode, Option<String>, String), Error> {
+    /// One POST; its status, session header and body. A sessionless
+    /// request names its method (and tool) in headers too.
+    async fn post(
+        &mut self,
+        body: String,
+        named: Option<(String, Option<String>)>,
+    ) -> Result<(StatusCode, Option<String>, String), Error> {
         let mut request = Request::post(self.uri.clone())
             .header(header::HOST, &self.host)
             .header(header::CONTENT_TYPE, "application/json")
             .header(header::ACCEPT, "application/json, text/event-stream");
+        if let Some((method, name)) = named {
+            request = request
+                .header("mcp-protocol-version", &self.revision)
+                .header("mcp-method", method);
+            if let Some(name) = name {
+                request = request.header("mcp-name", name);
+            }
+        }
         if let Some(session) = &self.session {
             request = request
                 .header("mcp-session-id", session)

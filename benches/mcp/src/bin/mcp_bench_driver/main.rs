@@ -2,7 +2,7 @@
 //! sequential `tools/call`s of `add`, each answer checked. Prints one JSON
 //! line: `{"calls", "seconds", "calls_per_sec", "p50_us", "p99_us"}`.
 //!
-//! `mcp_bench_driver [--calls N] [--warmup N] (--http URL | --lean-http URL | --stdio PROGRAM [ARG]...)`
+//! `mcp_bench_driver [--calls N] [--warmup N] (--http URL | --lean-http URL | --lean-http-stateless URL | --stdio PROGRAM [ARG]...)`
 //!
 //! `--http` and `--stdio` use rmcp's client; `--lean-http` a client of a
 //! few hundred lines over one keep-alive connection (see `lean_http`).
@@ -18,7 +18,7 @@ use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::{Map, Value, json};
 
 const USAGE: &str = "usage: mcp_bench_driver [--calls N] [--warmup N] \
-     (--http URL | --lean-http URL | --stdio PROGRAM [ARG]...)";
+     (--http URL | --lean-http URL | --lean-http-stateless URL | --stdio PROGRAM [ARG]...)";
 
 struct Options {
     calls: usize,
@@ -43,7 +43,10 @@ fn parse(mut args: &[String]) -> Result<Options, String> {
                 }
                 args = rest;
             }
-            [flag, ..] if flag == "--http" || flag == "--lean-http" || flag == "--stdio" => {
+            [flag, ..]
+                if ["--http", "--lean-http", "--lean-http-stateless", "--stdio"]
+                    .contains(&flag.as_str()) =>
+            {
                 options.target = args.to_vec();
                 return Ok(options);
             }
@@ -66,6 +69,9 @@ async fn connect(target: &[String]) -> Result<Client, Box<dyn std::error::Error>
         ),
         [flag, url] if flag == "--lean-http" => {
             Client::Lean(lean_http::LeanHttp::connect(url).await?)
+        }
+        [flag, url] if flag == "--lean-http-stateless" => {
+            Client::Lean(lean_http::LeanHttp::stateless(url).await?)
         }
         [flag, program, args @ ..] if flag == "--stdio" => {
             let mut command = tokio::process::Command::new(program);
