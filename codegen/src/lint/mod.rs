@@ -2,7 +2,7 @@
 //! checked model, after every error is fixed, so each sees the whole
 //! catalogue as the backends will.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
 use crate::diag::{Diagnostic, messages};
 use crate::model::{
@@ -209,8 +209,9 @@ impl Lints<'_> {
         if targets.is_empty() {
             return;
         }
-        // Field location → (field, what is unstated, the tools).
-        let mut found: Vec<(&Field, Unstated, Vec<&str>)> = Vec::new();
+        // Each type a request reaches, with the tools whose requests reach
+        // it, so that each field is looked at once however many tools share it.
+        let mut reaching: BTreeMap<usize, (TypeId, Vec<&str>)> = BTreeMap::new();
         for tool in &self.model.tools {
             if self.model.is_builtin(&tool.location) {
                 continue;
@@ -223,43 +224,37 @@ impl Lints<'_> {
             };
             let mut reached = HashSet::new();
             self.model.reach(requests, &mut reached);
-            let mut reached: Vec<TypeId> = reached.into_iter().collect();
-            reached.sort_by_key(|id| id.index());
             for id in reached {
-                for field in self.model.type_def(id).kind.fields() {
-                    let Some(kind) = unstated(self.model, id, &field.ty) else {
-                        continue;
-                    };
-                    match found
-                        .iter_mut()
-                        .find(|(f, ..)| f.location == field.location)
-                    {
-                        Some((.., tools)) if !tools.contains(&tool.name.as_str()) => {
-                            tools.push(&tool.name);
-                        }
-                        Some(_) => {}
-                        None => found.push((field, kind, vec![&tool.name])),
-                    }
-                }
+                reaching
+                    .entry(id.index())
+                    .or_insert((id, Vec::new()))
+                    .1
+                    .push(&tool.name);
             }
         }
-        for (field, kind, tools) in found {
-            let fates: Vec<(&str, &str)> = targets
-                .iter()
-                .filter_map(|p| kind.fate(*p).map(|fate| (p.provider(), fate)))
-                .collect();
-            if fates.is_empty() {
-                continue;
+        let model = self.model;
+        for (id, tools) in reaching.values() {
+            for field in model.type_def(*id).kind.fields() {
+                let Some(kind) = unstated(model, *id, &field.ty) else {
+                    continue;
+                };
+                let fates: Vec<(&str, &str)> = targets
+                    .iter()
+                    .filter_map(|p| kind.fate(*p).map(|fate| (p.provider(), fate)))
+                    .collect();
+                if fates.is_empty() {
+                    continue;
+                }
+                let span = self.span(field.location);
+                self.out.push(messages::profile_unfaithful(
+                    span,
+                    &field.name,
+                    kind,
+                    field.required,
+                    tools,
+                    &fates,
+                ));
             }
-            let span = self.span(field.location);
-            self.out.push(messages::profile_unfaithful(
-                span,
-                &field.name,
-                kind,
-                field.required,
-                &tools,
-                &fates,
-            ));
         }
     }
 

@@ -68,16 +68,7 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        let discovered = self.discovery.as_deref().map(|d| d.tools.iter());
-        discovered
-            .into_iter()
-            .flatten()
-            .find(|t| t.name == name)
-            .or_else(|| {
-                self.served_tool(name)
-                    .and_then(|t| self.schema.tool(t.name))
-            })
-            .cloned()
+        self.definition(name).cloned()
     }
 
     async fn call_tool(

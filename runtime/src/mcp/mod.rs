@@ -192,6 +192,17 @@ impl<P: CallPort> McpServer<P> {
         P::Catalogue::tool(name).filter(|tool| self.served.serves(tool))
     }
 
+    /// The `tools/list` entry of a discovery tool (when discovery is
+    /// progressive) or of a served tool.
+    fn definition(&self, name: &str) -> Option<&rmcp::model::Tool> {
+        let discovered = self.discovery.as_deref().map(|d| d.tools.iter());
+        discovered
+            .into_iter()
+            .flatten()
+            .find(|t| t.name == name)
+            .or_else(|| self.schema.tool(self.served_tool(name)?.name))
+    }
+
     /// This session's `tools/list`: the served tools, or with progressive
     /// discovery the discovery tools and those the session has found, with
     /// the job tools once one of those may answer with a job.

@@ -18,8 +18,9 @@ struct Listed {
 pub(crate) struct McpSchema {
     /// The `tools/list` entries, in catalogue order.
     pub(crate) tools: Vec<Tool>,
-    /// Input and per-action schemas, for the edge's answers.
-    pub(crate) edge: edge::Schema,
+    /// Input and per-action schemas, for the edge's answers (shared with
+    /// the web routes).
+    pub(crate) edge: std::sync::Arc<edge::Schema>,
 }
 
 impl McpSchema {
@@ -31,7 +32,7 @@ impl McpSchema {
         let Listed { tools } = serde_json::from_str(text)?;
         Ok(McpSchema {
             tools,
-            edge: edge::Schema::parse(text)?,
+            edge: std::sync::Arc::new(edge::Schema::parse(text)?),
         })
     }
 

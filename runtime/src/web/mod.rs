@@ -34,18 +34,21 @@ pub(crate) struct Web<P> {
     pub(crate) tools: tools::Document,
     /// The tools' input schemas, to read a provider's strict-mode nulls
     /// as absent (see `edge::drop_absent_nulls`).
-    pub(crate) schema: crate::edge::Schema,
+    pub(crate) schema: Arc<crate::edge::Schema>,
 }
 
-/// The web routes for `port`, to merge with the MCP route.
+/// The web routes for `port`, to merge with the MCP route, reading
+/// arguments against `schema` (the MCP server's, parsed once).
 ///
 /// # Errors
-/// When the catalogue's generated metadata or MCP schema is not valid
-/// JSON, which only a hand-written catalogue can cause.
-pub(crate) fn routes<P: CallPort>(port: P, config: &HttpConfig) -> Result<Router, String> {
+/// When the catalogue's generated metadata is not valid JSON, which only a
+/// hand-written catalogue can cause.
+pub(crate) fn routes<P: CallPort>(
+    port: P,
+    schema: Arc<crate::edge::Schema>,
+    config: &HttpConfig,
+) -> Result<Router, String> {
     let tools = tools::Document::new::<P>(port.events().source())?;
-    let schema = crate::edge::Schema::parse(<P::Catalogue as crate::Catalogue>::MCP_SCHEMA)
-        .map_err(|e| format!("the catalogue's MCP schema does not parse: {e}"))?;
     let web = Arc::new(Web {
         access: Access::new(config),
         config: config.clone(),

@@ -175,7 +175,8 @@ impl<P: CallPort> McpServer<P> {
             )));
         }
         if let Some(toolset) = &toolset {
-            self.known_toolsets(std::slice::from_ref(toolset))?;
+            let known = toolsets::all::<P::Catalogue>(&self.served);
+            named(&known, std::slice::from_ref(toolset))?;
         }
         let hits = discovery.index.search(&query, |tool| {
             self.served.serves(tool) && toolset.as_deref().is_none_or(|t| tool.in_toolset(t))
@@ -213,7 +214,7 @@ impl<P: CallPort> McpServer<P> {
         let unknown: Vec<&str> = names
             .iter()
             .map(String::as_str)
-            .filter(|n| self.served_tool(n).is_none() && !NAMES.contains(n))
+            .filter(|n| self.definition(n).is_none())
             .collect();
         if !unknown.is_empty() {
             let e = ToolError::new(
@@ -240,7 +241,10 @@ impl<P: CallPort> McpServer<P> {
                 view.described.insert(tool.name);
                 changed = true;
             }
-            if let Some(definition) = self.definition(name) {
+            if let Some(definition) = self
+                .definition(name)
+                .and_then(|t| serde_json::to_value(t).ok())
+            {
                 tools.push(definition);
             }
         }
@@ -253,8 +257,7 @@ impl<P: CallPort> McpServer<P> {
             Err(e) => return (Err(e), false),
         };
         let known = toolsets::all::<P::Catalogue>(&self.served);
-        let (enable, disable) = match (self.known_toolsets(&enable), self.known_toolsets(&disable))
-        {
+        let (enable, disable) = match (named(&known, &enable), named(&known, &disable)) {
             (Ok(enable), Ok(disable)) => (enable, disable),
             (Err(e), _) | (_, Err(e)) => return (Err(e), false),
         };
@@ -283,44 +286,32 @@ impl<P: CallPort> McpServer<P> {
             .map(|t| !t.builtin && self.served.serves(t) && view.shows(t))
             .collect()
     }
+}
 
-    /// The catalogue's names for `names`, or an `UNKNOWN_TOOLSET` error
-    /// naming those it lacks and the toolsets there are.
-    fn known_toolsets(&self, names: &[String]) -> Result<Vec<&'static str>, ToolError> {
-        let known = toolsets::all::<P::Catalogue>(&self.served);
-        let mut found = Vec::with_capacity(names.len());
-        let mut unknown = Vec::new();
-        for name in names {
-            match known.iter().find(|t| t.name == name) {
-                Some(t) => found.push(t.name),
-                None => unknown.push(name.as_str()),
-            }
+/// The names in `names`, each as one of the `known` toolsets, or an
+/// `UNKNOWN_TOOLSET` error naming those it lacks and the toolsets there are.
+fn named(known: &[toolsets::Toolset], names: &[String]) -> Result<Vec<&'static str>, ToolError> {
+    let mut found = Vec::with_capacity(names.len());
+    let mut unknown = Vec::new();
+    for name in names {
+        match known.iter().find(|t| t.name == name) {
+            Some(t) => found.push(t.name),
+            None => unknown.push(name.as_str()),
         }
-        if unknown.is_empty() {
-            return Ok(found);
-        }
-        let names: Vec<&str> = known.iter().map(|t| t.name).collect();
-        Err(ToolError::new(
-            "UNKNOWN_TOOLSET",
-            format!(
-                "no toolset is named {}; the toolsets are {}",
-                quoted(&unknown),
-                names.join(", ")
-            ),
-        )
-        .with_details(json!({ "unknown": unknown, "toolsets": names })))
     }
-
-    /// The `tools/list` entry of a discovery tool or a served tool.
-    fn definition(&self, name: &str) -> Option<Value> {
-        let discovery = self.discovery.as_deref()?;
-        let tool = discovery
-            .tools
-            .iter()
-            .chain(&self.schema.tools)
-            .find(|t| t.name == name)?;
-        serde_json::to_value(tool).ok()
+    if unknown.is_empty() {
+        return Ok(found);
     }
+    let names: Vec<&str> = known.iter().map(|t| t.name).collect();
+    Err(ToolError::new(
+        "UNKNOWN_TOOLSET",
+        format!(
+            "no toolset is named {}; the toolsets are {}",
+            quoted(&unknown),
+            names.join(", ")
+        ),
+    )
+    .with_details(json!({ "unknown": unknown, "toolsets": names })))
 }
 
 /// Reads a discovery tool's arguments; a wrong one is `INVALID_REQUEST`.

@@ -84,7 +84,10 @@ impl<P: CallPort> McpServer<P> {
                     config.path
                 )));
             }
-            Some(crate::web::routes(self.port().clone(), &config).map_err(ServeError::Config)?)
+            Some(
+                crate::web::routes(self.port().clone(), self.schema.edge.clone(), &config)
+                    .map_err(ServeError::Config)?,
+            )
         } else {
             None
         };
