@@ -85,6 +85,7 @@ pub(crate) fn service_impl(input: &BindInput, answers: &[(&ToolEntry, Answer)]) 
         .iter()
         .map(|(tool, answer)| arm(&scope, tool, answer));
     let call_inline = call_inline(&scope, answers);
+    let call_inline_msgpack = call_inline_msgpack(&scope, answers);
 
     let module = &input.module;
     let self_ty = &input.item.self_ty;
@@ -127,6 +128,8 @@ pub(crate) fn service_impl(input: &BindInput, answers: &[(&ToolEntry, Answer)]) 
             }
 
             #call_inline
+
+            #call_inline_msgpack
         }
     }
 }
@@ -180,6 +183,60 @@ fn call_inline(scope: &Scope, answers: &[(&ToolEntry, Answer)]) -> Option<TokenS
                 // tools whose every handler is answered here.
                 #[allow(unreachable_patterns)]
                 #other => #private::Result::Err(#other),
+            }
+        }
+    })
+}
+
+/// `fn call_inline_msgpack`: the same handlers as `call_inline`, of
+/// `sync` tools, answered straight from a MsgPack call's bytes (see
+/// `Service::call_inline_msgpack`); nothing when there are none.
+fn call_inline_msgpack(scope: &Scope, answers: &[(&ToolEntry, Answer)]) -> Option<TokenStream> {
+    let span = scope.span;
+    let module = &scope.input.module;
+    let private = private_path(scope.input, span);
+    let call = local("call", span);
+    let arms: Vec<TokenStream> = answers
+        .iter()
+        .filter_map(|(tool, answer)| match answer {
+            Answer::Handler(h) if !h.awaits && h.context.is_none() && h.cfgs.is_empty() => {
+                let name = &tool.name;
+                let marker = &tool.marker;
+                let tool_ty = quote_spanned!(span=> <#module::#marker as #private::Tool>);
+                let body = self::call(scope, tool, h);
+                let answer = match tool.request {
+                    Some(_) => {
+                        let request = &scope.request;
+                        quote_spanned!(span=>
+                            #call.answer(|#request: #tool_ty::Request| #body)
+                        )
+                    }
+                    None => quote_spanned!(span=> #call.answer_unit(|| #body)),
+                };
+                // The timing is a constant of the tool: a guard the
+                // compiler folds away, true or false.
+                Some(quote_spanned!(span=>
+                    #name if ::core::matches!(#tool_ty::TIMING, #private::ToolTiming::Sync) => {
+                        #private::Result::Ok(#answer)
+                    }
+                ))
+            }
+            _ => None,
+        })
+        .collect();
+    if arms.is_empty() {
+        return None;
+    }
+    let service = &scope.service;
+    Some(quote_spanned! {span=>
+        fn call_inline_msgpack<'__a, '__de>(
+            &self,
+            #call: #private::MsgpackCall<'__a, '__de>,
+        ) -> #private::Result<#private::InlineAnswer, #private::MsgpackCall<'__a, '__de>> {
+            let #service = self;
+            match #call.tool() {
+                #(#arms)*
+                _ => #private::Result::Err(#call),
             }
         }
     })

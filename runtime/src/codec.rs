@@ -73,32 +73,42 @@ pub fn from_msgpack<T: DeserializeOwned>(bytes: &[u8], limits: Limits) -> Result
     limits.check_size(bytes.len())?;
     let mut de = deserializer(bytes, limits);
     let value = T::deserialize(&mut de).map_err(|e| invalid_msgpack(&e))?;
+    if at_end(&mut de) {
+        Ok(value)
+    } else {
+        Err(ToolError::invalid_request(
+            "trailing bytes after the MsgPack value",
+        ))
+    }
+}
+
+/// Whether `de` has read all of its input.
+pub(crate) fn at_end(de: &mut SliceDeserializer<'_>) -> bool {
     // The slice reader does not expose what is left, so try to start a
     // second value: only "no marker to read" means the input has ended.
     // The probe refuses whatever value it is shown without reading into it:
     // skipping the value instead would take a lone `0x81` (a map missing its
     // entries) for the end, since reading its first key also finds nothing.
-    match serde::Deserializer::deserialize_any(&mut de, NoValue) {
+    matches!(
+        serde::Deserializer::deserialize_any(de, NoValue),
         Err(rmp_serde::decode::Error::InvalidMarkerRead(e))
-            if e.kind() == std::io::ErrorKind::UnexpectedEof =>
-        {
-            Ok(value)
-        }
-        _ => Err(ToolError::invalid_request(
-            "trailing bytes after the MsgPack value",
-        )),
-    }
+            if e.kind() == std::io::ErrorKind::UnexpectedEof
+    )
 }
+
+/// The MsgPack reader of [`deserializer`].
+pub(crate) type SliceDeserializer<'de> =
+    rmp_serde::Deserializer<rmp_serde::decode::ReadRefReader<'de, [u8]>>;
 
 /// A MsgPack reader over `bytes` that borrows strings and bytes from them
 /// (so no length prefix is trusted before the data is there) and stops at
 /// `limits.max_depth`.
-pub(crate) fn deserializer(
-    bytes: &[u8],
-    limits: Limits,
-) -> rmp_serde::Deserializer<rmp_serde::decode::ReadRefReader<'_, [u8]>> {
+pub(crate) fn deserializer(bytes: &[u8], limits: Limits) -> SliceDeserializer<'_> {
     let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
-    de.set_max_depth(limits.max_depth);
+    // rmp-serde refuses a container that brings its count to the limit, so
+    // its limit is one more than the deepest nesting accepted (and a limit
+    // of 0 would wrap).
+    de.set_max_depth(limits.max_depth.saturating_add(1));
     de
 }
 

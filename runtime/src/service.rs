@@ -37,4 +37,21 @@ pub trait Service: Send + Sync + Sized + 'static {
         let _ = finish;
         Err(request)
     }
+
+    /// Answers a MsgPack call straight from its bytes when its handler is a
+    /// plain function that takes no context and its tool is `sync`:
+    /// decodes the handler's own request struct from the rest of the map
+    /// and encodes the outcome, building neither catalogue enum. Hands the
+    /// call back otherwise. `#[tools]` implements it; the dispatcher's
+    /// [`call_msgpack`](crate::Dispatcher::call_msgpack) tries it first.
+    ///
+    /// # Errors
+    /// The call, when its handler is not answered this way.
+    #[doc(hidden)]
+    fn call_inline_msgpack<'a, 'de>(
+        &self,
+        call: crate::dispatcher::MsgpackCall<'a, 'de>,
+    ) -> Result<crate::dispatcher::InlineAnswer, crate::dispatcher::MsgpackCall<'a, 'de>> {
+        Err(call)
+    }
 }

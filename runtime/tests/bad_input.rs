@@ -98,6 +98,7 @@ fn valid_requests() -> Vec<Vec<u8>> {
         }))),
         encode(&ToolRequest::JobList(all_jobs())),
         encode(&ToolRequest::Crash),
+        encode(&ToolRequest::CrashNow),
     ]
 }
 
@@ -490,6 +491,43 @@ fn nesting_within_the_limit_round_trips() {
     assert_eq!(value, serde_json::json!(7));
 }
 
+/// `echo` and `add` are answered straight from their bytes (their handlers
+/// are plain functions); the depth limit must count the same there as on
+/// the general path, which decodes a `ToolRequest` first.
+#[test]
+fn the_depth_limit_is_the_same_on_every_path() {
+    let rt = runtime();
+    for max_depth in 0..6 {
+        let limits = Limits::default().max_depth(max_depth);
+        let d = dispatcher(DispatcherConfig::default().limits(limits));
+        for nesting in 0..6 {
+            let bytes = echo_with_value(Msg::default().raw(&vec![0x91; nesting]).int(7));
+            let direct = rt.block_on(d.call_msgpack(&bytes));
+            let general = match toolwright::codec::from_msgpack::<ToolRequest>(&bytes, limits) {
+                Ok(request) => rt.block_on(d.call(request)),
+                Err(e) => ResponseEnvelope::Error(e),
+            };
+            let direct = decode(&direct);
+            assert_eq!(
+                direct.error().map(|e| &e.code),
+                general.error().map(|e| &e.code),
+                "max_depth {max_depth}, nesting {nesting}: {direct:?} against {general:?}"
+            );
+            // The request map, then `items` or the value's arrays.
+            let deepest = 1 + nesting.max(1);
+            assert_eq!(direct.error().is_none(), deepest <= max_depth, "{direct:?}");
+        }
+        // A flat request nests one level: the map itself.
+        let add =
+            rt.block_on(d.call_msgpack(&encode(&ToolRequest::Add(MathOperands { a: 1, b: 2 }))));
+        assert_eq!(
+            decode(&add).error().is_none(),
+            max_depth >= 1,
+            "max_depth {max_depth}"
+        );
+    }
+}
+
 #[test]
 fn a_message_over_the_size_limit_is_refused_before_decoding() {
     let d = dispatcher(DispatcherConfig::default().limits(Limits::default().max_bytes(16)));
@@ -513,7 +551,7 @@ proptest! {
 
     #[test]
     fn a_valid_request_with_a_byte_changed_gets_a_decodable_answer(
-        which in 0usize..5,
+        which in 0usize..6,
         at in any::<prop::sample::Index>(),
         byte in any::<u8>(),
     ) {
@@ -525,7 +563,7 @@ proptest! {
 
     #[test]
     fn a_valid_request_with_garbage_appended_is_invalid(
-        which in 0usize..5,
+        which in 0usize..6,
         tail in proptest::collection::vec(any::<u8>(), 1..32),
     ) {
         let mut bytes = valid_requests().swap_remove(which);

@@ -28,6 +28,8 @@ pub struct MathOperands {
     pub b: i64,
 }
 
+impl ::toolwright::__private::Validate for MathOperands {}
+
 /// The result of a binary operation.
 #[derive(
     ::core::clone::Clone,
@@ -173,6 +175,8 @@ pub struct TransferRequest {
     /// Where to copy from.
     pub uri: ::std::string::String,
 }
+
+impl ::toolwright::__private::Validate for TransferRequest {}
 
 /// The response of `transfer`.
 #[derive(

@@ -3,6 +3,7 @@
 
 mod config;
 mod decode;
+mod inline;
 mod job_tools;
 mod msgpack;
 mod panic;
@@ -18,6 +19,8 @@ use std::sync::Arc;
 use tokio::sync::broadcast;
 
 pub use config::DispatcherConfig;
+#[doc(hidden)]
+pub use inline::{InlineAnswer, MsgpackCall};
 
 use crate::events::{ToolEvents, ToolSource};
 use crate::jobs::durable::{BackendError, JobBackend};
@@ -218,8 +221,6 @@ impl<S: Service> Dispatcher<S> {
         if info.timing != ToolTiming::Sync || info.tool.builtin {
             return Err(request);
         }
-        // As `CatchPanic` does for a future: a handler that panicked is
-        // not called again, so unwind safety can be asserted.
         // As `CatchPanic` does for a future: a handler that panicked is
         // not called again, so unwind safety can be asserted. A panic comes
         // before `finish` is called, so the panic is what it finishes.

@@ -2,9 +2,9 @@
 //! request becomes an `Error` envelope with a code; nothing panics and
 //! nothing is allocated beyond what the input holds.
 
-use super::decode;
 use super::suggest::{closest, shown};
 use super::{Dispatcher, RequestOf, ResponseOf};
+use super::{decode, inline};
 use crate::{Catalogue, ResponseEnvelope, Service, ToolError, codec};
 
 impl<S: Service> Dispatcher<S> {
@@ -19,6 +19,9 @@ impl<S: Service> Dispatcher<S> {
     /// bytes) are `INVALID_REQUEST` with the decoder's message. A response
     /// that cannot be encoded is answered with an `INTERNAL` error.
     pub async fn call_msgpack(&self, bytes: &[u8]) -> Vec<u8> {
+        if let Some(answer) = self.answer_msgpack_inline(bytes) {
+            return answer;
+        }
         let request = match self.decode(bytes) {
             Ok(request) => request,
             Err(e) => return encode(&ResponseEnvelope::<ResponseOf<S>>::Error(e)),
@@ -32,6 +35,15 @@ impl<S: Service> Dispatcher<S> {
             Ok(bytes) => bytes,
             Err(request) => encode(&Box::pin(self.call_valid(request)).await),
         }
+    }
+
+    /// Answers a call that [`Service::call_inline_msgpack`] answers straight
+    /// from its bytes; `None` for every other call, and for a request that
+    /// does not decode, which the general path reports.
+    fn answer_msgpack_inline(&self, bytes: &[u8]) -> Option<Vec<u8>> {
+        let mut de = None;
+        let call = inline::head(bytes, self.config().limits, &mut de)?;
+        S::call_inline_msgpack(&self.inner.service, call).ok()?.0
     }
 
     /// Decodes a request. When that fails, the head of the request is read
@@ -79,7 +91,7 @@ impl<S: Service> Dispatcher<S> {
 /// outcome, which encodes as one). One that does not encode (a response
 /// holding a map with non-string keys, say) is replaced by its `INTERNAL`
 /// error, and if even that failed, by a fixed encoding of a fixed error.
-fn encode<E: serde::Serialize>(envelope: &E) -> Vec<u8> {
+pub(super) fn encode<E: serde::Serialize>(envelope: &E) -> Vec<u8> {
     to_msgpack(envelope).unwrap_or_else(|e| {
         // The error variant does not depend on the response type.
         to_msgpack(&ResponseEnvelope::<()>::Error(e)).unwrap_or_else(|_| fallback())

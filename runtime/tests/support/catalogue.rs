@@ -56,6 +56,8 @@ pub struct GenerateRequest {
     pub interval_ms: u64,
 }
 
+impl ::toolwright::__private::Validate for GenerateRequest {}
+
 /// The response of tool `generate`.
 #[derive(
     ::core::clone::Clone,
@@ -83,6 +85,8 @@ pub struct LaunchRequest {
     /// Fail with `engine_down`.
     pub fail: bool,
 }
+
+impl ::toolwright::__private::Validate for LaunchRequest {}
 
 /// The request of action `read` of tool `fs`.
 #[derive(
@@ -168,6 +172,8 @@ pub struct MathOperands {
     pub b: i64,
 }
 
+impl ::toolwright::__private::Validate for MathOperands {}
+
 /// A result.
 #[derive(
     ::core::clone::Clone,
@@ -205,6 +211,8 @@ pub struct Echo {
     pub value: ::core::option::Option<::toolwright::__private::Json>,
 }
 
+impl ::toolwright::__private::Validate for Echo {}
+
 /// How long to take.
 #[derive(
     ::core::clone::Clone,
@@ -218,6 +226,8 @@ pub struct DelayRequest {
     /// Milliseconds.
     pub ms: u64,
 }
+
+impl ::toolwright::__private::Validate for DelayRequest {}
 
 /// A chunk of `generate`'s stream.
 #[derive(

@@ -5,8 +5,8 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
-use toolwright::__private::{Arc, Future, Result as PrivateResult};
-use toolwright::{CallContext, Context, IntoToolError, Service, Tool, ToolError};
+use toolwright::__private::{Arc, Future, InlineAnswer, MsgpackCall, Result as PrivateResult};
+use toolwright::{CallContext, Context, IntoToolError, Service, Tool, ToolError, ToolTiming};
 
 use super::catalogue::*;
 
@@ -63,7 +63,7 @@ impl Studio {
         Ok(MathResult { result })
     }
 
-    async fn echo(&self, request: Echo) -> Result<Echo, ToolError> {
+    fn echo(&self, request: Echo) -> Result<Echo, ToolError> {
         Ok(request)
     }
 
@@ -176,8 +176,7 @@ impl Service for Studio {
                         .map_err(IntoToolError::into_tool_error)
                 }
                 ToolRequest::Echo(request) => {
-                    let result: PrivateResult<Echo, ToolError> =
-                        <Studio>::echo(&service, request).await;
+                    let result: PrivateResult<Echo, ToolError> = <Studio>::echo(&service, request);
                     result
                         .map(ToolResponse::Echo)
                         .map_err(IntoToolError::into_tool_error)
@@ -270,6 +269,14 @@ impl Service for Studio {
                         .map_err(IntoToolError::into_tool_error),
                 ))
             }
+            ToolRequest::Echo(request) => {
+                let result: PrivateResult<Echo, ToolError> = <Studio>::echo(service, request);
+                Ok(finish(
+                    result
+                        .map(ToolResponse::Echo)
+                        .map_err(IntoToolError::into_tool_error),
+                ))
+            }
             ToolRequest::CrashNow => {
                 let result: PrivateResult<(), ToolError> = <Studio>::crash_now(service);
                 Ok(finish(
@@ -279,6 +286,40 @@ impl Service for Studio {
                 ))
             }
             other => Err(other),
+        }
+    }
+
+    fn call_inline_msgpack<'a, 'de>(
+        &self,
+        call: MsgpackCall<'a, 'de>,
+    ) -> PrivateResult<InlineAnswer, MsgpackCall<'a, 'de>> {
+        let service = self;
+        match call.tool() {
+            "add" if matches!(<AddTool as Tool>::TIMING, ToolTiming::Sync) => {
+                Ok(call.answer(|request: <AddTool as Tool>::Request| {
+                    let result: PrivateResult<MathResult, MathError> =
+                        <Studio>::add(service, request);
+                    result
+                        .map(ToolResponse::Add)
+                        .map_err(IntoToolError::into_tool_error)
+                }))
+            }
+            "echo" if matches!(<EchoTool as Tool>::TIMING, ToolTiming::Sync) => {
+                Ok(call.answer(|request: <EchoTool as Tool>::Request| {
+                    let result: PrivateResult<Echo, ToolError> = <Studio>::echo(service, request);
+                    result
+                        .map(ToolResponse::Echo)
+                        .map_err(IntoToolError::into_tool_error)
+                }))
+            }
+            "crash_now" if matches!(<CrashNowTool as Tool>::TIMING, ToolTiming::Sync) => Ok(call
+                .answer_unit(|| {
+                    let result: PrivateResult<(), ToolError> = <Studio>::crash_now(service);
+                    result
+                        .map(|()| ToolResponse::CrashNow)
+                        .map_err(IntoToolError::into_tool_error)
+                })),
+            _ => Err(call),
         }
     }
 }

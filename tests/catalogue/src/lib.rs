@@ -10,6 +10,7 @@
 toolwright::include_tools!();
 
 pub mod bench;
+pub mod player;
 
 /// The reference catalogue as a server crate (`Side::Server`) and a client
 /// crate (`Side::Client`) generate it.

@@ -27,6 +27,8 @@ pub(crate) struct Cx<'a> {
     serde: Vec<(bool, bool)>,
     /// Indexed by type id: true when a value of it can break a constraint.
     validated: Vec<bool>,
+    /// Indexed by type id: true when it is a tool's own request.
+    tool_request: Vec<bool>,
     /// Indexed by type id: estimated size in bytes (see `layout`).
     sizes: Vec<usize>,
 }
@@ -45,6 +47,7 @@ impl<'a> Cx<'a> {
             serde: serde_derives(model, options.side),
             in_request: model.request_types(),
             validated: super::emit_validate::validated(model),
+            tool_request: tool_requests(model),
             sizes: super::layout::sizes(model),
         }
     }
@@ -65,6 +68,12 @@ impl<'a> Cx<'a> {
     /// its own or in a type it holds: it gets a `Validate` impl.
     pub(crate) fn validated(&self, id: TypeId) -> bool {
         self.validated.get(id.index()).copied().unwrap_or(false)
+    }
+
+    /// True when the type is the request of a (non-action) tool: it
+    /// implements `Validate` whether or not it has anything to check.
+    pub(crate) fn tool_request(&self, id: TypeId) -> bool {
+        self.tool_request.get(id.index()).copied().unwrap_or(false)
     }
 
     /// Estimated size of a named type, in bytes.
@@ -270,4 +279,17 @@ fn serde_derives(model: &Model, side: Side) -> Vec<(bool, bool)> {
             )
         })
         .collect()
+}
+
+/// Indexed by type id: true for the request of a tool without actions.
+fn tool_requests(model: &Model) -> Vec<bool> {
+    let mut marked = vec![false; model.types.len()];
+    for tool in &model.tools {
+        if let ToolKind::Single(endpoint) = &tool.kind
+            && let Some(slot) = endpoint.request.and_then(|id| marked.get_mut(id.index()))
+        {
+            *slot = true;
+        }
+    }
+    marked
 }

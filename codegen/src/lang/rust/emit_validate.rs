@@ -1,7 +1,8 @@
 //! `Validate` impls: the IDL's `@range`, `@length` and `@pattern` checked
 //! on every request before a handler sees it. Emitted for each type a
 //! request can hold that carries a constraint itself or through its
-//! fields, for the action enums and for `ToolRequest`; other types need
+//! fields, for each tool's own request (empty when it has nothing to
+//! check), for the action enums and for `ToolRequest`; other types need
 //! none.
 
 use proc_macro2::TokenStream;
@@ -44,10 +45,20 @@ fn holds_validated(marked: &[bool], ty: &Type) -> bool {
 }
 
 /// The `Validate` impl of a struct or union a request can hold, when it
-/// has something to check.
+/// has something to check, and of each tool's own request even when it
+/// has not: the dispatcher checks a request decoded straight from MsgPack
+/// (without its `ToolRequest`) through it.
 pub(crate) fn type_impl(cx: &Cx<'_>, ty: &TypeDef) -> TokenStream {
-    if !cx.in_request(ty.id) || !cx.validated(ty.id) {
+    if !cx.in_request(ty.id) {
         return TokenStream::new();
+    }
+    if !cx.validated(ty.id) {
+        if !cx.tool_request(ty.id) {
+            return TokenStream::new();
+        }
+        let name = names::type_ident(&ty.name);
+        let allow = allow_deprecated(cx.type_touches_deprecated(ty));
+        return validate_impl(cx, &quote!(#name), &allow, &TokenStream::new());
     }
     let mut statics = Statics::default();
     let body = match &ty.kind {
