@@ -1,11 +1,16 @@
 //! What a running handler may observe and send: cancellation, progress,
-//! stream chunks.
+//! stream chunks, and what it may ask of its caller's client (log
+//! messages, sampling, elicitation).
 
 use std::marker::PhantomData;
 use std::sync::Arc;
 
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 use tokio_util::sync::CancellationToken;
+
+use crate::caller::{self, Caller, Elicited, LogLevel, Sampled, SamplingRequest};
+use crate::{Json, ToolError};
 
 /// A sink for what a running call reports. The dispatcher gives each call
 /// one; transports forward what arrives (HOOT01 Reply frames, MCP progress
@@ -30,6 +35,8 @@ pub struct CallContext {
     /// The next chunk's number; only kept when there is a sink to number
     /// chunks for.
     seq: Option<Arc<std::sync::atomic::AtomicU64>>,
+    /// The client that made the call, when its transport can reach it.
+    caller: Option<Arc<dyn Caller>>,
 }
 
 impl std::fmt::Debug for CallContext {
@@ -50,6 +57,7 @@ impl CallContext {
             token: None,
             sink: None,
             seq: None,
+            caller: None,
         }
     }
 
@@ -65,7 +73,21 @@ impl CallContext {
             token: Some(token),
             sink,
             seq,
+            caller: None,
         }
+    }
+
+    /// The context with the client that made the call, which the
+    /// handler's logs, progress, sampling and elicitation go to.
+    #[must_use]
+    pub fn with_caller(mut self, caller: Option<Arc<dyn Caller>>) -> Self {
+        self.caller = caller;
+        self
+    }
+
+    /// The client that made the call, when its transport can reach it.
+    pub fn caller(&self) -> Option<&Arc<dyn Caller>> {
+        self.caller.as_ref()
     }
 
     /// The job this call runs as, if it runs as one.
@@ -128,16 +150,77 @@ impl<C: Serialize> Context<C> {
         self.inner.cancelled().await;
     }
 
-    /// Reports progress between 0 and 1 (clamped).
+    /// Reports progress between 0 and 1 (clamped): to the job, and to the
+    /// client while it waits for the answer.
     pub fn progress(&self, fraction: f32) {
+        let fraction = if fraction.is_nan() {
+            0.0
+        } else {
+            fraction.clamp(0.0, 1.0)
+        };
         if let Some(sink) = &self.inner.sink {
-            let fraction = if fraction.is_nan() {
-                0.0
-            } else {
-                fraction.clamp(0.0, 1.0)
-            };
             sink.progress(fraction);
         }
+        if let Some(caller) = &self.inner.caller {
+            caller.progress(fraction);
+        }
+    }
+
+    /// Sends a log message to the client, when it takes messages of
+    /// `level` (MCP: `notifications/message`, filtered by the session's
+    /// `logging/setLevel`). Goes nowhere when the call's transport cannot
+    /// reach its client.
+    pub fn log(&self, level: LogLevel, message: impl Into<String>) {
+        if let Some(caller) = &self.inner.caller {
+            caller.log(level, None, Json::String(message.into()));
+        }
+    }
+
+    /// As [`log`](Self::log), with structured data and the name of the
+    /// logger it comes from.
+    pub fn log_data(&self, level: LogLevel, logger: &str, data: Json) {
+        if let Some(caller) = &self.inner.caller {
+            caller.log(level, Some(logger), data);
+        }
+    }
+
+    /// Asks the client's model for a completion (MCP sampling).
+    ///
+    /// # Errors
+    /// `UNSUPPORTED` when the client cannot sample (no `sampling`
+    /// capability, or a transport that cannot carry the question); the
+    /// client's own refusal otherwise.
+    pub async fn sample(&self, request: SamplingRequest) -> Result<Sampled, ToolError> {
+        match &self.inner.caller {
+            Some(caller) => caller.sample(request).await,
+            None => Err(caller::unsupported("a completion (sampling)")),
+        }
+    }
+
+    /// Asks the client's user for input (MCP elicitation): `schema` is the
+    /// flat JSON Schema object of what to ask, `message` says why. The
+    /// answer, when given, is decoded as `T`.
+    ///
+    /// # Errors
+    /// As [`sample`](Self::sample), and `INVALID_REQUEST` when the input
+    /// given does not decode as `T`.
+    pub async fn elicit<T: DeserializeOwned>(
+        &self,
+        message: impl Into<String>,
+        schema: Json,
+    ) -> Result<Elicited<T>, ToolError> {
+        let Some(caller) = &self.inner.caller else {
+            return Err(caller::unsupported("input (elicitation)"));
+        };
+        Ok(match caller.elicit(message.into(), schema).await? {
+            Elicited::Accepted(value) => {
+                Elicited::Accepted(serde_json::from_value(value).map_err(|e| {
+                    ToolError::invalid_request(format!("the input given does not decode: {e}"))
+                })?)
+            }
+            Elicited::Declined => Elicited::Declined,
+            Elicited::Cancelled => Elicited::Cancelled,
+        })
     }
 
     /// Sends one stream chunk. Chunks are numbered from 0 in the order sent.
@@ -157,5 +240,111 @@ impl<C: Serialize> Context<C> {
     /// The untyped context.
     pub fn untyped(&self) -> &CallContext {
         &self.inner
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::caller::CallerFuture;
+    use crate::codes;
+
+    /// A client that records what it is told and answers every question.
+    #[derive(Debug, Default)]
+    struct Recorder {
+        told: Mutex<Vec<String>>,
+    }
+
+    impl Caller for Recorder {
+        fn log(&self, level: LogLevel, logger: Option<&str>, data: Json) {
+            let line = format!("{level:?} {logger:?} {data}");
+            self.told.lock().unwrap().push(line);
+        }
+
+        fn progress(&self, fraction: f32) {
+            self.told
+                .lock()
+                .unwrap()
+                .push(format!("progress {fraction}"));
+        }
+
+        fn sample(&self, request: SamplingRequest) -> CallerFuture<Sampled> {
+            let text = format!("re: {}", request.messages[0].text);
+            Box::pin(async move { Ok(Sampled::new(text, "model")) })
+        }
+
+        fn elicit(&self, message: String, _schema: Json) -> CallerFuture<Elicited<Json>> {
+            Box::pin(async move { Ok(Elicited::Accepted(serde_json::json!({ "name": message }))) })
+        }
+    }
+
+    #[derive(Debug, serde::Deserialize, PartialEq)]
+    struct Named {
+        name: String,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    struct Numbered {
+        #[allow(dead_code)] // only decoded, to fail
+        number: u32,
+    }
+
+    fn with(recorder: &Arc<Recorder>) -> Context {
+        let caller: Arc<dyn Caller> = recorder.clone();
+        Context::new(CallContext::detached().with_caller(Some(caller)))
+    }
+
+    #[tokio::test]
+    async fn a_context_without_a_caller_refuses_questions_and_drops_logs() {
+        let cx: Context = Context::new(CallContext::detached());
+        cx.log(LogLevel::Error, "nobody hears this");
+        cx.progress(0.5);
+        let e = cx.sample(SamplingRequest::new("hi", 10)).await.unwrap_err();
+        assert_eq!(e.code, codes::UNSUPPORTED);
+        let e = cx
+            .elicit::<Named>("who?", serde_json::json!({}))
+            .await
+            .unwrap_err();
+        assert_eq!(e.code, codes::UNSUPPORTED);
+        assert!(e.message.contains("elicitation"), "{e}");
+    }
+
+    #[tokio::test]
+    async fn a_context_with_a_caller_reaches_it() {
+        let recorder = Arc::new(Recorder::default());
+        let cx = with(&recorder);
+        cx.log(LogLevel::Warning, "careful");
+        cx.log_data(LogLevel::Debug, "tuner", serde_json::json!({"hz": 440}));
+        cx.progress(f32::NAN);
+        cx.progress(7.0);
+        let sampled = cx.sample(SamplingRequest::new("hi", 10)).await.unwrap();
+        assert_eq!(sampled.text, "re: hi");
+        let named = cx.elicit::<Named>("ada", serde_json::json!({})).await;
+        assert_eq!(
+            named.unwrap(),
+            Elicited::Accepted(Named { name: "ada".into() })
+        );
+        assert_eq!(
+            *recorder.told.lock().unwrap(),
+            [
+                r#"Warning None "careful""#,
+                r#"Debug Some("tuner") {"hz":440}"#,
+                "progress 0",
+                "progress 1",
+            ]
+        );
+    }
+
+    #[tokio::test]
+    async fn input_that_does_not_decode_is_invalid() {
+        let recorder = Arc::new(Recorder::default());
+        let e = with(&recorder)
+            .elicit::<Numbered>("ada", serde_json::json!({}))
+            .await
+            .unwrap_err();
+        assert_eq!(e.code, codes::INVALID_REQUEST);
+        assert!(e.message.contains("does not decode"), "{e}");
     }
 }

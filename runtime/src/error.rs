@@ -29,9 +29,13 @@ pub mod codes {
     pub const UNAVAILABLE: &str = "UNAVAILABLE";
     /// The server has as many calls in flight as it takes; retry later.
     pub const BUSY: &str = "BUSY";
+    /// The handler asked the call's client for something it cannot give
+    /// (sampling or elicitation from a client without the capability, or
+    /// through a transport that cannot carry the question).
+    pub const UNSUPPORTED: &str = "UNSUPPORTED";
 
     /// Every built-in code.
-    pub const ALL: [&str; 9] = [
+    pub const ALL: [&str; 10] = [
         INVALID_REQUEST,
         UNKNOWN_TOOL,
         UNKNOWN_ACTION,
@@ -41,6 +45,7 @@ pub mod codes {
         INTERNAL,
         UNAVAILABLE,
         BUSY,
+        UNSUPPORTED,
     ];
 }
 

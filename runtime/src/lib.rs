@@ -24,6 +24,7 @@
 //! ```
 
 mod bytes;
+pub mod caller;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod codec;

@@ -33,7 +33,7 @@ impl<S: Service> Dispatcher<S> {
             request
         };
         if !info.timing.is_job() {
-            let cx = CallContext::detached();
+            let cx = CallContext::detached().with_caller(options.caller.clone());
             let handler =
                 CatchPanic::new(info.tool.name, S::call(&self.inner.service, request, cx));
             // No job to cancel: dropping the handler's future stops it at
@@ -74,7 +74,8 @@ impl<S: Service> Dispatcher<S> {
             .filter(|_| waits)
             .map(StreamTo::Events);
         let owner = options.owner.clone();
-        let job = match runner::spawn(&self.inner, request, info, waits, stream, owner) {
+        let caller = options.caller.clone();
+        let job = match runner::spawn(&self.inner, request, info, waits, stream, owner, caller) {
             Ok(job) => job,
             Err(e) => return ResponseEnvelope::Error(e),
         };

@@ -12,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 use super::panic::CatchPanic;
 use super::sink::{JobSink, StreamTo};
 use super::{Inner, ResponseOf};
+use crate::caller::Caller;
 use crate::jobs::Outcome;
 use crate::jobs::Owner;
 use crate::port::StreamEvent;
@@ -26,6 +27,9 @@ pub(super) struct Spawned<R> {
 }
 
 /// Creates a job for `request` and spawns its handler.
+///
+/// With `caller`, the handler's logs, progress and questions go to the
+/// client that made the call.
 ///
 /// With `waiter`, the outcome is sent to [`Spawned::waiter`] when the job
 /// ends, unless the receiver is gone or detached by then, in which case the
@@ -42,6 +46,7 @@ pub(super) fn spawn<S: Service>(
     waiter: bool,
     stream: Option<StreamTo<ResponseOf<S>>>,
     owner: Option<Owner>,
+    caller: Option<Arc<dyn Caller>>,
 ) -> Result<Spawned<ResponseOf<S>>, ToolError> {
     let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
         ToolError::internal("the dispatcher runs jobs on a tokio runtime, and there is none")
@@ -55,7 +60,8 @@ pub(super) fn spawn<S: Service>(
         });
     }
     let sink = Arc::new(JobSink::new(inner.jobs.clone(), job.id.clone(), stream));
-    let cx = CallContext::new(Some(job.id.clone()), job.token.clone(), Some(sink.clone()));
+    let cx = CallContext::new(Some(job.id.clone()), job.token.clone(), Some(sink.clone()))
+        .with_caller(caller);
     let handler = S::call(&inner.service, request, cx);
 
     let store = inner.jobs.clone();

@@ -45,6 +45,7 @@ impl<S: Service> Dispatcher<S> {
             true,
             Some(StreamTo::Envelopes(tx.clone())),
             None,
+            None,
         ) {
             Ok(job) => job,
             Err(e) => {

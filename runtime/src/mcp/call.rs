@@ -1,14 +1,17 @@
 //! One `tools/call`: the arguments become the MsgPack request, the port
 //! answers it as its timing class says (inline, or with a job handle), and
 //! stream chunks and job progress go out as `notifications/progress` while
-//! the caller waits.
+//! the caller waits, with what the handler tells its client (log messages,
+//! its own progress; see `caller.rs`).
+
+use std::sync::Arc;
 
 use rmcp::RoleServer;
 use rmcp::model::{CallToolResult, JsonObject, ProgressNotificationParam, ProgressToken};
-use rmcp::service::Peer;
+use rmcp::service::{Peer, RequestContext};
 use tokio::sync::broadcast;
-use tokio_util::sync::CancellationToken;
 
+use super::caller::{McpCaller, drain, tell};
 use super::{McpServer, result};
 use crate::jobs::JobEvent;
 use crate::port::{
@@ -84,20 +87,26 @@ impl Watched {
 }
 
 impl<P: CallPort> McpServer<P> {
-    /// Answers a call of `tool` (a tool of the catalogue) with `args`.
+    /// Answers a call of `tool` (a tool of the catalogue) with `args`, made
+    /// by the client of `context`.
     pub(super) async fn call(
         &self,
         tool: &'static ToolInfo,
         args: &JsonObject,
         options: CallOptions,
-        ct: CancellationToken,
-        mut progress: Option<Progress>,
+        context: RequestContext<RoleServer>,
     ) -> CallToolResult {
         let request = match edge::request_msgpack(tool.name, args, self.port.limits()) {
             Ok(request) => request,
             Err(e) => return result::error(&e),
         };
-        let mut options = options.cancel_on(ct);
+        let mut progress = context
+            .meta
+            .get_progress_token()
+            .map(|token| Progress::new(token, context.peer.clone()));
+        let (caller, mut told) = McpCaller::for_request(&context, &self.log_level);
+        let peer = context.peer;
+        let mut options = options.cancel_on(context.ct).caller(Arc::new(caller));
         // A caller that gave a progress token is sent the chunks of the
         // call while it waits, and a `job_poll` the events of its jobs.
         let mut chunks = None;
@@ -128,6 +137,7 @@ impl<P: CallPort> McpServer<P> {
                     Some(event) => report(&mut progress, watched.as_ref(), &event).await,
                     None => events = None,
                 },
+                Some(told) = told.recv() => tell(&peer, &mut progress, told).await,
             }
         };
         // What was sent before the call ended goes out before its answer.
@@ -143,6 +153,7 @@ impl<P: CallPort> McpServer<P> {
                 report(&mut progress, watched.as_ref(), &event).await;
             }
         }
+        drain(&mut told, &peer, &mut progress).await;
         self.answer(tool, args, envelope)
     }
 

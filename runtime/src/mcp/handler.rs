@@ -15,9 +15,9 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::json;
 
 use super::McpServer;
-use super::call::Progress;
 use super::result;
 use crate::ToolInfo;
+use crate::caller::LogLevel;
 use crate::edge::{self, JsonObject, Route};
 use crate::port::CallPort;
 
@@ -33,14 +33,20 @@ action `help` describes them and action `schema` gives each action's schemas. On
 const PROGRESSIVE: &str = " Only a few tools are listed at first: find the others with search_tools, read their schemas with describe_tools (which also lists them), or list whole toolsets with select_toolsets. Any tool can be called by name once you know its schema.";
 
 impl<P: CallPort> ServerHandler for McpServer<P> {
+    #[allow(deprecated)] // `logging`: see caller.rs
     fn get_info(&self) -> ServerConfig {
+        // Handlers may log through their context (`notifications/message`).
         let capabilities = if self.discovery.is_some() {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_tool_list_changed()
+                .enable_logging()
                 .build()
         } else {
-            ServerCapabilities::builder().enable_tools().build()
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_logging()
+                .build()
         };
         let instructions = if self.discovery.is_some() {
             format!("{INSTRUCTIONS}{PROGRESSIVE}")
@@ -87,16 +93,36 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
     ) -> Option<SubscriptionFilter> {
         // What a 2026-07-28 client listens for: only a progressive
         // session's list changes.
-        self.discovery
-            .is_some()
-            .then(|| SubscriptionFilter::builder().tools_list_changed().build())
+        self.discovery.is_some().then(|| {
+            self.listeners().accepted();
+            SubscriptionFilter::builder().tools_list_changed().build()
+        })
     }
 
     async fn listen(&self, subscription: SubscriptionContext) -> Result<(), ErrorData> {
         let sink = subscription.sink().clone();
-        self.listeners().push(sink.clone());
+        let missed = self.listeners().open(sink.clone());
+        if missed {
+            let _ = sink.notify_tool_list_changed().await;
+        }
         subscription.cancelled().await;
-        self.listeners().retain(|s| s.id() != sink.id());
+        self.listeners().close(&sink);
+        Ok(())
+    }
+
+    #[allow(deprecated)] // see caller.rs
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let level = serde_json::to_value(request.level)
+            .and_then(serde_json::from_value::<LogLevel>)
+            .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
+        *self
+            .log_level
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(level);
         Ok(())
     }
 
@@ -168,12 +194,8 @@ impl<P: CallPort> McpServer<P> {
         {
             return Ok(result::from_answer(answer));
         }
-        let progress = context
-            .meta
-            .get_progress_token()
-            .map(|token| Progress::new(token, context.peer.clone()));
         let options = self.call_options(&context.extensions);
-        Ok(self.call(tool, &args, options, context.ct, progress).await)
+        Ok(self.call(tool, &args, options, context).await)
     }
 
     /// A call's arguments, each `null` its property does not admit read as

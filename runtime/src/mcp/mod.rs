@@ -17,6 +17,12 @@
 //!   while it waits: the chunks of an `async_short`/`async_medium` call
 //!   waited on, and the chunks and progress of the jobs a `job_poll` waits
 //!   for.
+//! - A handler's [`Context`](crate::Context) reaches the client that called
+//!   it: its log messages go out as `notifications/message` (the server
+//!   declares `logging`; `logging/setLevel` sets the session's least
+//!   severe level), its progress as `notifications/progress`, and it may
+//!   ask the client's model (`sampling/createMessage`) or user
+//!   (`elicitation/create`) when the client declared that capability.
 //! - `notifications/cancelled` cancels the call's job and stops its handler.
 //! - A client on 2025-11-25 may call a job-capable tool as a task and follow
 //!   it with `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel`;
@@ -34,6 +40,7 @@
 //! ```
 
 mod call;
+mod caller;
 mod discovery;
 mod error;
 mod handler;
@@ -97,6 +104,8 @@ pub struct McpServer<P: CallPort> {
     view: SharedView,
     /// This session's `subscriptions/listen` streams (2026-07-28).
     listeners: Listeners,
+    /// This session's `logging/setLevel`.
+    log_level: caller::SessionLevel,
 }
 
 impl<P: CallPort> Clone for McpServer<P> {
@@ -113,6 +122,7 @@ impl<P: CallPort> Clone for McpServer<P> {
             discovery: self.discovery.clone(),
             view: self.view.clone(),
             listeners: self.listeners.clone(),
+            log_level: self.log_level.clone(),
         }
     }
 }
@@ -153,6 +163,7 @@ impl<P: CallPort> McpServer<P> {
             discovery: None,
             view: SharedView::default(),
             listeners: Listeners::default(),
+            log_level: caller::SessionLevel::default(),
         })
     }
 
@@ -257,6 +268,7 @@ impl<P: CallPort> McpServer<P> {
             owner: (!self.shared_jobs).then(|| Owner::unique("mcp-session")),
             view: SharedView::default(),
             listeners: Listeners::default(),
+            log_level: caller::SessionLevel::default(),
             ..self.clone()
         }
     }

@@ -5,7 +5,10 @@ use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
+use std::sync::Arc;
+
 use super::StreamSender;
+use crate::caller::Caller;
 use crate::jobs::Owner;
 
 /// How one call is made. `CallOptions::default()` waits as the tool's
@@ -36,6 +39,10 @@ pub struct CallOptions {
     /// job tool called with an owner sees only theirs. `None` sees every
     /// job.
     pub owner: Option<Owner>,
+    /// The client that makes the call, which the handler's logs,
+    /// progress, sampling and elicitation go to (see [`Caller`]). Ports
+    /// that cannot carry them to a remote handler leave it out there.
+    pub caller: Option<Arc<dyn Caller>>,
 }
 
 impl CallOptions {
@@ -70,6 +77,13 @@ impl CallOptions {
     #[must_use]
     pub fn owned_by(mut self, owner: Owner) -> Self {
         self.owner = Some(owner);
+        self
+    }
+
+    /// Makes the call for `caller`'s client: see [`Caller`].
+    #[must_use]
+    pub fn caller(mut self, caller: Arc<dyn Caller>) -> Self {
+        self.caller = Some(caller);
         self
     }
 

@@ -62,6 +62,10 @@ pub(super) async fn serve<P: CallPort>(
         cancel: Some(cancel),
         stream: None,
         owner,
+        // HOOT01 has no frame for a question back to the caller yet: a
+        // handler behind it that logs is not heard, one that samples or
+        // elicits is told `UNSUPPORTED`.
+        caller: None,
     };
     let reply = |body: Vec<u8>, last: bool| Out::Reply {
         peer: peer.clone(),

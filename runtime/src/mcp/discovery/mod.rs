@@ -149,14 +149,14 @@ impl<P: CallPort> McpServer<P> {
         if revision.is_none_or(|r| r.as_str() <= super::reroute::TASKS_REVISION) {
             let _ = context.peer.notify_tool_list_changed().await;
         }
-        let listeners = self.listeners().clone();
-        for sink in listeners {
+        let sinks = self.listeners().changed();
+        for sink in sinks {
             let _ = sink.notify_tool_list_changed().await;
         }
     }
 
     /// The `subscriptions/listen` streams of this session.
-    pub(super) fn listeners(&self) -> std::sync::MutexGuard<'_, Vec<SubscriptionSink>> {
+    pub(super) fn listeners(&self) -> std::sync::MutexGuard<'_, ListenerSet> {
         self.listeners
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -329,4 +329,47 @@ fn quoted(names: &[&str]) -> String {
 pub(crate) type SharedView = std::sync::Arc<Mutex<View>>;
 
 /// A session's `subscriptions/listen` streams.
-pub(crate) type Listeners = std::sync::Arc<Mutex<Vec<SubscriptionSink>>>;
+pub(crate) type Listeners = std::sync::Arc<Mutex<ListenerSet>>;
+
+/// The `subscriptions/listen` streams of a session, and the changes to its
+/// list, counted so that a stream that opens while one is made still
+/// hears of it.
+///
+/// rmcp acknowledges a stream before the server sees it, so a client that
+/// changes its list as soon as its stream is acknowledged may do so before
+/// the stream is in `sinks`. The count when the filter was accepted
+/// (`pending`) tells `open` whether a change fell in that gap, and the new
+/// stream is told of it then: a `list_changed` more than needed is
+/// harmless, one fewer is a client that never refetches.
+#[derive(Debug, Default)]
+pub(crate) struct ListenerSet {
+    sinks: Vec<SubscriptionSink>,
+    changes: u64,
+    /// The change count when the oldest stream not yet open was accepted.
+    pending: Option<u64>,
+}
+
+impl ListenerSet {
+    /// A stream has been accepted and is about to be acknowledged.
+    pub(crate) fn accepted(&mut self) {
+        self.pending = Some(self.pending.map_or(self.changes, |p| p.min(self.changes)));
+    }
+
+    /// Adds an acknowledged stream; true when the list changed since it
+    /// was accepted, which it must then be told.
+    pub(crate) fn open(&mut self, sink: SubscriptionSink) -> bool {
+        self.sinks.push(sink);
+        self.pending.take().is_some_and(|p| p != self.changes)
+    }
+
+    /// Removes a stream that ended.
+    pub(crate) fn close(&mut self, sink: &SubscriptionSink) {
+        self.sinks.retain(|s| s.id() != sink.id());
+    }
+
+    /// Counts a change; the streams to tell of it.
+    fn changed(&mut self) -> Vec<SubscriptionSink> {
+        self.changes += 1;
+        self.sinks.clone()
+    }
+}

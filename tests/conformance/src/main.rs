@@ -1,0 +1,202 @@
+//! A server of the official MCP conformance suite's fixture tools
+//! (`idl/conformance.tool`), bound and served as any Toolwright catalogue:
+//! handlers that log, report progress, ask the client's model and ask its
+//! user, through their `Context`.
+//!
+//! Usage: `toolwright-conformance [ADDR]` serves Streamable HTTP at `ADDR`
+//! (default `127.0.0.1:0`) and prints `listening on http://…/mcp` on
+//! standard error; `toolwright-conformance --stdio` serves one client on
+//! standard input and output.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use toolwright::caller::{Elicited, LogLevel, SamplingRequest};
+use toolwright::mcp::{HttpConfig, McpServer};
+use toolwright::{Context, Dispatcher, ToolError};
+
+toolwright::include_tools!();
+
+/// How long the logging and progress tools pause between messages, so a
+/// client sees them arrive one by one.
+const PAUSE: Duration = Duration::from_millis(50);
+
+/// The handlers.
+struct Conformance;
+
+#[toolwright::tools]
+impl Conformance {
+    #[tool]
+    fn test_simple_text(&self) -> Result<Text, ToolError> {
+        Ok(text("This is a simple text response for testing."))
+    }
+
+    #[tool]
+    fn test_error_handling(&self) -> Result<(), ConformanceError> {
+        Err(ConformanceError::FailedOnPurpose {})
+    }
+
+    #[tool]
+    async fn test_tool_with_progress(&self, cx: Context) -> Result<Text, ToolError> {
+        for fraction in [0.0, 0.5, 1.0] {
+            cx.progress(fraction);
+            tokio::time::sleep(PAUSE).await;
+        }
+        Ok(text("Progress reported three times."))
+    }
+
+    #[tool]
+    async fn test_tool_with_logging(&self, cx: Context) -> Result<Text, ToolError> {
+        for message in [
+            "Tool execution started",
+            "Tool processing data",
+            "Tool execution completed",
+        ] {
+            cx.log(LogLevel::Info, message);
+            tokio::time::sleep(PAUSE).await;
+        }
+        Ok(text("Logged three messages."))
+    }
+
+    #[tool]
+    async fn test_sampling(
+        &self,
+        request: TestSamplingRequest,
+        cx: Context,
+    ) -> Result<Text, ToolError> {
+        let sampled = cx.sample(SamplingRequest::new(request.prompt, 100)).await?;
+        Ok(text(&format!("LLM response: {}", sampled.text)))
+    }
+
+    #[tool]
+    async fn test_elicitation(
+        &self,
+        request: TestElicitationRequest,
+        cx: Context,
+    ) -> Result<Text, ToolError> {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "username": {"type": "string", "description": "Your username"},
+                "email": {"type": "string", "description": "Your email address"},
+            },
+            "required": ["username", "email"],
+        });
+        let answer = cx.elicit::<Value>(request.message, schema).await?;
+        Ok(text(&format!("User response: {}", describe(answer))))
+    }
+
+    #[tool]
+    async fn test_elicitation_sep1034_defaults(&self, cx: Context) -> Result<Text, ToolError> {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "default": "John Doe"},
+                "age": {"type": "integer", "default": 30},
+                "score": {"type": "number", "default": 95.5},
+                "status": {
+                    "type": "string",
+                    "enum": ["active", "inactive", "pending"],
+                    "default": "active",
+                },
+                "verified": {"type": "boolean", "default": true},
+            },
+        });
+        let answer = cx.elicit::<Value>("Confirm your details", schema).await?;
+        Ok(text(&format!(
+            "Elicitation completed: {}",
+            describe(answer)
+        )))
+    }
+
+    #[tool]
+    async fn test_elicitation_sep1330_enums(&self, cx: Context) -> Result<Text, ToolError> {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "untitledSingle": {
+                    "type": "string",
+                    "enum": ["option1", "option2", "option3"],
+                },
+                "titledSingle": {
+                    "type": "string",
+                    "oneOf": [
+                        {"const": "value1", "title": "First Option"},
+                        {"const": "value2", "title": "Second Option"},
+                        {"const": "value3", "title": "Third Option"},
+                    ],
+                },
+                "legacyEnum": {
+                    "type": "string",
+                    "enum": ["opt1", "opt2", "opt3"],
+                    "enumNames": ["Option One", "Option Two", "Option Three"],
+                },
+                "untitledMulti": {
+                    "type": "array",
+                    "items": {"type": "string", "enum": ["option1", "option2", "option3"]},
+                },
+                "titledMulti": {
+                    "type": "array",
+                    "items": {
+                        "anyOf": [
+                            {"const": "value1", "title": "First Choice"},
+                            {"const": "value2", "title": "Second Choice"},
+                            {"const": "value3", "title": "Third Choice"},
+                        ],
+                    },
+                },
+            },
+        });
+        let answer = cx.elicit::<Value>("Choose your options", schema).await?;
+        Ok(text(&format!(
+            "Elicitation completed: {}",
+            describe(answer)
+        )))
+    }
+
+    #[tool]
+    fn json_schema_2020_12_tool(
+        &self,
+        request: JsonSchema202012ToolRequest,
+    ) -> Result<Text, ToolError> {
+        let name = request.name.unwrap_or_default();
+        let city = request.address.and_then(|a| a.city).unwrap_or_default();
+        Ok(text(&format!("name={name}, city={city}")))
+    }
+}
+
+fn text(text: &str) -> Text {
+    Text {
+        text: text.to_owned(),
+    }
+}
+
+/// What the user did with an elicitation, as the suite's tools report it.
+fn describe(answer: Elicited<Value>) -> String {
+    match answer {
+        Elicited::Accepted(content) => format!("action=accept, content={content}"),
+        Elicited::Declined => "action=decline".to_owned(),
+        Elicited::Cancelled => "action=cancel".to_owned(),
+    }
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let server = McpServer::new(Dispatcher::new(Conformance))?
+        .named("toolwright-conformance", env!("CARGO_PKG_VERSION"));
+    let arg = std::env::args().nth(1);
+    if arg.as_deref() == Some("--stdio") {
+        server.serve_stdio().await?;
+        return Ok(());
+    }
+    let addr = arg.as_deref().unwrap_or("127.0.0.1:0");
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let config = HttpConfig::default();
+    eprintln!(
+        "listening on http://{}{}",
+        listener.local_addr()?,
+        config.path
+    );
+    server.serve_http_on(listener, config).await?;
+    Ok(())
+}
