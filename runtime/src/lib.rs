@@ -28,6 +28,7 @@ pub mod caller;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod codec;
+mod content;
 mod context;
 mod dispatcher;
 mod edge;
@@ -51,6 +52,7 @@ pub mod validate;
 mod web;
 
 pub use bytes::Bytes;
+pub use content::{ContentKind, ResponseContent};
 pub use context::{CallContext, CallSink, Context};
 pub use dispatcher::{Dispatcher, DispatcherConfig};
 pub use envelope::ResponseEnvelope;
@@ -94,8 +96,8 @@ pub mod __private {
     pub use crate::tagged;
     pub use crate::validate::{Pattern, check};
     pub use crate::{
-        ActionInfo, Bytes, CallContext, CallInfo, Catalogue, Context, IntoToolError, Json, Service,
-        Tool, ToolError, ToolInfo, ToolTiming, Validate, Violation,
+        ActionInfo, Bytes, CallContext, CallInfo, Catalogue, ContentKind, Context, IntoToolError,
+        Json, ResponseContent, Service, Tool, ToolError, ToolInfo, ToolTiming, Validate, Violation,
     };
     pub use serde;
     pub use serde_json;

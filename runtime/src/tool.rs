@@ -129,6 +129,10 @@ pub trait Catalogue: Send + Sync + 'static {
     /// (`schemas/profiles/gemini.json`).
     const GEMINI_TOOLS: &'static str;
 
+    /// The `@content` fields of each response that has any: the MCP edge
+    /// sends them as content blocks. Empty unless the IDL marks some.
+    const CONTENT: &'static [crate::ResponseContent] = &[];
+
     /// The tool with this wire name.
     fn tool(name: &str) -> Option<&'static ToolInfo>;
 

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use crate::diag::{Ctxt, messages};
-use crate::model::{Annotations, Deprecation, Number};
+use crate::model::{Annotations, ContentKind, Deprecation, Number};
 use crate::source::Span;
 use crate::suggest;
 use crate::syntax::ast::{Attr, Ident, LitKind};
@@ -135,6 +135,12 @@ const SPECS: &[Spec] = &[
         targets_text: "fields",
         args: Args::String,
     },
+    Spec {
+        name: "content",
+        targets: FIELD,
+        targets_text: "fields",
+        args: Args::String,
+    },
 ];
 
 /// Every attribute: its name, what it applies to and the arguments it
@@ -156,6 +162,8 @@ pub(crate) struct Attrs {
     pub(crate) pattern: Option<(Span, String)>,
     /// The toolsets `@toolset` names, each once, in the order written.
     pub(crate) toolsets: Vec<String>,
+    /// The content block kind `@content` names.
+    pub(crate) content: Option<ContentKind>,
 }
 
 /// Checks `attrs` written on `target` and collects their values.
@@ -257,6 +265,25 @@ fn apply(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
         "idempotent" => out.annotations.idempotent = true,
         "open_world" => out.annotations.open_world = true,
         "toolset" => toolsets(out, cx, attr),
+        "content" => {
+            let name = args
+                .first()
+                .and_then(|a| string(&a.kind))
+                .unwrap_or_default();
+            match ContentKind::parse(&name) {
+                Some(kind) => out.content = Some(kind),
+                None => {
+                    let kinds = ContentKind::ALL.map(ContentKind::as_str);
+                    let suggestion = suggest::closest(&name, kinds.iter().copied());
+                    cx.push(messages::unknown_content_kind(
+                        args[0].span,
+                        &name,
+                        &kinds,
+                        suggestion,
+                    ));
+                }
+            }
+        }
         "deprecated" => {
             out.deprecated = Some(Deprecation {
                 reason: args.first().and_then(|a| string(&a.kind)),

@@ -55,6 +55,7 @@ pub(crate) fn lower(
             default,
             constraints,
             indirect: false,
+            content: attrs.content,
             location: sources.location(field.name.span),
         });
     }

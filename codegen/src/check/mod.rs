@@ -3,9 +3,10 @@
 //!
 //! Phases: collect names (`symbols`) → lower types (`types`, `fields`,
 //! `defaults`, `resolve`) → lower tools (`tools`) → analyse the type graph
-//! (`graph`). Each phase keeps going after an error; the caller gates.
+//! (`graph`) → check `@content` fields against their tools (`content`). Each phase keeps going after an error; the caller gates.
 
 pub(crate) mod attrs;
+mod content;
 mod defaults;
 mod fields;
 mod graph;
@@ -27,6 +28,7 @@ pub(crate) fn check(sources: &Sources, files: &[ast::File], cx: &mut Ctxt) -> Mo
     let mut types = types::lower(&symbols, sources, cx);
     let tools = tools::lower(&symbols, sources, cx);
     let type_order = graph::analyse(&symbols, &mut types, cx);
+    content::check(&types, &tools, sources, cx);
     Model {
         files: symbols.files,
         tools,

@@ -358,8 +358,56 @@ pub struct Field {
     /// True when the field's type contains the field's owner again without
     /// a list or map in between: languages with inline layout (Rust) box it.
     pub indirect: bool,
+    /// Set by `@content("…")` on a response's field: the MCP edge sends it
+    /// as content blocks of this kind rather than in `structuredContent`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<ContentKind>,
     /// Where it is declared.
     pub location: Location,
+}
+
+/// The kind of MCP content block a `@content` field becomes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ContentKind {
+    /// `string`: a text block.
+    Text,
+    /// `{data: bytes, mime_type: string}`: an image block.
+    Image,
+    /// `{data: bytes, mime_type: string}`: an audio block.
+    Audio,
+    /// `{uri: string, mime_type: string?, text: string?, blob: bytes?}`: an
+    /// embedded resource.
+    Resource,
+    /// `{uri: string, name: string, …}`: a link to a resource.
+    Link,
+}
+
+impl ContentKind {
+    /// Every kind, as written in `@content("…")`.
+    pub const ALL: [ContentKind; 5] = [
+        ContentKind::Text,
+        ContentKind::Image,
+        ContentKind::Audio,
+        ContentKind::Resource,
+        ContentKind::Link,
+    ];
+
+    /// The IDL spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ContentKind::Text => "text",
+            ContentKind::Image => "image",
+            ContentKind::Audio => "audio",
+            ContentKind::Resource => "resource",
+            ContentKind::Link => "link",
+        }
+    }
+
+    /// The kind named `name`.
+    pub fn parse(name: &str) -> Option<ContentKind> {
+        Self::ALL.into_iter().find(|k| k.as_str() == name)
+    }
 }
 
 /// One value of an enum.

@@ -17,7 +17,7 @@ use crate::jobs::JobEvent;
 use crate::port::{
     CallOptions, CallPort, PortEnvelope, StreamEvent, StreamReceiver, stream_channel,
 };
-use crate::{Bytes, ResponseEnvelope, ToolError, ToolInfo, codes, edge};
+use crate::{Bytes, Catalogue, ResponseEnvelope, ToolError, ToolInfo, codes, edge};
 
 /// The job tool that waits, during which its caller is sent progress.
 const JOB_POLL: &str = "job_poll";
@@ -169,7 +169,7 @@ impl<P: CallPort> McpServer<P> {
             ResponseEnvelope::Error(e) if e.code == codes::INVALID_REQUEST => {
                 result::error(&edge::explain(e, &self.schema.edge, tool, args))
             }
-            envelope => result::from_envelope(envelope),
+            envelope => result::from_envelope(envelope, <P::Catalogue as Catalogue>::CONTENT),
         }
     }
 }

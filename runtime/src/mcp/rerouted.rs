@@ -265,7 +265,7 @@ impl<P: CallPort> McpServer<P> {
                 // No longer waited on (the port is shutting down): the job
                 // store has the answer.
                 Ok(ResponseEnvelope::JobStarted { .. }) => server.stored_result(&task_id).await,
-                Ok(envelope) => result::from_envelope(envelope),
+                Ok(envelope) => result::from_envelope(envelope, P::Catalogue::CONTENT),
                 Err(e) => result::error(&ToolError::internal(format!("the task failed: {e}"))),
             };
             server.tasks.finish(&task_id, result);
@@ -276,7 +276,7 @@ impl<P: CallPort> McpServer<P> {
     async fn stored_result(&self, job_id: &str) -> CallToolResult {
         match self.port.job_status(job_id).await {
             Ok(info) => match (info.result, info.error_code) {
-                (Some(response), _) => result::success(&response),
+                (Some(response), _) => result::success(&response, P::Catalogue::CONTENT),
                 (None, Some(code)) => {
                     result::error(&ToolError::new(code, info.error.unwrap_or_default()))
                 }

@@ -1,20 +1,24 @@
 //! Turning the dispatcher's answers into `tools/call` results: the response
-//! fields as `structuredContent` with the same JSON as text, a job handle
-//! that says how to poll, and typed errors with `isError: true`.
+//! fields as `structuredContent` with the same JSON as text, its
+//! `@content` fields as content blocks after that text, a job handle that
+//! says how to poll, and typed errors with `isError: true`.
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde::Serialize;
 use serde_json::json;
 
 use crate::edge::Answer;
-use crate::{Json, ResponseEnvelope, ToolError, ToolTiming};
+use crate::{ContentKind, Json, ResponseContent, ResponseEnvelope, ToolError, ToolTiming};
 
 /// The result of a call that ended: `Success` or `Error`. A job handle or
 /// a stream envelope reaching here is answered as an `INTERNAL` error, since
 /// the caller decides those before.
-pub(super) fn from_envelope<R: Serialize>(envelope: ResponseEnvelope<R>) -> CallToolResult {
+pub(super) fn from_envelope<R: Serialize>(
+    envelope: ResponseEnvelope<R>,
+    content: &'static [ResponseContent],
+) -> CallToolResult {
     match envelope {
-        ResponseEnvelope::Success(response) => success(&response),
+        ResponseEnvelope::Success(response) => success(&response, content),
         ResponseEnvelope::Error(e) => error(&e),
         ResponseEnvelope::JobStarted {
             job_id,
@@ -25,12 +29,47 @@ pub(super) fn from_envelope<R: Serialize>(envelope: ResponseEnvelope<R>) -> Call
     }
 }
 
-/// `structuredContent`: the response's fields without its `tool` tag.
-pub(super) fn success<R: Serialize>(response: &R) -> CallToolResult {
+/// `structuredContent`: the response's fields without its `tool` tag; those
+/// that `content` lists for its tool are content blocks instead.
+pub(super) fn success<R: Serialize>(
+    response: &R,
+    content: &'static [ResponseContent],
+) -> CallToolResult {
     match serde_json::to_value(response) {
         Ok(Json::Object(mut fields)) => {
-            fields.remove("tool");
-            structured(Json::Object(fields))
+            let tool = fields.remove("tool");
+            let action = fields.get("action").and_then(Json::as_str);
+            let listed = tool
+                .as_ref()
+                .and_then(Json::as_str)
+                .and_then(|tool| ResponseContent::find(content, tool, action));
+            let Some(listed) = listed else {
+                return structured(Json::Object(fields));
+            };
+            let mut blocks = Vec::new();
+            for &(name, kind) in listed.fields {
+                match fields.remove(name) {
+                    Some(Json::Array(values)) => {
+                        blocks.extend(values.into_iter().map(|v| block(kind, v)));
+                    }
+                    Some(Json::Null) | None => {}
+                    Some(value) => blocks.push(block(kind, value)),
+                }
+            }
+            let blocks: Result<Vec<ContentBlock>, ToolError> = blocks.into_iter().collect();
+            match blocks {
+                Ok(blocks) => {
+                    let rest_is_empty = fields.is_empty();
+                    let mut result = structured(Json::Object(fields));
+                    // `{}` as text says nothing beside the blocks.
+                    if rest_is_empty && !blocks.is_empty() {
+                        result.content.clear();
+                    }
+                    result.content.extend(blocks);
+                    result
+                }
+                Err(e) => error(&e),
+            }
         }
         // A catalogue response is always a map; anything else is passed on
         // as it is rather than lost.
@@ -39,6 +78,50 @@ pub(super) fn success<R: Serialize>(response: &R) -> CallToolResult {
             "cannot encode the response as JSON: {e}"
         ))),
     }
+}
+
+/// The content block of one `@content` value, from its JSON: a string for
+/// text; `{data, mime_type}` for media; `{uri, mime_type?, text?, blob?}`
+/// for a resource; `{uri, name, …}` for a link.
+fn block(kind: ContentKind, value: Json) -> Result<ContentBlock, ToolError> {
+    let text = |key: &str| value.get(key).cloned().unwrap_or(Json::Null);
+    let mut block = match kind {
+        ContentKind::Text => json!({"type": "text", "text": value}),
+        ContentKind::Image | ContentKind::Audio => json!({
+            "type": if kind == ContentKind::Image { "image" } else { "audio" },
+            "data": text("data"),
+            "mimeType": text("mime_type"),
+        }),
+        ContentKind::Resource => {
+            let mut resource = json!({"uri": text("uri")});
+            for (key, wire) in [
+                ("mime_type", "mimeType"),
+                ("text", "text"),
+                ("blob", "blob"),
+            ] {
+                if let Some(v) = value.get(key).filter(|v| !v.is_null()) {
+                    resource[wire] = v.clone();
+                }
+            }
+            json!({"type": "resource", "resource": resource})
+        }
+        ContentKind::Link => {
+            json!({"type": "resource_link", "uri": text("uri"), "name": text("name")})
+        }
+    };
+    if kind == ContentKind::Link {
+        for (key, wire) in [
+            ("title", "title"),
+            ("description", "description"),
+            ("mime_type", "mimeType"),
+        ] {
+            if let Some(v) = value.get(key).filter(|v| !v.is_null()) {
+                block[wire] = v.clone();
+            }
+        }
+    }
+    serde_json::from_value(block)
+        .map_err(|e| ToolError::internal(format!("a `@content` value is not a content block: {e}")))
 }
 
 /// A successful result carrying `value` as structured content and as text.
@@ -87,5 +170,91 @@ pub(super) fn from_answer(answer: Result<Answer, ToolError>) -> CallToolResult {
             result
         }
         Err(e) => error(&e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static CONTENT: &[ResponseContent] = &[
+        ResponseContent {
+            tool: "render",
+            action: None,
+            fields: &[
+                ("note", ContentKind::Text),
+                ("pages", ContentKind::Image),
+                ("take", ContentKind::Audio),
+                ("doc", ContentKind::Resource),
+                ("more", ContentKind::Link),
+            ],
+        },
+        ResponseContent {
+            tool: "media",
+            action: Some("play"),
+            fields: &[("take", ContentKind::Audio)],
+        },
+    ];
+
+    fn blocks(result: &CallToolResult) -> Json {
+        serde_json::to_value(&result.content).unwrap()
+    }
+
+    #[test]
+    fn content_fields_become_blocks_after_the_rest() {
+        let response = json!({
+            "tool": "render",
+            "title": "Reel",
+            "note": "two pages",
+            "pages": [
+                {"data": "AAE=", "mime_type": "image/png"},
+                {"data": "AgM=", "mime_type": "image/png"},
+            ],
+            "take": null,
+            "doc": {"uri": "cas://1", "mime_type": null, "text": null, "blob": "BA=="},
+            "more": {"uri": "cas://2", "name": "full", "title": null, "description": "all of it"},
+        });
+        let result = success(&response, CONTENT);
+        assert_eq!(result.structured_content, Some(json!({"title": "Reel"})));
+        assert_eq!(
+            blocks(&result),
+            json!([
+                {"type": "text", "text": "{\"title\":\"Reel\"}"},
+                {"type": "text", "text": "two pages"},
+                {"type": "image", "data": "AAE=", "mimeType": "image/png"},
+                {"type": "image", "data": "AgM=", "mimeType": "image/png"},
+                {"type": "resource", "resource": {"uri": "cas://1", "blob": "BA=="}},
+                {"type": "resource_link", "uri": "cas://2", "name": "full", "description": "all of it"},
+            ])
+        );
+    }
+
+    #[test]
+    fn only_the_listed_tool_and_action_have_content() {
+        let take = json!({"data": "AAE=", "mime_type": "audio/wav"});
+        let other = success(&json!({"tool": "other", "take": take}), CONTENT);
+        assert_eq!(other.structured_content, Some(json!({"take": take})));
+        let stop = success(
+            &json!({"tool": "media", "action": "stop", "take": take}),
+            CONTENT,
+        );
+        assert_eq!(
+            stop.structured_content,
+            Some(json!({"action": "stop", "take": take}))
+        );
+        let play = success(
+            &json!({"tool": "media", "action": "play", "take": take}),
+            CONTENT,
+        );
+        assert_eq!(play.structured_content, Some(json!({"action": "play"})));
+        assert_eq!(blocks(&play)[1]["type"], "audio");
+    }
+
+    #[test]
+    fn only_content_leaves_no_json_text() {
+        let response = json!({"tool": "render", "note": "hello"});
+        let result = success(&response, CONTENT);
+        assert_eq!(result.structured_content, Some(json!({})));
+        assert_eq!(blocks(&result), json!([{"type": "text", "text": "hello"}]));
     }
 }

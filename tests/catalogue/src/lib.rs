@@ -33,6 +33,11 @@ pub mod fixtures {
         toolwright::include_tools!("actions");
     }
 
+    /// `content.tool`.
+    pub mod content {
+        toolwright::include_tools!("content");
+    }
+
     /// `constraints.tool`.
     pub mod constraints {
         toolwright::include_tools!("constraints");

@@ -8,6 +8,46 @@ tool test_simple_text {
     response Text
 }
 
+/// Answers with an image.
+tool test_image_content {
+    timing sync
+    response {
+        /// A one-pixel PNG.
+        @content("image") image: Media,
+    }
+}
+
+/// Answers with audio.
+tool test_audio_content {
+    timing sync
+    response {
+        /// A short WAV.
+        @content("audio") audio: Media,
+    }
+}
+
+/// Answers with an embedded resource.
+tool test_embedded_resource {
+    timing sync
+    response {
+        /// A text resource.
+        @content("resource") resource: Embedded,
+    }
+}
+
+/// Answers with text, an image and a resource.
+tool test_multiple_content_types {
+    timing sync
+    response {
+        /// A line of text.
+        @content("text") text: string,
+        /// A one-pixel PNG.
+        @content("image") image: Media,
+        /// A text resource.
+        @content("resource") resource: Embedded,
+    }
+}
+
 /// Always fails, with a typed error.
 tool test_error_handling {
     timing sync
@@ -78,6 +118,26 @@ tool json_schema_2020_12_tool {
 struct Text {
     /// The text.
     text: string,
+}
+
+/// An encoded image or sound.
+struct Media {
+    /// The encoded bytes.
+    data: bytes,
+    /// Their media type.
+    mime_type: string,
+}
+
+/// A resource's contents.
+struct Embedded {
+    /// Where it lives.
+    uri: string,
+    /// Its media type.
+    mime_type: string?,
+    /// Its text.
+    text: string?,
+    /// Its bytes.
+    blob: bytes?,
 }
 
 /// A postal address.

@@ -32,6 +32,32 @@ impl Conformance {
     }
 
     #[tool]
+    fn test_image_content(&self) -> Result<TestImageContentResponse, ToolError> {
+        Ok(TestImageContentResponse { image: png() })
+    }
+
+    #[tool]
+    fn test_audio_content(&self) -> Result<TestAudioContentResponse, ToolError> {
+        Ok(TestAudioContentResponse { audio: wav() })
+    }
+
+    #[tool]
+    fn test_embedded_resource(&self) -> Result<TestEmbeddedResourceResponse, ToolError> {
+        Ok(TestEmbeddedResourceResponse {
+            resource: resource(),
+        })
+    }
+
+    #[tool]
+    fn test_multiple_content_types(&self) -> Result<TestMultipleContentTypesResponse, ToolError> {
+        Ok(TestMultipleContentTypesResponse {
+            text: "Multiple content types test:".to_owned(),
+            image: png(),
+            resource: resource(),
+        })
+    }
+
+    #[tool]
     fn test_error_handling(&self) -> Result<(), ConformanceError> {
         Err(ConformanceError::FailedOnPurpose {})
     }
@@ -162,6 +188,54 @@ impl Conformance {
         let name = request.name.unwrap_or_default();
         let city = request.address.and_then(|a| a.city).unwrap_or_default();
         Ok(text(&format!("name={name}, city={city}")))
+    }
+}
+
+/// A one-pixel transparent PNG.
+fn png() -> Media {
+    const PNG: [u8; 67] = [
+        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44,
+        0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f,
+        0x15, 0xc4, 0x89, 0x00, 0x00, 0x00, 0x0a, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x00,
+        0x01, 0x00, 0x00, 0x05, 0x00, 0x01, 0x0d, 0x0a, 0x2d, 0xb4, 0x00, 0x00, 0x00, 0x00, 0x49,
+        0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+    ];
+    Media {
+        data: PNG.to_vec().into(),
+        mime_type: "image/png".to_owned(),
+    }
+}
+
+/// A tenth of a second of silence: 8 kHz, 8-bit mono WAV.
+fn wav() -> Media {
+    const SAMPLES: u32 = 800;
+    let mut wav = Vec::with_capacity(44 + SAMPLES as usize);
+    wav.extend_from_slice(b"RIFF");
+    wav.extend_from_slice(&(36 + SAMPLES).to_le_bytes());
+    wav.extend_from_slice(b"WAVEfmt ");
+    wav.extend_from_slice(&16u32.to_le_bytes()); // fmt chunk size
+    wav.extend_from_slice(&1u16.to_le_bytes()); // PCM
+    wav.extend_from_slice(&1u16.to_le_bytes()); // mono
+    wav.extend_from_slice(&8000u32.to_le_bytes()); // sample rate
+    wav.extend_from_slice(&8000u32.to_le_bytes()); // byte rate
+    wav.extend_from_slice(&1u16.to_le_bytes()); // block align
+    wav.extend_from_slice(&8u16.to_le_bytes()); // bits per sample
+    wav.extend_from_slice(b"data");
+    wav.extend_from_slice(&SAMPLES.to_le_bytes());
+    wav.resize(44 + SAMPLES as usize, 0x80);
+    Media {
+        data: wav.into(),
+        mime_type: "audio/wav".to_owned(),
+    }
+}
+
+/// A small text resource.
+fn resource() -> Embedded {
+    Embedded {
+        uri: "test://embedded-resource".to_owned(),
+        mime_type: Some("text/plain".to_owned()),
+        text: Some("This is an embedded resource content.".to_owned()),
+        blob: None,
     }
 }
 

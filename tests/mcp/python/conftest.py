@@ -152,3 +152,42 @@ def connect(transport: str, data_dir: Path, request: pytest.FixtureRequest):  # 
             yield client
 
     return open_client
+
+
+# The conformance server (tests/conformance): the official conformance
+# suite's fixture tools, for the tests of handlers that talk back and of
+# content blocks.
+def conformance_bin() -> Path:
+    explicit = os.environ.get("CONFORMANCE_BIN")
+    if explicit:
+        path = Path(explicit)
+    else:
+        target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+        path = target / "debug" / "toolwright-conformance"
+    if not path.is_file():
+        pytest.fail(f"no conformance server at {path}: build it with `cargo build -p toolwright-conformance`")
+    return path
+
+
+@pytest.fixture(scope="session")
+def conformance_url() -> Iterator[str]:
+    port = free_port()
+    process = subprocess.Popen([str(conformance_bin()), f"127.0.0.1:{port}"], stdin=subprocess.DEVNULL)
+    try:
+        wait_until_listening(process, port)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def conformance_stdio() -> StdioServerParameters:
+    return StdioServerParameters(command=str(conformance_bin()), args=["--stdio"])
+
+
+@pytest.fixture(params=["stdio", "http"])
+def conformance_server(request: pytest.FixtureRequest) -> Any:
+    """The conformance server over stdio, then over Streamable HTTP."""
+    if request.param == "stdio":
+        return conformance_stdio()
+    return request.getfixturevalue("conformance_url")

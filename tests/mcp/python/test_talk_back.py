@@ -8,48 +8,21 @@ that asks a question is told `UNSUPPORTED` rather than left waiting."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import mcp_types as types
 import pytest
-from mcp import Client, StdioServerParameters
+from mcp import Client
 
-from conftest import ROOT, free_port, wait_until_listening
+from conftest import conformance_stdio
 
 pytestmark = [
     pytest.mark.anyio,
     # Logging is what these tests are about, on the revisions that have it.
     pytest.mark.filterwarnings("ignore:The logging capability is deprecated"),
 ]
-
-
-def conformance_bin() -> Path:
-    explicit = os.environ.get("CONFORMANCE_BIN")
-    if explicit:
-        path = Path(explicit)
-    else:
-        target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-        path = target / "debug" / "toolwright-conformance"
-    if not path.is_file():
-        pytest.fail(f"no conformance server at {path}: build it with `cargo build -p toolwright-conformance`")
-    return path
-
-
-@pytest.fixture(scope="module")
-def conformance_url() -> Iterator[str]:
-    port = free_port()
-    process = subprocess.Popen([str(conformance_bin()), f"127.0.0.1:{port}"], stdin=subprocess.DEVNULL)
-    try:
-        wait_until_listening(process, port)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 class Heard:
@@ -94,26 +67,15 @@ async def connect(
         yield client
 
 
-def stdio() -> StdioServerParameters:
-    return StdioServerParameters(command=str(conformance_bin()), args=["--stdio"])
-
-
-@pytest.fixture(params=["stdio", "http"])
-def server(request: pytest.FixtureRequest) -> Any:
-    if request.param == "stdio":
-        return stdio()
-    return request.getfixturevalue("conformance_url")
-
-
 def text(result: types.CallToolResult) -> str:
     assert not result.is_error, result.content
     assert result.structured_content is not None
     return str(result.structured_content["text"])
 
 
-async def test_log_messages_reach_the_client_in_order_at_its_level(server: Any) -> None:
+async def test_log_messages_reach_the_client_in_order_at_its_level(conformance_server: Any) -> None:
     heard = Heard()
-    async with connect(server, heard) as client:
+    async with connect(conformance_server, heard) as client:
         await client.set_logging_level("debug")
         await client.call_tool("test_tool_with_logging", {})
         assert [log.data for log in heard.logs] == [
@@ -128,29 +90,29 @@ async def test_log_messages_reach_the_client_in_order_at_its_level(server: Any) 
         assert len(heard.logs) == 3
 
 
-async def test_progress_reaches_a_caller_that_asked_for_it(server: Any) -> None:
+async def test_progress_reaches_a_caller_that_asked_for_it(conformance_server: Any) -> None:
     seen: list[float] = []
 
     async def progress(value: float, total: float | None, message: str | None) -> None:
         seen.append(value)
 
-    async with connect(server, Heard()) as client:
+    async with connect(conformance_server, Heard()) as client:
         await client.call_tool("test_tool_with_progress", {}, progress_callback=progress)
     assert len(seen) == 3
     assert seen == sorted(seen) and len(set(seen)) == 3
 
 
-async def test_a_handler_asks_the_clients_model(server: Any) -> None:
+async def test_a_handler_asks_the_clients_model(conformance_server: Any) -> None:
     heard = Heard()
-    async with connect(server, heard) as client:
+    async with connect(conformance_server, heard) as client:
         result = await client.call_tool("test_sampling", {"prompt": "Name this tune"})
     assert heard.prompts == ["Name this tune"]
     assert text(result) == "LLM response: a reel in G"
 
 
-async def test_a_handler_asks_the_clients_user(server: Any) -> None:
+async def test_a_handler_asks_the_clients_user(conformance_server: Any) -> None:
     heard = Heard()
-    async with connect(server, heard) as client:
+    async with connect(conformance_server, heard) as client:
         result = await client.call_tool("test_elicitation", {"message": "Who are you?"})
         assert text(result) == 'User response: action=accept, content={"email":"ada@example.com","username":"ada"}'
         defaults = await client.call_tool("test_elicitation_sep1034_defaults", {})
@@ -158,13 +120,13 @@ async def test_a_handler_asks_the_clients_user(server: Any) -> None:
     assert heard.schemas[0]["properties"]["username"] == {"type": "string", "description": "Your username"}
     assert heard.schemas[1]["properties"]["age"] == {"type": "integer", "default": 30}
     declining = Heard(accept=False)
-    async with connect(server, declining) as client:
+    async with connect(conformance_server, declining) as client:
         result = await client.call_tool("test_elicitation", {"message": "Who are you?"})
     assert text(result) == "User response: action=decline"
 
 
 async def test_a_client_without_the_capability_is_a_typed_error_in_the_handler() -> None:
-    async with connect(stdio(), Heard(), answers=False) as client:
+    async with connect(conformance_stdio(), Heard(), answers=False) as client:
         for tool, arguments in [("test_sampling", {"prompt": "hi"}), ("test_elicitation", {"message": "hi"})]:
             result = await client.call_tool(tool, arguments)
             assert result.is_error
@@ -175,7 +137,7 @@ async def test_a_client_without_the_capability_is_a_typed_error_in_the_handler()
 
 async def test_on_2026_07_28_logs_are_opted_into_and_questions_are_refused() -> None:
     quiet = Heard()
-    async with connect(stdio(), quiet, mode="auto") as client:
+    async with connect(conformance_stdio(), quiet, mode="auto") as client:
         assert client.protocol_version == "2026-07-28"
         await client.call_tool("test_tool_with_logging", {})
         result = await client.call_tool("test_sampling", {"prompt": "hi"})
@@ -187,7 +149,7 @@ async def test_on_2026_07_28_logs_are_opted_into_and_questions_are_refused() -> 
     assert quiet.prompts == []
 
     opted = Heard()
-    async with connect(stdio(), opted, mode="auto", log_level="info") as client:
+    async with connect(conformance_stdio(), opted, mode="auto", log_level="info") as client:
         await client.call_tool("test_tool_with_logging", {})
     assert [log.data for log in opted.logs][-1] == "Tool execution completed"
     assert len(opted.logs) == 3

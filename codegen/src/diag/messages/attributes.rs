@@ -154,3 +154,44 @@ pub(crate) fn uninhabited(span: Span, name: &str, path: &str, is_union: bool) ->
     .note(format!("the cycle: {path}"))
     .help(help)
 }
+
+pub(crate) fn unknown_content_kind(
+    span: Span,
+    name: &str,
+    kinds: &[&str],
+    suggestion: Option<&str>,
+) -> Diagnostic {
+    Diagnostic::error(
+        Code::AttributeArguments,
+        span,
+        format!("`{name}` is not a kind of MCP content"),
+    )
+    .label("not a content kind")
+    .note(format!("`@content` takes one of {}", super::one_of(kinds)))
+    .help_opt(did_you_mean(suggestion))
+}
+
+/// `@content("image")` on a field whose type is not what an image block
+/// carries.
+pub(crate) fn content_shape(span: Span, kind: &str, problem: &str, shape: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::AttributeType,
+        span,
+        format!("`@content(\"{kind}\")` does not fit this field: {problem}"),
+    )
+    .label(format!("not {kind} content"))
+    .note(format!(
+        "`@content(\"{kind}\")` takes {shape}, or a list or optional of it"
+    ))
+}
+
+/// `@content` on a field of a type that is not a tool's response.
+pub(crate) fn content_placement(span: Span, owner: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::ContentPlacement,
+        span,
+        format!("`@content` on a field of `{owner}`, which no tool answers with"),
+    )
+    .label("only a response's own fields can be content")
+    .help("put the field in the tool's `response`, or drop `@content`")
+}

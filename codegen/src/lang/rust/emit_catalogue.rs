@@ -151,6 +151,7 @@ fn catalogue_impl(cx: &Cx<'_>) -> TokenStream {
     let (into_job_call, from_job_reply) = job_calls(cx);
     let profiles = crate::Profile::ALL.map(|p| format_ident!("{}", profile_placeholder(p)));
     let [openai, anthropic, gemini] = profiles;
+    let content = content(cx);
     quote! {
         /// The catalogue: every tool's metadata, and what the dispatcher
         /// needs to route a decoded `ToolRequest`.
@@ -179,6 +180,8 @@ fn catalogue_impl(cx: &Cx<'_>) -> TokenStream {
 
             const GEMINI_TOOLS: &'static str = #gemini;
 
+            #content
+
             #tool
 
             #call_info
@@ -186,6 +189,55 @@ fn catalogue_impl(cx: &Cx<'_>) -> TokenStream {
             #from_job_reply
         }
     }
+}
+
+/// `const CONTENT`: the `@content` fields of each response that has any;
+/// nothing (the trait's empty default) when none has.
+fn content(cx: &Cx<'_>) -> TokenStream {
+    let rt = &cx.rt;
+    let mut entries = Vec::new();
+    for tool in &cx.model.tools {
+        let endpoints: Vec<(Option<&str>, &crate::model::Endpoint)> = match &tool.kind {
+            ToolKind::Single(e) => vec![(None, e)],
+            ToolKind::Actions(actions) => actions
+                .iter()
+                .map(|a| (Some(a.name.as_str()), &a.endpoint))
+                .collect(),
+        };
+        for (action, endpoint) in endpoints {
+            let Some(crate::model::TypeKind::Struct(fields)) = endpoint
+                .response
+                .and_then(|id| cx.model.types.get(id.index()))
+                .map(|def| &def.kind)
+            else {
+                continue;
+            };
+            let fields: Vec<TokenStream> = fields
+                .iter()
+                .filter_map(|f| {
+                    let kind = format_ident!("{}", names::pascal(f.content?.as_str()));
+                    let name = &f.name;
+                    Some(quote!((#name, #rt::ContentKind::#kind)))
+                })
+                .collect();
+            if fields.is_empty() {
+                continue;
+            }
+            let name = &tool.name;
+            let action = option_str(action);
+            entries.push(quote! {
+                #rt::ResponseContent {
+                    tool: #name,
+                    action: #action,
+                    fields: &[#(#fields),*],
+                }
+            });
+        }
+    }
+    if entries.is_empty() {
+        return TokenStream::new();
+    }
+    quote!(const CONTENT: &'static [#rt::ResponseContent] = &[#(#entries),*];)
 }
 
 fn option_str(s: Option<&str>) -> TokenStream {

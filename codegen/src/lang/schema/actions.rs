@@ -53,15 +53,14 @@ pub(super) fn schemas(cx: &Cx<'_>, actions: &[Action]) -> ActionSchemas {
             "inputSchema".into(),
             Json::Object(rooted(input, cx, endpoint.request)),
         );
-        let mut answer_root = rooted(answer.clone(), cx, endpoint.response);
+        let answered =
+            reach::answered_from(cx.model, &endpoint.response.into_iter().collect::<Vec<_>>());
+        let mut answer_root = with_defs(answer.clone(), cx, &answered);
         output::define_job_handle(&mut answer_root, std::iter::once(endpoint.timing));
         entry.insert("outputSchema".into(), Json::Object(answer_root));
         entries.insert(action.name.clone(), Json::Object(entry));
         answers.push(Json::Object(answer));
-        answer_types.extend(reach::reached_from(
-            cx.model,
-            &endpoint.response.into_iter().collect::<Vec<_>>(),
-        ));
+        answer_types.extend(answered);
     }
     answers.push(json!({
         "properties": { ACTION: { "enum": [HELP, SCHEMA] } },

@@ -104,11 +104,29 @@ pub(super) fn job_handle() -> Map<String, Json> {
     }
 }
 
-/// The structured content of a finished call: the response's fields, or
+/// The structured content of a finished call: the response's fields (but
+/// its `@content` fields, which the MCP edge sends as content blocks), or
 /// an empty object for a tool without a response.
 pub(super) fn response(cx: &Cx<'_>, response: Option<TypeId>) -> Map<String, Json> {
     match response {
-        Some(id) => cx.type_schema(cx.model.type_def(id)),
+        Some(id) => {
+            let def = cx.model.type_def(id);
+            let mut schema = cx.type_schema(def);
+            for field in def
+                .kind
+                .fields()
+                .into_iter()
+                .filter(|f| f.content.is_some())
+            {
+                if let Some(Json::Object(properties)) = schema.get_mut("properties") {
+                    properties.remove(&field.name);
+                }
+                if let Some(Json::Array(required)) = schema.get_mut("required") {
+                    required.retain(|name| name != field.name.as_str());
+                }
+            }
+            schema
+        }
         None => {
             let mut schema = Map::new();
             schema.insert("type".into(), json!("object"));

@@ -8,11 +8,24 @@ use crate::model::{Model, TypeId};
 /// included only when it reaches itself (a recursive type), since a
 /// schema inlines its root and refers to it only from inside.
 pub(super) fn reached_from(model: &Model, roots: &[TypeId]) -> BTreeSet<TypeId> {
+    reached(model, roots, false)
+}
+
+/// As [`reached_from`] for the structured content of answers: a root's
+/// `@content` fields are sent as content blocks, so what only they reach
+/// is not in it.
+pub(super) fn answered_from(model: &Model, roots: &[TypeId]) -> BTreeSet<TypeId> {
+    reached(model, roots, true)
+}
+
+fn reached(model: &Model, roots: &[TypeId], skip_content: bool) -> BTreeSet<TypeId> {
     let mut seen = BTreeSet::new();
     let mut stack = Vec::new();
     for &root in roots {
         for field in model.type_def(root).kind.fields() {
-            field.ty.push_named(&mut stack);
+            if !(skip_content && field.content.is_some()) {
+                field.ty.push_named(&mut stack);
+            }
         }
     }
     while let Some(id) = stack.pop() {

@@ -76,10 +76,12 @@ fn annotations(tool: &Tool) -> Json {
 /// Input and output schemas of a plain tool.
 fn single(cx: &Cx<'_>, endpoint: &Endpoint) -> (Map<String, Json>, Map<String, Json>) {
     let input = rooted(request(cx, endpoint.request), cx, endpoint.request);
-    let mut output = rooted(
+    let answered =
+        reach::answered_from(cx.model, &endpoint.response.into_iter().collect::<Vec<_>>());
+    let mut output = with_defs(
         output::with_timing(output::response(cx, endpoint.response), endpoint.timing),
         cx,
-        endpoint.response,
+        &answered,
     );
     output::define_job_handle(&mut output, std::iter::once(endpoint.timing));
     (input, output)
