@@ -45,6 +45,15 @@ pub trait Caller: std::fmt::Debug + Send + Sync + 'static {
     fn elicit(&self, message: String, schema: Json) -> CallerFuture<Elicited<Json>>;
 }
 
+/// A struct a handler asks its client's user to fill in: an IDL struct
+/// marked `@form`, for which the generated code implements it.
+pub trait Form: serde::de::DeserializeOwned {
+    /// The requested schema (JSON text): a flat object of strings,
+    /// booleans, numbers and enums, with the IDL's defaults, bounds and
+    /// descriptions.
+    const SCHEMA: &'static str;
+}
+
 /// The severity of a log message: syslog's (RFC 5424), as MCP uses them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use tokio_util::sync::CancellationToken;
 
-use crate::caller::{self, Caller, Elicited, LogLevel, Sampled, SamplingRequest};
+use crate::caller::{self, Caller, Elicited, Form, LogLevel, Sampled, SamplingRequest};
 use crate::{Json, ToolError};
 
 /// A sink for what a running call reports. The dispatcher gives each call
@@ -235,6 +235,20 @@ impl<C: Serialize> Context<C> {
             sink.chunk(seq, bytes);
         }
         Ok(())
+    }
+
+    /// Asks the client's user to fill in the `@form` struct `T`, whose
+    /// requested schema the generated code carries (MCP elicitation).
+    ///
+    /// # Errors
+    /// As [`elicit`](Self::elicit).
+    pub async fn elicit_form<T: Form>(
+        &self,
+        message: impl Into<String>,
+    ) -> Result<Elicited<T>, ToolError> {
+        let schema = serde_json::from_str(T::SCHEMA)
+            .map_err(|e| ToolError::internal(format!("a form's schema does not parse: {e}")))?;
+        self.elicit(message, schema).await
     }
 
     /// The untyped context.

@@ -91,6 +91,7 @@ macro_rules! include_tools {
 /// public API: it changes with the generator.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::caller::Form;
     pub use crate::dispatcher::{InlineAnswer, MsgpackCall};
     pub use crate::jobs;
     pub use crate::tagged;

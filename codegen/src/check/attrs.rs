@@ -71,6 +71,7 @@ struct Spec {
 
 const TOOL: &[Target] = &[Target::Tool];
 const FIELD: &[Target] = &[Target::Field];
+const TYPE: &[Target] = &[Target::Type];
 const ANYTHING: &[Target] = &[
     Target::Tool,
     Target::Action,
@@ -136,6 +137,12 @@ const SPECS: &[Spec] = &[
         args: Args::String,
     },
     Spec {
+        name: "form",
+        targets: TYPE,
+        targets_text: "structs",
+        args: Args::None,
+    },
+    Spec {
         name: "content",
         targets: FIELD,
         targets_text: "fields",
@@ -164,6 +171,8 @@ pub(crate) struct Attrs {
     pub(crate) toolsets: Vec<String>,
     /// The content block kind `@content` names.
     pub(crate) content: Option<ContentKind>,
+    /// `@form`: the struct is asked of users (MCP elicitation).
+    pub(crate) form: bool,
 }
 
 /// Checks `attrs` written on `target` and collects their values.
@@ -264,6 +273,7 @@ fn apply(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
         "destructive" => out.annotations.destructive = true,
         "idempotent" => out.annotations.idempotent = true,
         "open_world" => out.annotations.open_world = true,
+        "form" => out.form = true,
         "toolset" => toolsets(out, cx, attr),
         "content" => {
             let name = args

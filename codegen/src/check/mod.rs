@@ -3,12 +3,14 @@
 //!
 //! Phases: collect names (`symbols`) → lower types (`types`, `fields`,
 //! `defaults`, `resolve`) → lower tools (`tools`) → analyse the type graph
-//! (`graph`) → check `@content` fields against their tools (`content`). Each phase keeps going after an error; the caller gates.
+//! (`graph`) → check `@content` fields against their tools (`content`)
+//! and `@form` types against what elicitation asks (`form`). Each phase keeps going after an error; the caller gates.
 
 pub(crate) mod attrs;
 mod content;
 mod defaults;
 mod fields;
+mod form;
 mod graph;
 mod names;
 mod resolve;
@@ -29,6 +31,7 @@ pub(crate) fn check(sources: &Sources, files: &[ast::File], cx: &mut Ctxt) -> Mo
     let tools = tools::lower(&symbols, sources, cx);
     let type_order = graph::analyse(&symbols, &mut types, cx);
     content::check(&types, &tools, sources, cx);
+    form::check(&types, sources, cx);
     Model {
         files: symbols.files,
         tools,

@@ -30,10 +30,11 @@ fn lower_slot(
     id: TypeId,
     slot: &Slot<'_>,
 ) -> TypeDef {
-    let (docs, deprecated, kind) = match &slot.body {
+    let (docs, deprecated, form, kind) = match &slot.body {
         Body::Shape(list) => (
             slot.shape_docs.clone(),
             None,
+            false,
             TypeKind::Struct(fields::lower(symbols, sources, cx, list)),
         ),
         Body::Decl(decl) => {
@@ -42,6 +43,7 @@ fn lower_slot(
             (
                 docs,
                 attrs.deprecated,
+                attrs.form,
                 lower_body(symbols, sources, cx, decl),
             )
         }
@@ -53,6 +55,7 @@ fn lower_slot(
         deprecated,
         origin: slot.origin.clone(),
         kind,
+        form,
         location: sources.location(slot.span),
     }
 }

@@ -65,11 +65,14 @@ impl Lints<'_> {
         self.sources.name_span(location)
     }
 
-    /// TW401: declared types that no tool reaches.
+    /// TW401: declared types that no tool (and no `@form`) reaches.
     fn unused_types(&mut self) {
         let mut reached: HashSet<TypeId> = HashSet::new();
         self.model
             .reach(self.model.tools.iter().flat_map(Tool::types), &mut reached);
+        // Handlers ask users to fill in `@form` structs: they are used.
+        let forms = self.model.types.iter().filter(|d| d.form).map(|d| d.id);
+        self.model.reach(forms, &mut reached);
         for def in &self.model.types {
             if matches!(def.origin, Origin::Declared)
                 && !reached.contains(&def.id)

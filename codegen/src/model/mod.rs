@@ -320,6 +320,11 @@ pub struct TypeDef {
     pub origin: Origin,
     /// What it is.
     pub kind: TypeKind,
+    /// Set by `@form`: a struct handlers ask users to fill in (MCP
+    /// elicitation); its fields are each a scalar, an enum or a list of
+    /// enum values.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub form: bool,
     /// Where it is declared.
     pub location: Location,
 }

@@ -38,6 +38,11 @@ pub mod fixtures {
         toolwright::include_tools!("content");
     }
 
+    /// `forms.tool`.
+    pub mod forms {
+        toolwright::include_tools!("forms");
+    }
+
     /// `constraints.tool`.
     pub mod constraints {
         toolwright::include_tools!("constraints");

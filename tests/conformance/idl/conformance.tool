@@ -140,6 +140,31 @@ struct Embedded {
     blob: bytes?,
 }
 
+/// Details confirmed by the user, each with a default (SEP-1034).
+@form
+struct Details {
+    /// Your name.
+    name: string = "John Doe",
+    /// Your age.
+    age: i64 = 30,
+    /// Your score.
+    score: f64 = 95.5,
+    /// Your status.
+    status: Status = active,
+    /// Whether you are verified.
+    verified: bool = true,
+}
+
+/// An account's status.
+enum Status {
+    /// In use.
+    active,
+    /// Not in use.
+    inactive,
+    /// Waiting to be checked.
+    pending,
+}
+
 /// A postal address.
 struct Address {
     /// The street.

@@ -114,21 +114,15 @@ impl Conformance {
 
     #[tool]
     async fn test_elicitation_sep1034_defaults(&self, cx: Context) -> Result<Text, ToolError> {
-        let schema = json!({
-            "type": "object",
-            "properties": {
-                "name": {"type": "string", "default": "John Doe"},
-                "age": {"type": "integer", "default": 30},
-                "score": {"type": "number", "default": 95.5},
-                "status": {
-                    "type": "string",
-                    "enum": ["active", "inactive", "pending"],
-                    "default": "active",
-                },
-                "verified": {"type": "boolean", "default": true},
-            },
-        });
-        let answer = cx.elicit::<Value>("Confirm your details", schema).await?;
+        // The requested schema is generated from the `@form` struct.
+        let answer = cx.elicit_form::<Details>("Confirm your details").await?;
+        let answer = match answer {
+            Elicited::Accepted(details) => Elicited::Accepted(
+                serde_json::to_value(details).map_err(|e| ToolError::internal(e.to_string()))?,
+            ),
+            Elicited::Declined => Elicited::Declined,
+            Elicited::Cancelled => Elicited::Cancelled,
+        };
         Ok(text(&format!(
             "Elicitation completed: {}",
             describe(answer)

@@ -28,11 +28,12 @@ pytestmark = [
 class Heard:
     """What the client's side saw and answered."""
 
-    def __init__(self, accept: bool = True) -> None:
+    def __init__(self, accept: bool = True, content: dict[str, Any] | None = None) -> None:
         self.logs: list[types.LoggingMessageNotificationParams] = []
         self.prompts: list[str] = []
         self.schemas: list[dict[str, Any]] = []
         self.accept = accept
+        self.content = content or {"username": "ada", "email": "ada@example.com"}
 
     async def log(self, params: types.LoggingMessageNotificationParams) -> None:
         self.logs.append(params)
@@ -53,7 +54,7 @@ class Heard:
         self.schemas.append(dict(params.requested_schema))
         if not self.accept:
             return types.ElicitResult(action="decline")
-        return types.ElicitResult(action="accept", content={"username": "ada", "email": "ada@example.com"})
+        return types.ElicitResult(action="accept", content=self.content)
 
 
 @asynccontextmanager
@@ -118,11 +119,30 @@ async def test_a_handler_asks_the_clients_user(conformance_server: Any) -> None:
         defaults = await client.call_tool("test_elicitation_sep1034_defaults", {})
         assert text(defaults).startswith("Elicitation completed: action=accept")
     assert heard.schemas[0]["properties"]["username"] == {"type": "string", "description": "Your username"}
-    assert heard.schemas[1]["properties"]["age"] == {"type": "integer", "default": 30}
+    # Generated from the `@form` struct `Details`: its docs, types and defaults.
+    assert heard.schemas[1]["properties"]["age"] == {"type": "integer", "default": 30, "description": "Your age."}
+    assert heard.schemas[1]["properties"]["status"]["enum"] == ["active", "inactive", "pending"]
     declining = Heard(accept=False)
     async with connect(conformance_server, declining) as client:
         result = await client.call_tool("test_elicitation", {"message": "Who are you?"})
     assert text(result) == "User response: action=decline"
+
+
+async def test_a_form_answer_decodes_into_its_struct() -> None:
+    given = {"name": "Ada", "age": 36, "score": 99.5, "status": "pending", "verified": False}
+    async with connect(conformance_stdio(), Heard(content=given)) as client:
+        result = await client.call_tool("test_elicitation_sep1034_defaults", {})
+        assert text(result) == (
+            'Elicitation completed: action=accept, content={"age":36,"name":"Ada",'
+            '"score":99.5,"status":"pending","verified":false}'
+        )
+    wrong = {"name": "Ada", "age": "thirty-six"}
+    async with connect(conformance_stdio(), Heard(content=wrong)) as client:
+        refused = await client.call_tool("test_elicitation_sep1034_defaults", {})
+    assert refused.is_error
+    assert refused.structured_content is not None
+    assert refused.structured_content["code"] == "INVALID_REQUEST"
+    assert "does not decode" in refused.structured_content["message"]
 
 
 async def test_a_client_without_the_capability_is_a_typed_error_in_the_handler() -> None:

@@ -195,3 +195,13 @@ pub(crate) fn content_placement(span: Span, owner: &str) -> Diagnostic {
     .label("only a response's own fields can be content")
     .help("put the field in the tool's `response`, or drop `@content`")
 }
+
+/// `@form` on a type, or a form field, that MCP elicitation cannot ask for.
+pub(crate) fn form_field(span: Span, problem: &str) -> Diagnostic {
+    Diagnostic::error(Code::FormField, span, format!("a `@form` {problem}"))
+        .label("elicitation cannot ask for this")
+        .note(
+            "a form is a struct whose fields are each a string, a boolean, a number, \
+             an enum or a list of enum values, optional or not",
+        )
+}

@@ -266,16 +266,24 @@ fn serde_derives(model: &Model, side: Side) -> Vec<(bool, bool)> {
     let requests = model.request_types();
     let responses = model.response_types();
     let errors = model.error_types();
+    // A `@form` struct, and the enums it holds, decode what a user gave.
+    let mut forms = std::collections::HashSet::new();
+    model.reach(
+        model.types.iter().filter(|d| d.form).map(|d| d.id),
+        &mut forms,
+    );
     requests
         .iter()
         .zip(&responses)
         .zip(&errors)
-        .map(|((&request, &response), &error)| {
+        .enumerate()
+        .map(|(i, ((&request, &response), &error))| {
+            let form = forms.iter().any(|id| id.index() == i);
             (
                 // Typed errors become `ToolError` details by serializing,
                 // on either side (`IntoToolError`).
                 side.serializes(request, response) || error,
-                side.deserializes(request, response),
+                side.deserializes(request, response) || form,
             )
         })
         .collect()

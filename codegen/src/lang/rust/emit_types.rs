@@ -20,7 +20,29 @@ pub(crate) fn type_def(cx: &Cx<'_>, ty: &TypeDef) -> TokenStream {
             quote!(#definition #impls)
         }
     };
-    quote!(#definition #validate)
+    let form = form_impl(cx, ty);
+    quote!(#definition #validate #form)
+}
+
+/// `impl Form` for a `@form` struct: its requested schema as JSON text.
+fn form_impl(cx: &Cx<'_>, ty: &TypeDef) -> TokenStream {
+    if !ty.form {
+        return TokenStream::new();
+    }
+    let Some(schema) = crate::lang::schema::form_schema(cx.model, ty) else {
+        return TokenStream::new();
+    };
+    let rt = &cx.rt;
+    let name = names::type_ident(&ty.name);
+    // A raw string, so the JSON reads as JSON.
+    let schema: proc_macro2::Literal = super::raw_str(&schema.to_string())
+        .parse()
+        .expect("a raw string literal is a literal");
+    quote! {
+        impl #rt::Form for #name {
+            const SCHEMA: &'static str = #schema;
+        }
+    }
 }
 
 /// The type's docs, or a line saying what it is.

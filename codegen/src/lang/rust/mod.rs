@@ -154,7 +154,7 @@ fn raw_literal(document: &serde_json::Value) -> String {
 }
 
 /// `json` as a raw string literal.
-fn raw_str(json: &str) -> String {
+pub(super) fn raw_str(json: &str) -> String {
     // Enough `#`s that no `"#…` inside the JSON ends the literal early.
     let mut hashes = "#".to_owned();
     while json.contains(&format!("\"{hashes}")) {

@@ -5,7 +5,9 @@
 //! `docs/schemas.md` describes the mapping.
 
 mod actions;
+mod form;
 mod output;
+pub(crate) use form::form_schema;
 pub(crate) mod profile;
 mod reach;
 #[cfg(test)]

@@ -254,7 +254,7 @@ pub(super) fn number_json(n: Number) -> Json {
 }
 
 /// A default value as JSON.
-fn value_json(value: &Value) -> Json {
+pub(super) fn value_json(value: &Value) -> Json {
     match value {
         Value::Bool(b) => json!(b),
         Value::Int(i) => number_json(Number::Int(*i)),
