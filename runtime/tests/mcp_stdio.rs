@@ -488,6 +488,16 @@ mod raw {
             serde_json::from_str(&line).expect("JSON")
         }
 
+        /// The next answer the server writes, past any notification.
+        async fn answer(&mut self) -> Value {
+            loop {
+                let message = self.next().await;
+                if message.get("id").is_some() {
+                    return message;
+                }
+            }
+        }
+
         /// Ends the input; the server stops without error.
         async fn end(mut self) {
             self.input.shutdown().await.expect("shutdown");
@@ -700,7 +710,7 @@ mod raw {
             .send(&json!({"jsonrpc": "2.0", "id": 2, "method": "tasks/result",
                 "params": {"taskId": task_id}}))
             .await;
-        let result = session.next().await;
+        let result = session.answer().await;
         assert_eq!(result["id"], 2, "{result}");
         assert_eq!(
             result["result"]["structuredContent"],
@@ -710,8 +720,29 @@ mod raw {
             .send(&json!({"jsonrpc": "2.0", "id": 3, "method": "tasks/get",
                 "params": {"taskId": task_id}}))
             .await;
-        let got = session.next().await;
+        let got = session.answer().await;
         assert_eq!(got["result"]["status"], "completed", "{got}");
+        session.end().await;
+    }
+
+    #[tokio::test]
+    async fn a_finished_task_is_announced_to_its_session() {
+        let (mut session, _) = RawSession::initialized("2025-11-25").await;
+        session
+            .send(
+                &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+                "name": "sleep", "arguments": {"ms": 50}, "task": {"ttl": 5000}}}),
+            )
+            .await;
+        let created = session.next().await;
+        let task = &created["result"]["task"];
+        assert_eq!(task["status"], "working", "{created}");
+        // Nothing asked after the task was made: the status comes unasked.
+        let told = session.next().await;
+        assert_eq!(told["method"], "notifications/tasks/status", "{told}");
+        assert_eq!(told["params"]["taskId"], task["taskId"], "{told}");
+        assert_eq!(told["params"]["status"], "completed", "{told}");
+        assert!(told.get("id").is_none(), "{told}");
         session.end().await;
     }
 

@@ -5,9 +5,10 @@
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, CustomRequest, CustomResult, ErrorCode, JsonObject,
+    CallToolRequestParams, CallToolResult, CustomNotification, CustomRequest, CustomResult,
+    ErrorCode, JsonObject, ServerNotification,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -24,6 +25,9 @@ use crate::port::{
     CallOptions, CallPort, PortEnvelope, StreamEvent, StreamReceiver, stream_channel,
 };
 use crate::{Catalogue, Json, ResponseEnvelope, ToolError, ToolInfo, ToolTiming};
+
+/// What a task's session is told when the task ends (2025-11-25).
+const STATUS_NOTIFICATION: &str = "notifications/tasks/status";
 
 /// `params` of `tasks/get`, `tasks/result` and `tasks/cancel`.
 #[derive(Deserialize)]
@@ -160,7 +164,7 @@ impl<P: CallPort> McpServer<P> {
         let new = self.start(tool, &args, options, ttl, progress).await;
         let view = self.tasks.create(new.task).map_err(task_error)?;
         if let Some(followed) = new.followed {
-            self.follow_task(view.task_id.to_string(), followed);
+            self.follow_task(view.task_id.to_string(), followed, context.peer.clone());
         }
         Ok(json!({ "task": view.to_json(None) }))
     }
@@ -237,8 +241,9 @@ impl<P: CallPort> McpServer<P> {
     }
 
     /// Follows a task's job to its end in the background: chunks go to the
-    /// caller's progress token, the answer to the task.
-    fn follow_task(&self, task_id: String, followed: Followed<P>) {
+    /// caller's progress token, the answer to the task, and its new status
+    /// to the session as `notifications/tasks/status`.
+    fn follow_task(&self, task_id: String, followed: Followed<P>, peer: Peer<RoleServer>) {
         let server = self.clone();
         let Followed {
             mut call,
@@ -269,7 +274,22 @@ impl<P: CallPort> McpServer<P> {
                 Err(e) => result::error(&ToolError::internal(format!("the task failed: {e}"))),
             };
             server.tasks.finish(&task_id, result);
+            server.tell_status(&task_id, &peer).await;
         });
+    }
+
+    /// Sends a task's status to its session (`notifications/tasks/status`,
+    /// the task as `tasks/get` gives it), so a client need not poll. A
+    /// client that went away, or a task already evicted, is not told.
+    async fn tell_status(&self, task_id: &str, peer: &Peer<RoleServer>) {
+        let Ok(view) = self.tasks.get(task_id) else {
+            return;
+        };
+        let status = view.to_json(None);
+        let notification = CustomNotification::new(STATUS_NOTIFICATION, Some(status));
+        let _ = peer
+            .send_notification(ServerNotification::CustomNotification(notification))
+            .await;
     }
 
     /// A finished job's answer from the job store.
@@ -360,6 +380,7 @@ impl<P: CallPort> McpServer<P> {
     }
 
     /// `tasks/cancel`: the task is cancelled at once and its job stopped.
+    /// Its answer is the cancelled task, so no status notification follows.
     async fn task_cancel(&self, task_id: &str) -> Result<Value, ErrorData> {
         let view = self.tasks.cancel(task_id).map_err(task_error)?;
         if view.job {
