@@ -158,7 +158,7 @@ async fn an_unknown_tool_is_invalid_params() {
 }
 
 #[tokio::test]
-async fn action_tools_answer_help_schema_and_unknown_actions() {
+async fn action_tools_answer_help_schema_status_and_unknown_actions() {
     let session = connect(DispatcherConfig::default()).await;
     let read = call(&session, "fs", json!({"action": "read", "uri": "a.txt"})).await;
     assert_eq!(
@@ -188,12 +188,22 @@ async fn action_tools_answer_help_schema_and_unknown_actions() {
         .collect();
     assert_eq!(described, ["write"]);
 
+    let status = call(&session, "fs", json!({"action": "status"})).await;
+    let status = structured(&status);
+    assert_eq!(status["tool"], "fs");
+    assert_eq!(status["enabled"], true);
+    assert_eq!(status["backend"], "local");
+    assert!(
+        status["version"].as_str().is_some_and(|v| !v.is_empty()),
+        "{status}"
+    );
+
     let unknown = call(&session, "fs", json!({"action": "wirte"})).await;
     assert_eq!(unknown.is_error, Some(true));
     assert_eq!(structured(&unknown)["code"], "UNKNOWN_ACTION");
     assert_eq!(
         structured(&unknown)["details"]["available"],
-        json!(["read", "write", "help", "schema"])
+        json!(["read", "write", "help", "schema", "status"])
     );
 }
 

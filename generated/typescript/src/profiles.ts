@@ -1340,7 +1340,7 @@ export const OPENAI_TOOLS: readonly JsonValue[] = [
         "additionalProperties": false,
         "properties": {
           "action": {
-            "description": "The action to run:\n- `definition`: Find where the symbol at a position is defined.\n- `references`: Find every reference to the symbol at a position.\n- `rename`: Rename the symbol at a position everywhere it is used.\n- `format`: Format a file, or a range of it, with the language's formatter.\n- `diagnostics`: Report compiler and linter diagnostics for a file.\n- `search_symbol`: Search for symbols by name.\n- `hover`: Show the type and documentation of the symbol at a position.\n- `completion`: Suggest completions at a position.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)",
+            "description": "The action to run:\n- `definition`: Find where the symbol at a position is defined.\n- `references`: Find every reference to the symbol at a position.\n- `rename`: Rename the symbol at a position everywhere it is used.\n- `format`: Format a file, or a range of it, with the language's formatter.\n- `diagnostics`: Report compiler and linter diagnostics for a file.\n- `search_symbol`: Search for symbols by name.\n- `hover`: Show the type and documentation of the symbol at a position.\n- `completion`: Suggest completions at a position.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
             "enum": [
               "definition",
               "references",
@@ -1351,7 +1351,8 @@ export const OPENAI_TOOLS: readonly JsonValue[] = [
               "hover",
               "completion",
               "help",
-              "schema"
+              "schema",
+              "status"
             ],
             "type": "string"
           },
@@ -1657,7 +1658,7 @@ export const OPENAI_TOOLS: readonly JsonValue[] = [
         "additionalProperties": false,
         "properties": {
           "action": {
-            "description": "The action to run:\n- `read`: Read a text file, or a range of lines from it.\n- `write`: Create a new file; fails if it already exists (use `apply_patch` to edit).\n- `stat`: Describe a file or directory without reading it.\n- `list`: List a directory, optionally recursively and filtered by a glob.\n- `mkdir`: Create a directory.\n- `rm`: Remove a file or directory; needs `confirm: true`.\n- `apply_patch`: Apply a unified diff to a file whose current hash matches `base_hash`.\n- `search_text`: Search file contents for text or a regular expression (ripgrep).\n- `diff`: Diff two versions of content by their hashes.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)",
+            "description": "The action to run:\n- `read`: Read a text file, or a range of lines from it.\n- `write`: Create a new file; fails if it already exists (use `apply_patch` to edit).\n- `stat`: Describe a file or directory without reading it.\n- `list`: List a directory, optionally recursively and filtered by a glob.\n- `mkdir`: Create a directory.\n- `rm`: Remove a file or directory; needs `confirm: true`.\n- `apply_patch`: Apply a unified diff to a file whose current hash matches `base_hash`.\n- `search_text`: Search file contents for text or a regular expression (ripgrep).\n- `diff`: Diff two versions of content by their hashes.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
             "enum": [
               "read",
               "write",
@@ -1669,7 +1670,8 @@ export const OPENAI_TOOLS: readonly JsonValue[] = [
               "search_text",
               "diff",
               "help",
-              "schema"
+              "schema",
+              "status"
             ],
             "type": "string"
           },
@@ -2805,13 +2807,14 @@ export const OPENAI_TOOLS: readonly JsonValue[] = [
         },
         "properties": {
           "action": {
-            "description": "The action to run:\n- `request`: Send an HTTP request and return the response.\n- `download`: Download a URL to a file in the workspace.\n- `open`: Open a URL in the user's browser.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)",
+            "description": "The action to run:\n- `request`: Send an HTTP request and return the response.\n- `download`: Download a URL to a file in the workspace.\n- `open`: Open a URL in the user's browser.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
             "enum": [
               "request",
               "download",
               "open",
               "help",
-              "schema"
+              "schema",
+              "status"
             ],
             "type": "string"
           },
@@ -3393,14 +3396,15 @@ export const OPENAI_TOOLS: readonly JsonValue[] = [
         },
         "properties": {
           "action": {
-            "description": "The action to run:\n- `exec`: Run a command and wait for it (or for the wait budget), streaming its output.\n- `ps`: List processes started through `exec`.\n- `kill`: Send a signal to a process started through `exec`.\n- `logs`: Read a process's captured output.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)",
+            "description": "The action to run:\n- `exec`: Run a command and wait for it (or for the wait budget), streaming its output.\n- `ps`: List processes started through `exec`.\n- `kill`: Send a signal to a process started through `exec`.\n- `logs`: Read a process's captured output.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
             "enum": [
               "exec",
               "ps",
               "kill",
               "logs",
               "help",
-              "schema"
+              "schema",
+              "status"
             ],
             "type": "string"
           },
@@ -3876,7 +3880,7 @@ export const OPENAI_TOOLS: readonly JsonValue[] = [
         "additionalProperties": false,
         "properties": {
           "action": {
-            "description": "The action to run:\n- `click`: Click at a point on the screen.\n- `type`: Type text into the focused window, as if from the keyboard.\n- `screenshot`: Capture the screen, or part of it, as an image.\n- `focus`: Bring a window to the front, found by title or process ID.\n- `record`: Start recording the screen; stop it with `stop`.\n- `stop`: Stop a recording and store the video in CAS.\n- `session`: Record for a while, then describe what happened on screen.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)",
+            "description": "The action to run:\n- `click`: Click at a point on the screen.\n- `type`: Type text into the focused window, as if from the keyboard.\n- `screenshot`: Capture the screen, or part of it, as an image.\n- `focus`: Bring a window to the front, found by title or process ID.\n- `record`: Start recording the screen; stop it with `stop`.\n- `stop`: Stop a recording and store the video in CAS.\n- `session`: Record for a while, then describe what happened on screen.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
             "enum": [
               "click",
               "type",
@@ -3886,7 +3890,8 @@ export const OPENAI_TOOLS: readonly JsonValue[] = [
               "stop",
               "session",
               "help",
-              "schema"
+              "schema",
+              "status"
             ],
             "type": "string"
           },
@@ -4356,12 +4361,13 @@ export const OPENAI_TOOLS: readonly JsonValue[] = [
         "additionalProperties": false,
         "properties": {
           "action": {
-            "description": "The action to run:\n- `detect`: Find the project root and identify its languages, build, tests and VCS.\n- `capabilities`: List the backends available to the workspace tools.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)",
+            "description": "The action to run:\n- `detect`: Find the project root and identify its languages, build, tests and VCS.\n- `capabilities`: List the backends available to the workspace tools.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
             "enum": [
               "detect",
               "capabilities",
               "help",
-              "schema"
+              "schema",
+              "status"
             ],
             "type": "string"
           },
@@ -5513,7 +5519,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
       },
       "properties": {
         "action": {
-          "description": "The action to run:\n- `definition`: Find where the symbol at a position is defined.\n- `references`: Find every reference to the symbol at a position.\n- `rename`: Rename the symbol at a position everywhere it is used.\n- `format`: Format a file, or a range of it, with the language's formatter.\n- `diagnostics`: Report compiler and linter diagnostics for a file.\n- `search_symbol`: Search for symbols by name.\n- `hover`: Show the type and documentation of the symbol at a position.\n- `completion`: Suggest completions at a position.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)",
+          "description": "The action to run:\n- `definition`: Find where the symbol at a position is defined.\n- `references`: Find every reference to the symbol at a position.\n- `rename`: Rename the symbol at a position everywhere it is used.\n- `format`: Format a file, or a range of it, with the language's formatter.\n- `diagnostics`: Report compiler and linter diagnostics for a file.\n- `search_symbol`: Search for symbols by name.\n- `hover`: Show the type and documentation of the symbol at a position.\n- `completion`: Suggest completions at a position.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
           "enum": [
             "definition",
             "references",
@@ -5524,7 +5530,8 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
             "hover",
             "completion",
             "help",
-            "schema"
+            "schema",
+            "status"
           ],
           "type": "string"
         },
@@ -5728,7 +5735,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
       },
       "properties": {
         "action": {
-          "description": "The action to run:\n- `read`: Read a text file, or a range of lines from it.\n- `write`: Create a new file; fails if it already exists (use `apply_patch` to edit).\n- `stat`: Describe a file or directory without reading it.\n- `list`: List a directory, optionally recursively and filtered by a glob.\n- `mkdir`: Create a directory.\n- `rm`: Remove a file or directory; needs `confirm: true`.\n- `apply_patch`: Apply a unified diff to a file whose current hash matches `base_hash`.\n- `search_text`: Search file contents for text or a regular expression (ripgrep).\n- `diff`: Diff two versions of content by their hashes.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)",
+          "description": "The action to run:\n- `read`: Read a text file, or a range of lines from it.\n- `write`: Create a new file; fails if it already exists (use `apply_patch` to edit).\n- `stat`: Describe a file or directory without reading it.\n- `list`: List a directory, optionally recursively and filtered by a glob.\n- `mkdir`: Create a directory.\n- `rm`: Remove a file or directory; needs `confirm: true`.\n- `apply_patch`: Apply a unified diff to a file whose current hash matches `base_hash`.\n- `search_text`: Search file contents for text or a regular expression (ripgrep).\n- `diff`: Diff two versions of content by their hashes.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
           "enum": [
             "read",
             "write",
@@ -5740,7 +5747,8 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
             "search_text",
             "diff",
             "help",
-            "schema"
+            "schema",
+            "status"
           ],
           "type": "string"
         },
@@ -6557,13 +6565,14 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
       },
       "properties": {
         "action": {
-          "description": "The action to run:\n- `request`: Send an HTTP request and return the response.\n- `download`: Download a URL to a file in the workspace.\n- `open`: Open a URL in the user's browser.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)",
+          "description": "The action to run:\n- `request`: Send an HTTP request and return the response.\n- `download`: Download a URL to a file in the workspace.\n- `open`: Open a URL in the user's browser.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
           "enum": [
             "request",
             "download",
             "open",
             "help",
-            "schema"
+            "schema",
+            "status"
           ],
           "type": "string"
         },
@@ -6982,14 +6991,15 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
       },
       "properties": {
         "action": {
-          "description": "The action to run:\n- `exec`: Run a command and wait for it (or for the wait budget), streaming its output.\n- `ps`: List processes started through `exec`.\n- `kill`: Send a signal to a process started through `exec`.\n- `logs`: Read a process's captured output.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)",
+          "description": "The action to run:\n- `exec`: Run a command and wait for it (or for the wait budget), streaming its output.\n- `ps`: List processes started through `exec`.\n- `kill`: Send a signal to a process started through `exec`.\n- `logs`: Read a process's captured output.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
           "enum": [
             "exec",
             "ps",
             "kill",
             "logs",
             "help",
-            "schema"
+            "schema",
+            "status"
           ],
           "type": "string"
         },
@@ -7387,7 +7397,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
       },
       "properties": {
         "action": {
-          "description": "The action to run:\n- `click`: Click at a point on the screen.\n- `type`: Type text into the focused window, as if from the keyboard.\n- `screenshot`: Capture the screen, or part of it, as an image.\n- `focus`: Bring a window to the front, found by title or process ID.\n- `record`: Start recording the screen; stop it with `stop`.\n- `stop`: Stop a recording and store the video in CAS.\n- `session`: Record for a while, then describe what happened on screen.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)",
+          "description": "The action to run:\n- `click`: Click at a point on the screen.\n- `type`: Type text into the focused window, as if from the keyboard.\n- `screenshot`: Capture the screen, or part of it, as an image.\n- `focus`: Bring a window to the front, found by title or process ID.\n- `record`: Start recording the screen; stop it with `stop`.\n- `stop`: Stop a recording and store the video in CAS.\n- `session`: Record for a while, then describe what happened on screen.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
           "enum": [
             "click",
             "type",
@@ -7397,7 +7407,8 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
             "stop",
             "session",
             "help",
-            "schema"
+            "schema",
+            "status"
           ],
           "type": "string"
         },
@@ -7704,12 +7715,13 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
     "input_schema": {
       "properties": {
         "action": {
-          "description": "The action to run:\n- `detect`: Find the project root and identify its languages, build, tests and VCS.\n- `capabilities`: List the backends available to the workspace tools.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)",
+          "description": "The action to run:\n- `detect`: Find the project root and identify its languages, build, tests and VCS.\n- `capabilities`: List the backends available to the workspace tools.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
           "enum": [
             "detect",
             "capabilities",
             "help",
-            "schema"
+            "schema",
+            "status"
           ],
           "type": "string"
         },
@@ -8641,7 +8653,7 @@ export const GEMINI_TOOLS: readonly JsonValue[] = [
     "parameters": {
       "properties": {
         "action": {
-          "description": "The action to run:\n- `definition`: Find where the symbol at a position is defined.\n- `references`: Find every reference to the symbol at a position.\n- `rename`: Rename the symbol at a position everywhere it is used.\n- `format`: Format a file, or a range of it, with the language's formatter.\n- `diagnostics`: Report compiler and linter diagnostics for a file.\n- `search_symbol`: Search for symbols by name.\n- `hover`: Show the type and documentation of the symbol at a position.\n- `completion`: Suggest completions at a position.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)",
+          "description": "The action to run:\n- `definition`: Find where the symbol at a position is defined.\n- `references`: Find every reference to the symbol at a position.\n- `rename`: Rename the symbol at a position everywhere it is used.\n- `format`: Format a file, or a range of it, with the language's formatter.\n- `diagnostics`: Report compiler and linter diagnostics for a file.\n- `search_symbol`: Search for symbols by name.\n- `hover`: Show the type and documentation of the symbol at a position.\n- `completion`: Suggest completions at a position.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
           "enum": [
             "definition",
             "references",
@@ -8652,7 +8664,8 @@ export const GEMINI_TOOLS: readonly JsonValue[] = [
             "hover",
             "completion",
             "help",
-            "schema"
+            "schema",
+            "status"
           ],
           "type": "STRING"
         },
@@ -8892,7 +8905,7 @@ export const GEMINI_TOOLS: readonly JsonValue[] = [
     "parameters": {
       "properties": {
         "action": {
-          "description": "The action to run:\n- `read`: Read a text file, or a range of lines from it.\n- `write`: Create a new file; fails if it already exists (use `apply_patch` to edit).\n- `stat`: Describe a file or directory without reading it.\n- `list`: List a directory, optionally recursively and filtered by a glob.\n- `mkdir`: Create a directory.\n- `rm`: Remove a file or directory; needs `confirm: true`.\n- `apply_patch`: Apply a unified diff to a file whose current hash matches `base_hash`.\n- `search_text`: Search file contents for text or a regular expression (ripgrep).\n- `diff`: Diff two versions of content by their hashes.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)",
+          "description": "The action to run:\n- `read`: Read a text file, or a range of lines from it.\n- `write`: Create a new file; fails if it already exists (use `apply_patch` to edit).\n- `stat`: Describe a file or directory without reading it.\n- `list`: List a directory, optionally recursively and filtered by a glob.\n- `mkdir`: Create a directory.\n- `rm`: Remove a file or directory; needs `confirm: true`.\n- `apply_patch`: Apply a unified diff to a file whose current hash matches `base_hash`.\n- `search_text`: Search file contents for text or a regular expression (ripgrep).\n- `diff`: Diff two versions of content by their hashes.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
           "enum": [
             "read",
             "write",
@@ -8904,7 +8917,8 @@ export const GEMINI_TOOLS: readonly JsonValue[] = [
             "search_text",
             "diff",
             "help",
-            "schema"
+            "schema",
+            "status"
           ],
           "type": "STRING"
         },
@@ -9675,13 +9689,14 @@ export const GEMINI_TOOLS: readonly JsonValue[] = [
     "parameters": {
       "properties": {
         "action": {
-          "description": "The action to run:\n- `request`: Send an HTTP request and return the response.\n- `download`: Download a URL to a file in the workspace.\n- `open`: Open a URL in the user's browser.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)",
+          "description": "The action to run:\n- `request`: Send an HTTP request and return the response.\n- `download`: Download a URL to a file in the workspace.\n- `open`: Open a URL in the user's browser.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
           "enum": [
             "request",
             "download",
             "open",
             "help",
-            "schema"
+            "schema",
+            "status"
           ],
           "type": "STRING"
         },
@@ -10061,14 +10076,15 @@ export const GEMINI_TOOLS: readonly JsonValue[] = [
     "parameters": {
       "properties": {
         "action": {
-          "description": "The action to run:\n- `exec`: Run a command and wait for it (or for the wait budget), streaming its output.\n- `ps`: List processes started through `exec`.\n- `kill`: Send a signal to a process started through `exec`.\n- `logs`: Read a process's captured output.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)",
+          "description": "The action to run:\n- `exec`: Run a command and wait for it (or for the wait budget), streaming its output.\n- `ps`: List processes started through `exec`.\n- `kill`: Send a signal to a process started through `exec`.\n- `logs`: Read a process's captured output.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
           "enum": [
             "exec",
             "ps",
             "kill",
             "logs",
             "help",
-            "schema"
+            "schema",
+            "status"
           ],
           "type": "STRING"
         },
@@ -10378,7 +10394,7 @@ export const GEMINI_TOOLS: readonly JsonValue[] = [
     "parameters": {
       "properties": {
         "action": {
-          "description": "The action to run:\n- `click`: Click at a point on the screen.\n- `type`: Type text into the focused window, as if from the keyboard.\n- `screenshot`: Capture the screen, or part of it, as an image.\n- `focus`: Bring a window to the front, found by title or process ID.\n- `record`: Start recording the screen; stop it with `stop`.\n- `stop`: Stop a recording and store the video in CAS.\n- `session`: Record for a while, then describe what happened on screen.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)",
+          "description": "The action to run:\n- `click`: Click at a point on the screen.\n- `type`: Type text into the focused window, as if from the keyboard.\n- `screenshot`: Capture the screen, or part of it, as an image.\n- `focus`: Bring a window to the front, found by title or process ID.\n- `record`: Start recording the screen; stop it with `stop`.\n- `stop`: Stop a recording and store the video in CAS.\n- `session`: Record for a while, then describe what happened on screen.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
           "enum": [
             "click",
             "type",
@@ -10388,7 +10404,8 @@ export const GEMINI_TOOLS: readonly JsonValue[] = [
             "stop",
             "session",
             "help",
-            "schema"
+            "schema",
+            "status"
           ],
           "type": "STRING"
         },
@@ -10736,12 +10753,13 @@ export const GEMINI_TOOLS: readonly JsonValue[] = [
     "parameters": {
       "properties": {
         "action": {
-          "description": "The action to run:\n- `detect`: Find the project root and identify its languages, build, tests and VCS.\n- `capabilities`: List the backends available to the workspace tools.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)",
+          "description": "The action to run:\n- `detect`: Find the project root and identify its languages, build, tests and VCS.\n- `capabilities`: List the backends available to the workspace tools.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
           "enum": [
             "detect",
             "capabilities",
             "help",
-            "schema"
+            "schema",
+            "status"
           ],
           "type": "STRING"
         },

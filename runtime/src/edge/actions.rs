@@ -1,6 +1,7 @@
 //! Action tools at the edge: the `action` argument is checked before
-//! decoding so a wrong one lists the choices, and the `help` and `schema`
-//! pseudo-actions are answered from the catalogue without a handler.
+//! decoding so a wrong one lists the choices, and the `help`, `schema` and
+//! `status` pseudo-actions are answered from the catalogue without a
+//! handler (`status` only when the tool declares no action of that name).
 
 use std::fmt::Write as _;
 
@@ -13,8 +14,19 @@ use crate::{Json, ToolError, ToolInfo, codes};
 const HELP: &str = "help";
 /// Gives the per-action schemas, all or `of_action`'s.
 const SCHEMA: &str = "schema";
+/// Whether the tool is enabled, the server's version, where it runs.
+const STATUS: &str = "status";
 /// The argument of `schema` naming one action.
 const OF_ACTION: &str = "of_action";
+
+/// What `status` says about the server a tool is served by.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Served<'a> {
+    /// The server's version, as `initialize` gives it.
+    pub(crate) version: &'a str,
+    /// Where the tool runs: `local` or `mcp` (a gateway's backends).
+    pub(crate) backend: &'a str,
+}
 
 /// What to do with a call of an action tool.
 pub(crate) enum Route {
@@ -44,7 +56,12 @@ impl Answer {
 }
 
 /// Routes a call of the action tool `info` by its `action` argument.
-pub(crate) fn route(info: &ToolInfo, schema: &Schema, args: &JsonObject) -> Route {
+pub(crate) fn route(
+    info: &ToolInfo,
+    schema: &Schema,
+    args: &JsonObject,
+    served: Served<'_>,
+) -> Route {
     let action = match args.get("action") {
         Some(Json::String(action)) => action.as_str(),
         Some(_) => {
@@ -65,6 +82,7 @@ pub(crate) fn route(info: &ToolInfo, schema: &Schema, args: &JsonObject) -> Rout
         HELP => Route::Answer(Ok(help(info))),
         SCHEMA => Route::Answer(schemas(info, schema, args.get(OF_ACTION))),
         name if info.action(name).is_some() => Route::Dispatch,
+        STATUS => Route::Answer(Ok(status(info, served))),
         name => answer_error(unknown_action(info, name)),
     }
 }
@@ -89,9 +107,15 @@ fn unknown_action(info: &ToolInfo, name: &str) -> ToolError {
     .with_details(json!({ "available": available }))
 }
 
-/// The tool's actions, then `help` and `schema`.
+/// The tool's actions, then `help`, `schema` and (unless declared)
+/// `status`.
 fn action_names(info: &ToolInfo) -> impl Iterator<Item = &'static str> {
-    info.actions.iter().map(|a| a.name).chain([HELP, SCHEMA])
+    let status = info.action(STATUS).is_none().then_some(STATUS);
+    info.actions
+        .iter()
+        .map(|a| a.name)
+        .chain([HELP, SCHEMA])
+        .chain(status)
 }
 
 /// The action names for a message: "`read`, `write`, `help`, `schema`".
@@ -129,12 +153,35 @@ fn help(info: &ToolInfo) -> Answer {
         "- {HELP}: this description\n- {SCHEMA}: the actions' input and output schemas \
          (`{OF_ACTION}` names one)"
     );
+    if info.action(STATUS).is_none() {
+        let _ = write!(
+            text,
+            "\n- {STATUS}: whether the tool is enabled, the server's version and where it runs"
+        );
+    }
     let value = json!({
         "action": HELP,
         "tool": info.name,
         "description": info.description,
         "actions": actions,
     });
+    Answer { value, text }
+}
+
+/// `status`: the tool is enabled (it is served, or the call would not
+/// have got here), the server's version, and where the tool runs.
+fn status(info: &ToolInfo, served: Served<'_>) -> Answer {
+    let value = json!({
+        "action": STATUS,
+        "tool": info.name,
+        "enabled": true,
+        "version": served.version,
+        "backend": served.backend,
+    });
+    let text = format!(
+        "{}: enabled, served by version {} ({} backend)",
+        info.name, served.version, served.backend
+    );
     Answer { value, text }
 }
 
@@ -176,4 +223,62 @@ fn schemas(
     Ok(Answer::json(
         json!({ "action": SCHEMA, "tool": info.name, "actions": actions }),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ActionInfo, ToolTiming};
+
+    fn tool(actions: &'static [ActionInfo]) -> ToolInfo {
+        ToolInfo {
+            name: "vcs",
+            title: None,
+            description: "Version control.",
+            timing: ToolTiming::Sync,
+            actions,
+            streams: false,
+            builtin: false,
+            toolsets: &["vcs"],
+        }
+    }
+
+    const fn action(name: &'static str) -> ActionInfo {
+        ActionInfo {
+            name,
+            title: None,
+            description: "",
+            timing: ToolTiming::Sync,
+        }
+    }
+
+    const SERVED: Served<'static> = Served {
+        version: "1.2.3",
+        backend: "mcp",
+    };
+
+    fn routed(info: &ToolInfo, action: &str) -> Route {
+        let schema = Schema::parse(r#"{"tools": [], "actions": {}}"#).expect("a schema");
+        let args = json!({ "action": action });
+        route(info, &schema, args.as_object().expect("an object"), SERVED)
+    }
+
+    #[test]
+    fn status_is_answered_unless_the_tool_declares_it() {
+        static DIFF: [ActionInfo; 1] = [action("diff")];
+        let Route::Answer(Ok(answer)) = routed(&tool(&DIFF), STATUS) else {
+            panic!("the built-in status answers");
+        };
+        assert_eq!(
+            answer.value,
+            json!({"action": "status", "tool": "vcs", "enabled": true,
+                   "version": "1.2.3", "backend": "mcp"})
+        );
+        static DECLARED: [ActionInfo; 2] = [action("status"), action("diff")];
+        let declared = tool(&DECLARED);
+        assert!(matches!(routed(&declared, STATUS), Route::Dispatch));
+        // Listed once, as the tool's own.
+        let names: Vec<&str> = action_names(&declared).collect();
+        assert_eq!(names, ["status", "diff", "help", "schema"]);
+    }
 }

@@ -26,7 +26,7 @@ mod schema;
 mod validation;
 
 #[cfg(feature = "mcp")]
-pub(crate) use actions::{Answer, Route, route};
+pub(crate) use actions::{Answer, Route, Served, route};
 #[cfg(feature = "mcp")]
 pub(crate) use chunk::text as chunk_text;
 pub(crate) use chunk::to_json as msgpack_to_json;

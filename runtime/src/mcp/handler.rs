@@ -190,7 +190,8 @@ impl<P: CallPort> McpServer<P> {
         };
         let args = self.arguments(tool, request.arguments);
         if !tool.actions.is_empty()
-            && let Route::Answer(answer) = edge::route(tool, &self.schema.edge, &args)
+            && let Route::Answer(answer) =
+                edge::route(tool, &self.schema.edge, &args, self.served())
         {
             return Ok(result::from_answer(answer));
         }

@@ -316,6 +316,14 @@ impl<P: CallPort> McpServer<P> {
         Some(Owner::new("mcp-anonymous"))
     }
 
+    /// What an action tool's `status` says of this server.
+    fn served(&self) -> crate::edge::Served<'_> {
+        crate::edge::Served {
+            version: &self.version,
+            backend: self.port.events().source().as_str(),
+        }
+    }
+
     /// The port it serves.
     pub fn port(&self) -> &P {
         &self.port

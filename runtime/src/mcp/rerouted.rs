@@ -190,7 +190,7 @@ impl<P: CallPort> McpServer<P> {
             followed: None,
         };
         if !tool.actions.is_empty()
-            && let Route::Answer(answer) = edge::route(tool, &self.schema.edge, args)
+            && let Route::Answer(answer) = edge::route(tool, &self.schema.edge, args, self.served())
         {
             return over(result::from_answer(answer), tool.timing);
         }

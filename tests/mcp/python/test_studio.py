@@ -225,3 +225,18 @@ async def test_an_unknown_tool_is_a_protocol_error(connect: Any) -> None:
             await client.call_tool("addd", {"a": 1, "b": 2})
     assert raised.value.code == INVALID_PARAMS, raised.value
     assert "`addd`" in raised.value.message, raised.value
+
+
+async def test_action_tools_answer_status_unless_they_declare_it(connect: Any) -> None:
+    async with connect() as client:
+        tools = await tools_by_name(client)
+        status = await client.call_tool("fs", {"action": "status"})
+        answer = assert_success(tools["fs"], status)
+        assert answer["action"] == "status" and answer["tool"] == "fs", answer
+        assert answer["enabled"] is True
+        assert answer["backend"] in ("local", "mcp")
+        assert isinstance(answer["version"], str) and answer["version"], answer
+        # `vcs` declares a `status` action of its own: its handler answers
+        # (the studio has none for it), not the built-in.
+        vcs = await client.call_tool("vcs", {"action": "status"})
+        assert_tool_error(vcs, "NOT_IMPLEMENTED")

@@ -15,6 +15,9 @@ use crate::model::{Action, Field, TypeId};
 /// The pseudo-actions every action tool answers without a handler.
 const HELP: &str = "help";
 const SCHEMA: &str = "schema";
+/// Answered without a handler too, unless the tool declares an action of
+/// that name, which it then is (HIP-0300's `vcs` and `test` do).
+const STATUS: &str = "status";
 /// The argument of `schema` naming one action.
 const OF_ACTION: &str = "of_action";
 /// The argument naming the action.
@@ -63,7 +66,7 @@ pub(super) fn schemas(cx: &Cx<'_>, actions: &[Action]) -> ActionSchemas {
         answer_types.extend(answered);
     }
     answers.push(json!({
-        "properties": { ACTION: { "enum": [HELP, SCHEMA] } },
+        "properties": { ACTION: { "enum": builtins(actions) } },
         "required": [ACTION],
     }));
     let mut combined = Map::new();
@@ -134,10 +137,21 @@ fn merged_input(cx: &Cx<'_>, actions: &[Action]) -> Map<String, Json> {
     with_defs(input, cx, &reached)
 }
 
+/// The pseudo-actions a tool with `actions` answers itself: `help`,
+/// `schema`, and `status` unless one of its actions has that name.
+fn builtins(actions: &[Action]) -> Vec<&'static str> {
+    let mut names = vec![HELP, SCHEMA];
+    if !actions.iter().any(|a| a.name == STATUS) {
+        names.push(STATUS);
+    }
+    names
+}
+
 /// `action`: which action to run, each listed with its docs' first line.
 fn action_property(actions: &[Action]) -> Json {
     let mut names: Vec<&str> = actions.iter().map(|a| a.name.as_str()).collect();
-    names.extend([HELP, SCHEMA]);
+    let builtins = builtins(actions);
+    names.extend(&builtins);
     let mut description = "The action to run:".to_owned();
     for action in actions {
         description.push_str(&format!("\n- `{}`", action.name));
@@ -152,6 +166,11 @@ fn action_property(actions: &[Action]) -> Json {
     description.push_str(&format!(
         "\n- `{HELP}`: describe this tool and its actions\n- `{SCHEMA}`: each action's input and output schemas (`{OF_ACTION}` names one)"
     ));
+    if builtins.contains(&STATUS) {
+        description.push_str(&format!(
+            "\n- `{STATUS}`: whether the tool is enabled, the server's version and where it runs"
+        ));
+    }
     json!({ "type": "string", "enum": names, "description": description })
 }
 

@@ -340,6 +340,18 @@ const ACTIONS: &str = "/// Files.\ntool fs { timing sync errors E\n\
      action clear {}\n}\nerror E { bad {} }";
 
 #[test]
+fn a_declared_status_action_takes_the_place_of_the_built_in_one() {
+    let mcp = mcp("/// Git.\ntool vcs { timing sync\n action status {}\n action diff {}\n}");
+    let action = &tool(&mcp, "vcs")["inputSchema"]["properties"]["action"];
+    assert_eq!(action["enum"], json!(["status", "diff", "help", "schema"]));
+    let description = action["description"].as_str().unwrap();
+    assert!(
+        !description.contains("the server's version"),
+        "{description}"
+    );
+}
+
+#[test]
 fn an_action_tool_takes_one_plain_object() {
     let mcp = mcp(ACTIONS);
     let input = &tool(&mcp, "fs")["inputSchema"];
@@ -350,7 +362,7 @@ fn an_action_tool_takes_one_plain_object() {
     let p = &input["properties"];
     assert_eq!(
         p["action"]["enum"],
-        json!(["read", "write", "clear", "help", "schema"])
+        json!(["read", "write", "clear", "help", "schema", "status"])
     );
     assert_eq!(
         p["path"]["description"],
