@@ -1,0 +1,104 @@
+// Content blocks and handlers that talk back, through the official MCP
+// TypeScript SDK client: the conformance server's tools (tests/conformance)
+// answer with `@content` fields as image, audio, resource and text blocks,
+// and their handlers log, report progress, ask the client's model and ask
+// its user (a `@form` struct), which this client's side answers.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+
+import { ROOT } from './support.mjs';
+
+function conformanceBin() {
+  const path = process.env.CONFORMANCE_BIN
+    ?? join(process.env.CARGO_TARGET_DIR ?? join(ROOT, 'target'), 'debug', 'toolwright-conformance');
+  if (!existsSync(path)) {
+    throw new Error(`no conformance server at ${path}: build it with \`cargo build -p toolwright-conformance\``);
+  }
+  return path;
+}
+
+/** A client that declares sampling and elicitation, and what it heard. */
+async function connect() {
+  const heard = { logs: [], prompts: [], schemas: [] };
+  const client = new Client(
+    { name: 'talk-back-test', version: '1.0.0' },
+    { capabilities: { sampling: {}, elicitation: {} } },
+  );
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    heard.logs.push(notification.params);
+  });
+  client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+    heard.prompts.push(request.params.messages[0].content.text);
+    return { role: 'assistant', content: { type: 'text', text: 'a jig' }, model: 'test-model', stopReason: 'endTurn' };
+  });
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    heard.schemas.push(request.params.requestedSchema);
+    return { action: 'accept', content: { name: 'Ada', age: 36, score: 99.5, status: 'pending', verified: false } };
+  });
+  await client.connect(new StdioClientTransport({ command: conformanceBin(), args: ['--stdio'] }));
+  return { client, heard };
+}
+
+test('content fields arrive as content blocks, the rest as structured content', async () => {
+  const { client } = await connect();
+  try {
+    const mixed = await client.callTool({ name: 'test_multiple_content_types', arguments: {} });
+    assert.deepEqual(mixed.content.map((block) => block.type), ['text', 'image', 'resource']);
+    assert.equal(mixed.content[0].text, 'Multiple content types test:');
+    assert.equal(mixed.content[1].mimeType, 'image/png');
+    assert.ok(Buffer.from(mixed.content[1].data, 'base64').subarray(1, 4).equals(Buffer.from('PNG')));
+    assert.equal(mixed.content[2].resource.uri, 'test://embedded-resource');
+    assert.deepEqual(mixed.structuredContent, {});
+
+    const audio = await client.callTool({ name: 'test_audio_content', arguments: {} });
+    assert.equal(audio.content[0].type, 'audio');
+    assert.equal(audio.content[0].mimeType, 'audio/wav');
+
+    const plain = await client.callTool({ name: 'test_simple_text', arguments: {} });
+    assert.deepEqual(plain.structuredContent, { text: 'This is a simple text response for testing.' });
+  } finally {
+    await client.close();
+  }
+});
+
+test('a handler logs at the session level, reports progress, and asks', async () => {
+  const { client, heard } = await connect();
+  try {
+    await client.setLoggingLevel('debug');
+    await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
+    assert.deepEqual(
+      heard.logs.map((log) => log.data),
+      ['Tool execution started', 'Tool processing data', 'Tool execution completed'],
+    );
+
+    const progress = [];
+    await client.callTool({ name: 'test_tool_with_progress', arguments: {} }, undefined, {
+      onprogress: (p) => progress.push(p.progress),
+    });
+    assert.equal(progress.length, 3);
+    assert.deepEqual([...progress].sort((a, b) => a - b), progress);
+
+    const sampled = await client.callTool({ name: 'test_sampling', arguments: { prompt: 'Name this tune' } });
+    assert.deepEqual(heard.prompts, ['Name this tune']);
+    assert.equal(sampled.structuredContent.text, 'LLM response: a jig');
+
+    const form = await client.callTool({ name: 'test_elicitation_sep1034_defaults', arguments: {} });
+    const properties = heard.schemas[0].properties;
+    assert.deepEqual(properties.age, { type: 'integer', default: 30, description: 'Your age.' });
+    assert.deepEqual(properties.status.enum, ['active', 'inactive', 'pending']);
+    assert.match(form.structuredContent.text, /^Elicitation completed: action=accept, content=\{"age":36,"name":"Ada"/);
+  } finally {
+    await client.close();
+  }
+});
