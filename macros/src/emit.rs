@@ -134,6 +134,19 @@ pub(crate) fn service_impl(input: &BindInput, answers: &[(&ToolEntry, Answer)]) 
     }
 }
 
+/// The handlers answered without a future: plain functions taking no
+/// context, not under `#[cfg]`.
+fn inline_handlers<'a>(
+    answers: &'a [(&'a ToolEntry, Answer)],
+) -> impl Iterator<Item = (&'a ToolEntry, &'a Handler)> {
+    answers.iter().filter_map(|(tool, answer)| match answer {
+        Answer::Handler(h) if !h.awaits && h.context.is_none() && h.cfgs.is_empty() => {
+            Some((*tool, &**h))
+        }
+        _ => None,
+    })
+}
+
 /// `fn call_inline`: the handlers that are plain functions taking no
 /// context, called at once (see `Service::call_inline`); nothing when
 /// there are none, which leaves the trait's default.
@@ -142,22 +155,18 @@ fn call_inline(scope: &Scope, answers: &[(&ToolEntry, Answer)]) -> Option<TokenS
     let module = &scope.input.module;
     let private = private_path(scope.input, span);
     let finish = local("finish", span);
-    let arms: Vec<TokenStream> = answers
-        .iter()
-        .filter_map(|(tool, answer)| match answer {
-            Answer::Handler(h) if !h.awaits && h.context.is_none() && h.cfgs.is_empty() => {
-                let variant = &tool.variant;
-                let pattern = match tool.request {
-                    Some(_) => {
-                        let request = &scope.request;
-                        quote_spanned!(span=> #module::ToolRequest::#variant(#request))
-                    }
-                    None => quote_spanned!(span=> #module::ToolRequest::#variant),
-                };
-                let body = call(scope, tool, h);
-                Some(quote_spanned!(span=> #pattern => #private::Result::Ok(#finish(#body)),))
-            }
-            _ => None,
+    let arms: Vec<TokenStream> = inline_handlers(answers)
+        .map(|(tool, h)| {
+            let variant = &tool.variant;
+            let pattern = match tool.request {
+                Some(_) => {
+                    let request = &scope.request;
+                    quote_spanned!(span=> #module::ToolRequest::#variant(#request))
+                }
+                None => quote_spanned!(span=> #module::ToolRequest::#variant),
+            };
+            let body = call(scope, tool, h);
+            quote_spanned!(span=> #pattern => #private::Result::Ok(#finish(#body)),)
         })
         .collect();
     if arms.is_empty() {
@@ -196,32 +205,28 @@ fn call_inline_msgpack(scope: &Scope, answers: &[(&ToolEntry, Answer)]) -> Optio
     let module = &scope.input.module;
     let private = private_path(scope.input, span);
     let call = local("call", span);
-    let arms: Vec<TokenStream> = answers
-        .iter()
-        .filter_map(|(tool, answer)| match answer {
-            Answer::Handler(h) if !h.awaits && h.context.is_none() && h.cfgs.is_empty() => {
-                let name = &tool.name;
-                let marker = &tool.marker;
-                let tool_ty = quote_spanned!(span=> <#module::#marker as #private::Tool>);
-                let body = self::call(scope, tool, h);
-                let answer = match tool.request {
-                    Some(_) => {
-                        let request = &scope.request;
-                        quote_spanned!(span=>
-                            #call.answer(|#request: #tool_ty::Request| #body)
-                        )
-                    }
-                    None => quote_spanned!(span=> #call.answer_unit(|| #body)),
-                };
-                // The timing is a constant of the tool: a guard the
-                // compiler folds away, true or false.
-                Some(quote_spanned!(span=>
-                    #name if ::core::matches!(#tool_ty::TIMING, #private::ToolTiming::Sync) => {
-                        #private::Result::Ok(#answer)
-                    }
-                ))
-            }
-            _ => None,
+    let arms: Vec<TokenStream> = inline_handlers(answers)
+        .map(|(tool, h)| {
+            let name = &tool.name;
+            let marker = &tool.marker;
+            let tool_ty = quote_spanned!(span=> <#module::#marker as #private::Tool>);
+            let body = self::call(scope, tool, h);
+            let answer = match tool.request {
+                Some(_) => {
+                    let request = &scope.request;
+                    quote_spanned!(span=>
+                        #call.answer(|#request: #tool_ty::Request| #body)
+                    )
+                }
+                None => quote_spanned!(span=> #call.answer_unit(|| #body)),
+            };
+            // The timing is a constant of the tool: a guard the compiler
+            // folds away, true or false.
+            quote_spanned!(span=>
+                #name if ::core::matches!(#tool_ty::TIMING, #private::ToolTiming::Sync) => {
+                    #private::Result::Ok(#answer)
+                }
+            )
         })
         .collect();
     if arms.is_empty() {

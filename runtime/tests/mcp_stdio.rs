@@ -705,12 +705,7 @@ mod raw {
     #[tokio::test]
     async fn a_task_is_created_followed_and_fetched_on_stdio() {
         let (mut session, _) = RawSession::initialized("2025-11-25").await;
-        session
-            .send(
-                &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-                "name": "sleep", "arguments": {"ms": 50}, "task": {"ttl": 5000}}}),
-            )
-            .await;
+        session.send(&sleep_as_task(1)).await;
         let created = session.next().await;
         let task_id = created["result"]["task"]["taskId"]
             .as_str()
@@ -738,12 +733,7 @@ mod raw {
     #[tokio::test]
     async fn a_finished_task_is_announced_to_its_session() {
         let (mut session, _) = RawSession::initialized("2025-11-25").await;
-        session
-            .send(
-                &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-                "name": "sleep", "arguments": {"ms": 50}, "task": {"ttl": 5000}}}),
-            )
-            .await;
+        session.send(&sleep_as_task(1)).await;
         let created = session.next().await;
         let task = &created["result"]["task"];
         assert_eq!(task["status"], "working", "{created}");
@@ -754,6 +744,12 @@ mod raw {
         assert_eq!(told["params"]["status"], "completed", "{told}");
         assert!(told.get("id").is_none(), "{told}");
         session.end().await;
+    }
+
+    /// `sleep` for 50 ms, called as a task.
+    fn sleep_as_task(id: u64) -> Value {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": "sleep", "arguments": {"ms": 50}, "task": {"ttl": 5000}}})
     }
 
     fn add_call(id: u64) -> Value {

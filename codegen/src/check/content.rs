@@ -6,9 +6,7 @@
 use std::collections::HashSet;
 
 use crate::diag::{Ctxt, messages};
-use crate::model::{
-    ContentKind, Field, Primitive, Tool, ToolKind, Type, TypeDef, TypeId, TypeKind,
-};
+use crate::model::{ContentKind, Field, Primitive, Tool, Type, TypeDef, TypeId, TypeKind};
 use crate::source::Sources;
 
 /// What each kind of field carries: its fields, each a primitive and
@@ -94,10 +92,10 @@ pub(crate) fn check(types: &[TypeDef], tools: &[Tool], sources: &Sources, cx: &m
 
 /// The responses a tool answers with.
 fn responses(tool: &Tool) -> Vec<TypeId> {
-    match &tool.kind {
-        ToolKind::Single(e) => e.response.into_iter().collect(),
-        ToolKind::Actions(actions) => actions.iter().filter_map(|a| a.endpoint.response).collect(),
-    }
+    tool.endpoints()
+        .into_iter()
+        .filter_map(|(_, e)| e.response)
+        .collect()
 }
 
 /// Whether `field`'s type (or the element of its list, under an optional)

@@ -214,16 +214,21 @@ impl Tool {
             .chain(self.extra_toolsets.iter().map(String::as_str))
     }
 
+    /// Its endpoints: `(None, e)` for a plain tool, `(Some(action), e)`
+    /// per action.
+    pub fn endpoints(&self) -> Vec<(Option<&Action>, &Endpoint)> {
+        match &self.kind {
+            ToolKind::Single(e) => vec![(None, e)],
+            ToolKind::Actions(actions) => actions.iter().map(|a| (Some(a), &a.endpoint)).collect(),
+        }
+    }
+
     /// Every type the tool names directly: the requests and responses of
     /// its endpoint or actions, its errors and its stream chunk.
     pub fn types(&self) -> Vec<TypeId> {
-        let endpoints: Vec<&Endpoint> = match &self.kind {
-            ToolKind::Single(e) => vec![e],
-            ToolKind::Actions(actions) => actions.iter().map(|a| &a.endpoint).collect(),
-        };
-        endpoints
+        self.endpoints()
             .into_iter()
-            .flat_map(|e| [e.request, e.response])
+            .flat_map(|(_, e)| [e.request, e.response])
             .chain([self.errors, self.stream])
             .flatten()
             .collect()

@@ -19,8 +19,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::RoleServer;
 use rmcp::model::{
-    CreateMessageRequestParams, ElicitRequestParams, ElicitationAction, LoggingLevel,
-    LoggingMessageNotificationParam,
+    ClientCapabilities, CreateMessageRequestParams, ElicitRequestParams, ElicitationAction,
+    LoggingLevel, LoggingMessageNotificationParam,
 };
 use rmcp::service::{Peer, RequestContext, ServiceError};
 use serde_json::json;
@@ -103,21 +103,24 @@ impl McpCaller {
     }
 
     /// Why the client cannot be asked for `what`, if it cannot: it speaks
-    /// 2026-07-28, or did not declare `capability`.
-    fn cannot_ask(&self, capability: &str, what: &str) -> Option<ToolError> {
+    /// 2026-07-28, or did not declare `capability` (which `declared` finds
+    /// in its capabilities).
+    fn cannot_ask(
+        &self,
+        capability: &str,
+        declared: fn(&ClientCapabilities) -> bool,
+        what: &str,
+    ) -> Option<ToolError> {
         if self.modern {
             return Some(caller::unsupported(&format!(
                 "{what} on MCP 2026-07-28, which asks for input through `input_required` \
                  results; this server does not send those yet"
             )));
         }
-        let declared = self.peer.peer_info().is_some_and(|info| {
-            let capabilities = &info.capabilities;
-            match capability {
-                "sampling" => capabilities.sampling.is_some(),
-                _ => capabilities.elicitation.is_some(),
-            }
-        });
+        let declared = self
+            .peer
+            .peer_info()
+            .is_some_and(|info| declared(&info.capabilities));
         (!declared).then(|| {
             caller::unsupported(&format!(
                 "{what}: it did not declare the `{capability}` capability"
@@ -144,7 +147,11 @@ impl Caller for McpCaller {
     }
 
     fn sample(&self, request: SamplingRequest) -> CallerFuture<Sampled> {
-        if let Some(e) = self.cannot_ask("sampling", "a completion (sampling)") {
+        if let Some(e) = self.cannot_ask(
+            "sampling",
+            |c| c.sampling.is_some(),
+            "a completion (sampling)",
+        ) {
             return Box::pin(async { Err(e) });
         }
         let peer = self.peer.clone();
@@ -164,7 +171,11 @@ impl Caller for McpCaller {
     }
 
     fn elicit(&self, message: String, schema: Json) -> CallerFuture<Elicited<Json>> {
-        if let Some(e) = self.cannot_ask("elicitation", "input (elicitation)") {
+        if let Some(e) = self.cannot_ask(
+            "elicitation",
+            |c| c.elicitation.is_some(),
+            "input (elicitation)",
+        ) {
             return Box::pin(async { Err(e) });
         }
         let peer = self.peer.clone();

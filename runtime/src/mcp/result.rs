@@ -85,7 +85,7 @@ pub(super) fn success<R: Serialize>(
 /// for a resource; `{uri, name, …}` for a link.
 fn block(kind: ContentKind, value: Json) -> Result<ContentBlock, ToolError> {
     let text = |key: &str| value.get(key).cloned().unwrap_or(Json::Null);
-    let mut block = match kind {
+    let block = match kind {
         ContentKind::Text => json!({"type": "text", "text": value}),
         ContentKind::Image | ContentKind::Audio => json!({
             "type": if kind == ContentKind::Image { "image" } else { "audio" },
@@ -94,34 +94,38 @@ fn block(kind: ContentKind, value: Json) -> Result<ContentBlock, ToolError> {
         }),
         ContentKind::Resource => {
             let mut resource = json!({"uri": text("uri")});
-            for (key, wire) in [
+            let optional = [
                 ("mime_type", "mimeType"),
                 ("text", "text"),
                 ("blob", "blob"),
-            ] {
-                if let Some(v) = value.get(key).filter(|v| !v.is_null()) {
-                    resource[wire] = v.clone();
-                }
-            }
+            ];
+            copy_present(&value, &mut resource, &optional);
             json!({"type": "resource", "resource": resource})
         }
         ContentKind::Link => {
-            json!({"type": "resource_link", "uri": text("uri"), "name": text("name")})
+            let mut link =
+                json!({"type": "resource_link", "uri": text("uri"), "name": text("name")});
+            let optional = [
+                ("title", "title"),
+                ("description", "description"),
+                ("mime_type", "mimeType"),
+            ];
+            copy_present(&value, &mut link, &optional);
+            link
         }
     };
-    if kind == ContentKind::Link {
-        for (key, wire) in [
-            ("title", "title"),
-            ("description", "description"),
-            ("mime_type", "mimeType"),
-        ] {
-            if let Some(v) = value.get(key).filter(|v| !v.is_null()) {
-                block[wire] = v.clone();
-            }
-        }
-    }
     serde_json::from_value(block)
         .map_err(|e| ToolError::internal(format!("a `@content` value is not a content block: {e}")))
+}
+
+/// Copies each optional field of `from` that has a value into `into`,
+/// under its MCP name: `(field, wire)` pairs.
+fn copy_present(from: &Json, into: &mut Json, fields: &[(&str, &str)]) {
+    for (field, wire) in fields {
+        if let Some(v) = from.get(field).filter(|v| !v.is_null()) {
+            into[*wire] = v.clone();
+        }
+    }
 }
 
 /// A successful result carrying `value` as structured content and as text.

@@ -30,16 +30,21 @@ CASES: dict[str, Any] = json.loads((ROOT / "tests/mcp/cases.json").read_text())
 TRANSPORTS = ["stdio", "http", "gateway"]
 
 
-def studio_bin() -> Path:
-    explicit = os.environ.get("STUDIO_BIN")
+def built(variable: str, package: str) -> Path:
+    """A binary of the workspace: `$variable`, else cargo's debug build of `package`."""
+    explicit = os.environ.get(variable)
     if explicit:
         path = Path(explicit)
     else:
         target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-        path = target / "debug" / "studio"
+        path = target / "debug" / package
     if not path.is_file():
-        pytest.fail(f"no studio binary at {path}: build it with `cargo build -p studio` or set STUDIO_BIN")
+        pytest.fail(f"no {package} binary at {path}: build it with `cargo build -p {package}` or set {variable}")
     return path
+
+
+def studio_bin() -> Path:
+    return built("STUDIO_BIN", "studio")
 
 
 def free_port() -> int:
@@ -158,15 +163,7 @@ def connect(transport: str, data_dir: Path, request: pytest.FixtureRequest):  # 
 # suite's fixture tools, for the tests of handlers that talk back and of
 # content blocks.
 def conformance_bin() -> Path:
-    explicit = os.environ.get("CONFORMANCE_BIN")
-    if explicit:
-        path = Path(explicit)
-    else:
-        target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-        path = target / "debug" / "toolwright-conformance"
-    if not path.is_file():
-        pytest.fail(f"no conformance server at {path}: build it with `cargo build -p toolwright-conformance`")
-    return path
+    return built("CONFORMANCE_BIN", "toolwright-conformance")
 
 
 @pytest.fixture(scope="session")

@@ -27,10 +27,7 @@ pub(crate) struct Envelope {
 /// The endpoints of a tool: `(None, e)` for a plain tool, `(Some(action),
 /// e)` per action.
 pub(super) fn endpoints(tool: &Tool) -> Vec<(Option<&Action>, Endpoint)> {
-    match &tool.kind {
-        ToolKind::Single(e) => vec![(None, *e)],
-        ToolKind::Actions(actions) => actions.iter().map(|a| (Some(a), a.endpoint)).collect(),
-    }
+    tool.endpoints().into_iter().map(|(a, e)| (a, *e)).collect()
 }
 
 pub(super) fn envelopes(model: &Model, classes: &Classes) -> (Vec<Envelope>, Vec<String>) {

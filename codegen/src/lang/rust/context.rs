@@ -267,18 +267,18 @@ fn serde_derives(model: &Model, side: Side) -> Vec<(bool, bool)> {
     let responses = model.response_types();
     let errors = model.error_types();
     // A `@form` struct, and the enums it holds, decode what a user gave.
-    let mut forms = std::collections::HashSet::new();
+    let mut reached = std::collections::HashSet::new();
     model.reach(
         model.types.iter().filter(|d| d.form).map(|d| d.id),
-        &mut forms,
+        &mut reached,
     );
+    let forms = model.types.iter().map(|d| reached.contains(&d.id));
     requests
         .iter()
         .zip(&responses)
         .zip(&errors)
-        .enumerate()
-        .map(|(i, ((&request, &response), &error))| {
-            let form = forms.iter().any(|id| id.index() == i);
+        .zip(forms)
+        .map(|(((&request, &response), &error), form)| {
             (
                 // Typed errors become `ToolError` details by serializing,
                 // on either side (`IntoToolError`).

@@ -197,14 +197,7 @@ fn content(cx: &Cx<'_>) -> TokenStream {
     let rt = &cx.rt;
     let mut entries = Vec::new();
     for tool in &cx.model.tools {
-        let endpoints: Vec<(Option<&str>, &crate::model::Endpoint)> = match &tool.kind {
-            ToolKind::Single(e) => vec![(None, e)],
-            ToolKind::Actions(actions) => actions
-                .iter()
-                .map(|a| (Some(a.name.as_str()), &a.endpoint))
-                .collect(),
-        };
-        for (action, endpoint) in endpoints {
+        for (action, endpoint) in tool.endpoints() {
             let Some(crate::model::TypeKind::Struct(fields)) = endpoint
                 .response
                 .and_then(|id| cx.model.types.get(id.index()))
@@ -224,7 +217,7 @@ fn content(cx: &Cx<'_>) -> TokenStream {
                 continue;
             }
             let name = &tool.name;
-            let action = option_str(action);
+            let action = option_str(action.map(|a| a.name.as_str()));
             entries.push(quote! {
                 #rt::ResponseContent {
                     tool: #name,
