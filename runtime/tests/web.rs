@@ -315,6 +315,17 @@ async fn the_tool_document_is_the_catalogues_metadata_with_an_etag() {
             .expect("JSON");
     assert_eq!(document, expected);
     assert_eq!(document["tools"][0]["source"], "local");
+    // Each tool with typed errors publishes their schema.
+    let tool = |name: &str| {
+        document["tools"]
+            .as_array()
+            .and_then(|tools| tools.iter().find(|t| t["name"] == name))
+            .cloned()
+            .unwrap_or_default()
+    };
+    let errors = &tool("add")["errorSchema"]["oneOf"];
+    assert_eq!(errors[0]["required"], serde_json::json!(["overflow"]));
+    assert!(tool("echo").get("errorSchema").is_none());
     let etag = headers[header::ETAG].to_str().expect("ASCII").to_owned();
     assert!(etag.starts_with('"') && etag.ends_with('"'));
 

@@ -114,7 +114,8 @@ struct Parameter {
 
 /// The `GET /api/tools` document: `{"tools": [..]}`, every tool of the
 /// catalogue in declaration order, each with its MCP `inputSchema` and
-/// `outputSchema` (and each action's) from the schema backend.
+/// `outputSchema` (and each action's), and its typed errors'
+/// `errorSchema`, from the schema backend.
 pub(crate) fn document(model: &Model, schemas: &serde_json::Value) -> serde_json::Value {
     let tools: Vec<serde_json::Value> = model
         .tools
@@ -126,6 +127,9 @@ pub(crate) fn document(model: &Model, schemas: &serde_json::Value) -> serde_json
                 if let Some(schema) = mcp.get(key) {
                     entry[key] = schema.clone();
                 }
+            }
+            if let Some(errors) = schemas["errors"].get(&tool.name) {
+                entry["errorSchema"] = errors.clone();
             }
             if let Some(actions) = entry.get_mut("actions").and_then(|a| a.as_array_mut()) {
                 for action in actions {

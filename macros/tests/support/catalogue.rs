@@ -604,8 +604,223 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
     ];
     const MCP_SCHEMA: &'static str = r##"{
   "actions": {},
+  "errors": {
+    "add": {
+      "description": "Errors from arithmetic tools.",
+      "oneOf": [
+        {
+          "additionalProperties": false,
+          "properties": {
+            "overflow": {
+              "description": "The result does not fit in a signed 64-bit integer.\n\nError code: `OVERFLOW`.",
+              "properties": {},
+              "type": "object"
+            }
+          },
+          "required": [
+            "overflow"
+          ],
+          "type": "object"
+        }
+      ]
+    },
+    "garden_play": {
+      "description": "Errors from the garden.",
+      "oneOf": [
+        {
+          "additionalProperties": false,
+          "properties": {
+            "no_device": {
+              "description": "No audio device is open.\n\nError code: `NO_DEVICE`.",
+              "properties": {},
+              "type": "object"
+            }
+          },
+          "required": [
+            "no_device"
+          ],
+          "type": "object"
+        }
+      ]
+    },
+    "job_cancel": {
+      "description": "Errors from the job tools.",
+      "oneOf": [
+        {
+          "additionalProperties": false,
+          "properties": {
+            "not_found": {
+              "description": "No job has this ID, or it expired after its time-to-live.\n\nError code: `NOT_FOUND`.",
+              "properties": {
+                "job_id": {
+                  "description": "The job ID that was looked up.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "job_id"
+              ],
+              "type": "object"
+            }
+          },
+          "required": [
+            "not_found"
+          ],
+          "type": "object"
+        },
+        {
+          "additionalProperties": false,
+          "properties": {
+            "invalid_job_id": {
+              "description": "A job ID in the request is malformed.\n\nError code: `INVALID_JOB_ID`.",
+              "properties": {
+                "job_id": {
+                  "description": "The malformed ID.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "job_id"
+              ],
+              "type": "object"
+            }
+          },
+          "required": [
+            "invalid_job_id"
+          ],
+          "type": "object"
+        }
+      ]
+    },
+    "job_poll": {
+      "description": "Errors from the job tools.",
+      "oneOf": [
+        {
+          "additionalProperties": false,
+          "properties": {
+            "not_found": {
+              "description": "No job has this ID, or it expired after its time-to-live.\n\nError code: `NOT_FOUND`.",
+              "properties": {
+                "job_id": {
+                  "description": "The job ID that was looked up.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "job_id"
+              ],
+              "type": "object"
+            }
+          },
+          "required": [
+            "not_found"
+          ],
+          "type": "object"
+        },
+        {
+          "additionalProperties": false,
+          "properties": {
+            "invalid_job_id": {
+              "description": "A job ID in the request is malformed.\n\nError code: `INVALID_JOB_ID`.",
+              "properties": {
+                "job_id": {
+                  "description": "The malformed ID.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "job_id"
+              ],
+              "type": "object"
+            }
+          },
+          "required": [
+            "invalid_job_id"
+          ],
+          "type": "object"
+        }
+      ]
+    },
+    "job_status": {
+      "description": "Errors from the job tools.",
+      "oneOf": [
+        {
+          "additionalProperties": false,
+          "properties": {
+            "not_found": {
+              "description": "No job has this ID, or it expired after its time-to-live.\n\nError code: `NOT_FOUND`.",
+              "properties": {
+                "job_id": {
+                  "description": "The job ID that was looked up.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "job_id"
+              ],
+              "type": "object"
+            }
+          },
+          "required": [
+            "not_found"
+          ],
+          "type": "object"
+        },
+        {
+          "additionalProperties": false,
+          "properties": {
+            "invalid_job_id": {
+              "description": "A job ID in the request is malformed.\n\nError code: `INVALID_JOB_ID`.",
+              "properties": {
+                "job_id": {
+                  "description": "The malformed ID.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "job_id"
+              ],
+              "type": "object"
+            }
+          },
+          "required": [
+            "invalid_job_id"
+          ],
+          "type": "object"
+        }
+      ]
+    },
+    "multiply": {
+      "description": "Errors from arithmetic tools.",
+      "oneOf": [
+        {
+          "additionalProperties": false,
+          "properties": {
+            "overflow": {
+              "description": "The result does not fit in a signed 64-bit integer.\n\nError code: `OVERFLOW`.",
+              "properties": {},
+              "type": "object"
+            }
+          },
+          "required": [
+            "overflow"
+          ],
+          "type": "object"
+        }
+      ]
+    }
+  },
   "tools": [
     {
+      "_meta": {
+        "toolwright/errors": {
+          "codes": [
+            "NOT_FOUND",
+            "INVALID_JOB_ID"
+          ],
+          "type": "JobError"
+        }
+      },
       "annotations": {
         "destructiveHint": false,
         "idempotentHint": true,
@@ -953,6 +1168,15 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "title": "List jobs"
     },
     {
+      "_meta": {
+        "toolwright/errors": {
+          "codes": [
+            "NOT_FOUND",
+            "INVALID_JOB_ID"
+          ],
+          "type": "JobError"
+        }
+      },
       "annotations": {
         "destructiveHint": false,
         "idempotentHint": true,
@@ -1078,6 +1302,15 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "title": "Wait for jobs"
     },
     {
+      "_meta": {
+        "toolwright/errors": {
+          "codes": [
+            "NOT_FOUND",
+            "INVALID_JOB_ID"
+          ],
+          "type": "JobError"
+        }
+      },
       "annotations": {
         "destructiveHint": true,
         "idempotentHint": true,
@@ -1170,6 +1403,14 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "title": "Cancel job"
     },
     {
+      "_meta": {
+        "toolwright/errors": {
+          "codes": [
+            "OVERFLOW"
+          ],
+          "type": "MathError"
+        }
+      },
       "annotations": {
         "destructiveHint": false,
         "idempotentHint": false,
@@ -1252,6 +1493,14 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "title": "Add"
     },
     {
+      "_meta": {
+        "toolwright/errors": {
+          "codes": [
+            "OVERFLOW"
+          ],
+          "type": "MathError"
+        }
+      },
       "annotations": {
         "destructiveHint": false,
         "idempotentHint": false,
@@ -1399,6 +1648,14 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       }
     },
     {
+      "_meta": {
+        "toolwright/errors": {
+          "codes": [
+            "NO_DEVICE"
+          ],
+          "type": "GardenError"
+        }
+      },
       "annotations": {
         "destructiveHint": false,
         "idempotentHint": false,
@@ -1600,6 +1857,55 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "NOT_FOUND",
         "INVALID_JOB_ID"
       ],
+      "errorSchema": {
+        "description": "Errors from the job tools.",
+        "oneOf": [
+          {
+            "additionalProperties": false,
+            "properties": {
+              "not_found": {
+                "description": "No job has this ID, or it expired after its time-to-live.\n\nError code: `NOT_FOUND`.",
+                "properties": {
+                  "job_id": {
+                    "description": "The job ID that was looked up.",
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "job_id"
+                ],
+                "type": "object"
+              }
+            },
+            "required": [
+              "not_found"
+            ],
+            "type": "object"
+          },
+          {
+            "additionalProperties": false,
+            "properties": {
+              "invalid_job_id": {
+                "description": "A job ID in the request is malformed.\n\nError code: `INVALID_JOB_ID`.",
+                "properties": {
+                  "job_id": {
+                    "description": "The malformed ID.",
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "job_id"
+                ],
+                "type": "object"
+              }
+            },
+            "required": [
+              "invalid_job_id"
+            ],
+            "type": "object"
+          }
+        ]
+      },
       "errors": [
         {
           "code": "NOT_FOUND",
@@ -2144,6 +2450,55 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "NOT_FOUND",
         "INVALID_JOB_ID"
       ],
+      "errorSchema": {
+        "description": "Errors from the job tools.",
+        "oneOf": [
+          {
+            "additionalProperties": false,
+            "properties": {
+              "not_found": {
+                "description": "No job has this ID, or it expired after its time-to-live.\n\nError code: `NOT_FOUND`.",
+                "properties": {
+                  "job_id": {
+                    "description": "The job ID that was looked up.",
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "job_id"
+                ],
+                "type": "object"
+              }
+            },
+            "required": [
+              "not_found"
+            ],
+            "type": "object"
+          },
+          {
+            "additionalProperties": false,
+            "properties": {
+              "invalid_job_id": {
+                "description": "A job ID in the request is malformed.\n\nError code: `INVALID_JOB_ID`.",
+                "properties": {
+                  "job_id": {
+                    "description": "The malformed ID.",
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "job_id"
+                ],
+                "type": "object"
+              }
+            },
+            "required": [
+              "invalid_job_id"
+            ],
+            "type": "object"
+          }
+        ]
+      },
       "errors": [
         {
           "code": "NOT_FOUND",
@@ -2373,6 +2728,55 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "NOT_FOUND",
         "INVALID_JOB_ID"
       ],
+      "errorSchema": {
+        "description": "Errors from the job tools.",
+        "oneOf": [
+          {
+            "additionalProperties": false,
+            "properties": {
+              "not_found": {
+                "description": "No job has this ID, or it expired after its time-to-live.\n\nError code: `NOT_FOUND`.",
+                "properties": {
+                  "job_id": {
+                    "description": "The job ID that was looked up.",
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "job_id"
+                ],
+                "type": "object"
+              }
+            },
+            "required": [
+              "not_found"
+            ],
+            "type": "object"
+          },
+          {
+            "additionalProperties": false,
+            "properties": {
+              "invalid_job_id": {
+                "description": "A job ID in the request is malformed.\n\nError code: `INVALID_JOB_ID`.",
+                "properties": {
+                  "job_id": {
+                    "description": "The malformed ID.",
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "job_id"
+                ],
+                "type": "object"
+              }
+            },
+            "required": [
+              "invalid_job_id"
+            ],
+            "type": "object"
+          }
+        ]
+      },
       "errors": [
         {
           "code": "NOT_FOUND",
@@ -2528,6 +2932,25 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "errorCodes": [
         "OVERFLOW"
       ],
+      "errorSchema": {
+        "description": "Errors from arithmetic tools.",
+        "oneOf": [
+          {
+            "additionalProperties": false,
+            "properties": {
+              "overflow": {
+                "description": "The result does not fit in a signed 64-bit integer.\n\nError code: `OVERFLOW`.",
+                "properties": {},
+                "type": "object"
+              }
+            },
+            "required": [
+              "overflow"
+            ],
+            "type": "object"
+          }
+        ]
+      },
       "errors": [
         {
           "code": "OVERFLOW",
@@ -2657,6 +3080,25 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "errorCodes": [
         "OVERFLOW"
       ],
+      "errorSchema": {
+        "description": "Errors from arithmetic tools.",
+        "oneOf": [
+          {
+            "additionalProperties": false,
+            "properties": {
+              "overflow": {
+                "description": "The result does not fit in a signed 64-bit integer.\n\nError code: `OVERFLOW`.",
+                "properties": {},
+                "type": "object"
+              }
+            },
+            "required": [
+              "overflow"
+            ],
+            "type": "object"
+          }
+        ]
+      },
       "errors": [
         {
           "code": "OVERFLOW",
@@ -2880,6 +3322,25 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "errorCodes": [
         "NO_DEVICE"
       ],
+      "errorSchema": {
+        "description": "Errors from the garden.",
+        "oneOf": [
+          {
+            "additionalProperties": false,
+            "properties": {
+              "no_device": {
+                "description": "No audio device is open.\n\nError code: `NO_DEVICE`.",
+                "properties": {},
+                "type": "object"
+              }
+            },
+            "required": [
+              "no_device"
+            ],
+            "type": "object"
+          }
+        ]
+      },
       "errors": [
         {
           "code": "NO_DEVICE",

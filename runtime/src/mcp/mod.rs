@@ -214,6 +214,27 @@ impl<P: CallPort> McpServer<P> {
             .or_else(|| self.schema.tool(self.served_tool(name)?.name))
     }
 
+    /// What `describe_tools` gives of a tool: its `tools/list` entry with
+    /// its error schema in `_meta`, which the listing leaves out to stay
+    /// lean.
+    fn described(&self, name: &str) -> Option<serde_json::Value> {
+        let mut definition = serde_json::to_value(self.definition(name)?).ok()?;
+        if let Some(errors) = self.schema.error_schema(name)
+            && let Some(object) = definition.as_object_mut()
+        {
+            let meta = object
+                .entry("_meta")
+                .or_insert_with(|| serde_json::json!({}));
+            if let Some(meta) = meta.as_object_mut() {
+                meta.insert(
+                    schema::ERROR_SCHEMA_META.to_owned(),
+                    serde_json::Value::Object(errors.clone()),
+                );
+            }
+        }
+        Some(definition)
+    }
+
     /// This session's `tools/list`: the served tools, or with progressive
     /// discovery the discovery tools and those the session has found, with
     /// the job tools once one of those may answer with a job.

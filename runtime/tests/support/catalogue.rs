@@ -1186,8 +1186,212 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       }
     }
   },
+  "errors": {
+    "add": {
+      "description": "Arithmetic failures.",
+      "oneOf": [
+        {
+          "additionalProperties": false,
+          "properties": {
+            "overflow": {
+              "description": "The result does not fit in an i64.\n\nError code: `OVERFLOW`.",
+              "properties": {},
+              "type": "object"
+            }
+          },
+          "required": [
+            "overflow"
+          ],
+          "type": "object"
+        }
+      ]
+    },
+    "job_cancel": {
+      "description": "Errors from the job tools.",
+      "oneOf": [
+        {
+          "additionalProperties": false,
+          "properties": {
+            "not_found": {
+              "description": "No job has this ID, or it expired after its time-to-live.\n\nError code: `NOT_FOUND`.",
+              "properties": {
+                "job_id": {
+                  "description": "The job ID that was looked up.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "job_id"
+              ],
+              "type": "object"
+            }
+          },
+          "required": [
+            "not_found"
+          ],
+          "type": "object"
+        },
+        {
+          "additionalProperties": false,
+          "properties": {
+            "invalid_job_id": {
+              "description": "A job ID in the request is malformed.\n\nError code: `INVALID_JOB_ID`.",
+              "properties": {
+                "job_id": {
+                  "description": "The malformed ID.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "job_id"
+              ],
+              "type": "object"
+            }
+          },
+          "required": [
+            "invalid_job_id"
+          ],
+          "type": "object"
+        }
+      ]
+    },
+    "job_poll": {
+      "description": "Errors from the job tools.",
+      "oneOf": [
+        {
+          "additionalProperties": false,
+          "properties": {
+            "not_found": {
+              "description": "No job has this ID, or it expired after its time-to-live.\n\nError code: `NOT_FOUND`.",
+              "properties": {
+                "job_id": {
+                  "description": "The job ID that was looked up.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "job_id"
+              ],
+              "type": "object"
+            }
+          },
+          "required": [
+            "not_found"
+          ],
+          "type": "object"
+        },
+        {
+          "additionalProperties": false,
+          "properties": {
+            "invalid_job_id": {
+              "description": "A job ID in the request is malformed.\n\nError code: `INVALID_JOB_ID`.",
+              "properties": {
+                "job_id": {
+                  "description": "The malformed ID.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "job_id"
+              ],
+              "type": "object"
+            }
+          },
+          "required": [
+            "invalid_job_id"
+          ],
+          "type": "object"
+        }
+      ]
+    },
+    "job_status": {
+      "description": "Errors from the job tools.",
+      "oneOf": [
+        {
+          "additionalProperties": false,
+          "properties": {
+            "not_found": {
+              "description": "No job has this ID, or it expired after its time-to-live.\n\nError code: `NOT_FOUND`.",
+              "properties": {
+                "job_id": {
+                  "description": "The job ID that was looked up.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "job_id"
+              ],
+              "type": "object"
+            }
+          },
+          "required": [
+            "not_found"
+          ],
+          "type": "object"
+        },
+        {
+          "additionalProperties": false,
+          "properties": {
+            "invalid_job_id": {
+              "description": "A job ID in the request is malformed.\n\nError code: `INVALID_JOB_ID`.",
+              "properties": {
+                "job_id": {
+                  "description": "The malformed ID.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "job_id"
+              ],
+              "type": "object"
+            }
+          },
+          "required": [
+            "invalid_job_id"
+          ],
+          "type": "object"
+        }
+      ]
+    },
+    "launch": {
+      "description": "Launch failures.",
+      "oneOf": [
+        {
+          "additionalProperties": false,
+          "properties": {
+            "engine_down": {
+              "description": "The engine is not running.\n\nError code: `ENGINE_DOWN`.",
+              "properties": {
+                "reason": {
+                  "description": "Why.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "reason"
+              ],
+              "type": "object"
+            }
+          },
+          "required": [
+            "engine_down"
+          ],
+          "type": "object"
+        }
+      ]
+    }
+  },
   "tools": [
     {
+      "_meta": {
+        "toolwright/errors": {
+          "codes": [
+            "NOT_FOUND",
+            "INVALID_JOB_ID"
+          ],
+          "type": "JobError"
+        }
+      },
       "annotations": {
         "destructiveHint": false,
         "idempotentHint": true,
@@ -1535,6 +1739,15 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "title": "List jobs"
     },
     {
+      "_meta": {
+        "toolwright/errors": {
+          "codes": [
+            "NOT_FOUND",
+            "INVALID_JOB_ID"
+          ],
+          "type": "JobError"
+        }
+      },
       "annotations": {
         "destructiveHint": false,
         "idempotentHint": true,
@@ -1660,6 +1873,15 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "title": "Wait for jobs"
     },
     {
+      "_meta": {
+        "toolwright/errors": {
+          "codes": [
+            "NOT_FOUND",
+            "INVALID_JOB_ID"
+          ],
+          "type": "JobError"
+        }
+      },
       "annotations": {
         "destructiveHint": true,
         "idempotentHint": true,
@@ -1752,6 +1974,14 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "title": "Cancel job"
     },
     {
+      "_meta": {
+        "toolwright/errors": {
+          "codes": [
+            "OVERFLOW"
+          ],
+          "type": "MathError"
+        }
+      },
       "annotations": {
         "destructiveHint": false,
         "idempotentHint": false,
@@ -2538,6 +2768,14 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       }
     },
     {
+      "_meta": {
+        "toolwright/errors": {
+          "codes": [
+            "ENGINE_DOWN"
+          ],
+          "type": "LaunchError"
+        }
+      },
       "annotations": {
         "destructiveHint": false,
         "idempotentHint": false,
@@ -2813,6 +3051,55 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "NOT_FOUND",
         "INVALID_JOB_ID"
       ],
+      "errorSchema": {
+        "description": "Errors from the job tools.",
+        "oneOf": [
+          {
+            "additionalProperties": false,
+            "properties": {
+              "not_found": {
+                "description": "No job has this ID, or it expired after its time-to-live.\n\nError code: `NOT_FOUND`.",
+                "properties": {
+                  "job_id": {
+                    "description": "The job ID that was looked up.",
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "job_id"
+                ],
+                "type": "object"
+              }
+            },
+            "required": [
+              "not_found"
+            ],
+            "type": "object"
+          },
+          {
+            "additionalProperties": false,
+            "properties": {
+              "invalid_job_id": {
+                "description": "A job ID in the request is malformed.\n\nError code: `INVALID_JOB_ID`.",
+                "properties": {
+                  "job_id": {
+                    "description": "The malformed ID.",
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "job_id"
+                ],
+                "type": "object"
+              }
+            },
+            "required": [
+              "invalid_job_id"
+            ],
+            "type": "object"
+          }
+        ]
+      },
       "errors": [
         {
           "code": "NOT_FOUND",
@@ -3357,6 +3644,55 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "NOT_FOUND",
         "INVALID_JOB_ID"
       ],
+      "errorSchema": {
+        "description": "Errors from the job tools.",
+        "oneOf": [
+          {
+            "additionalProperties": false,
+            "properties": {
+              "not_found": {
+                "description": "No job has this ID, or it expired after its time-to-live.\n\nError code: `NOT_FOUND`.",
+                "properties": {
+                  "job_id": {
+                    "description": "The job ID that was looked up.",
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "job_id"
+                ],
+                "type": "object"
+              }
+            },
+            "required": [
+              "not_found"
+            ],
+            "type": "object"
+          },
+          {
+            "additionalProperties": false,
+            "properties": {
+              "invalid_job_id": {
+                "description": "A job ID in the request is malformed.\n\nError code: `INVALID_JOB_ID`.",
+                "properties": {
+                  "job_id": {
+                    "description": "The malformed ID.",
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "job_id"
+                ],
+                "type": "object"
+              }
+            },
+            "required": [
+              "invalid_job_id"
+            ],
+            "type": "object"
+          }
+        ]
+      },
       "errors": [
         {
           "code": "NOT_FOUND",
@@ -3586,6 +3922,55 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "NOT_FOUND",
         "INVALID_JOB_ID"
       ],
+      "errorSchema": {
+        "description": "Errors from the job tools.",
+        "oneOf": [
+          {
+            "additionalProperties": false,
+            "properties": {
+              "not_found": {
+                "description": "No job has this ID, or it expired after its time-to-live.\n\nError code: `NOT_FOUND`.",
+                "properties": {
+                  "job_id": {
+                    "description": "The job ID that was looked up.",
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "job_id"
+                ],
+                "type": "object"
+              }
+            },
+            "required": [
+              "not_found"
+            ],
+            "type": "object"
+          },
+          {
+            "additionalProperties": false,
+            "properties": {
+              "invalid_job_id": {
+                "description": "A job ID in the request is malformed.\n\nError code: `INVALID_JOB_ID`.",
+                "properties": {
+                  "job_id": {
+                    "description": "The malformed ID.",
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "job_id"
+                ],
+                "type": "object"
+              }
+            },
+            "required": [
+              "invalid_job_id"
+            ],
+            "type": "object"
+          }
+        ]
+      },
       "errors": [
         {
           "code": "NOT_FOUND",
@@ -3741,6 +4126,25 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "errorCodes": [
         "OVERFLOW"
       ],
+      "errorSchema": {
+        "description": "Arithmetic failures.",
+        "oneOf": [
+          {
+            "additionalProperties": false,
+            "properties": {
+              "overflow": {
+                "description": "The result does not fit in an i64.\n\nError code: `OVERFLOW`.",
+                "properties": {},
+                "type": "object"
+              }
+            },
+            "required": [
+              "overflow"
+            ],
+            "type": "object"
+          }
+        ]
+      },
       "errors": [
         {
           "code": "OVERFLOW",
@@ -4810,6 +5214,33 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "errorCodes": [
         "ENGINE_DOWN"
       ],
+      "errorSchema": {
+        "description": "Launch failures.",
+        "oneOf": [
+          {
+            "additionalProperties": false,
+            "properties": {
+              "engine_down": {
+                "description": "The engine is not running.\n\nError code: `ENGINE_DOWN`.",
+                "properties": {
+                  "reason": {
+                    "description": "Why.",
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "reason"
+                ],
+                "type": "object"
+              }
+            },
+            "required": [
+              "engine_down"
+            ],
+            "type": "object"
+          }
+        ]
+      },
       "errors": [
         {
           "code": "ENGINE_DOWN",

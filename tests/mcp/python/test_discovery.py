@@ -13,6 +13,7 @@ from typing import Any
 
 import anyio
 import pytest
+from jsonschema import Draft202012Validator
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
@@ -78,6 +79,14 @@ async def test_a_progressive_session_grows_its_list_and_hears_of_each_change(dat
             (definition,) = described["tools"]
             assert definition["name"] == "beatthis_analyze"
             assert definition["inputSchema"]["type"] == "object"
+            # Described in full: the error schema the listing only names.
+            meta = definition["_meta"]
+            assert meta["toolwright/errors"]["type"] == "BeatthisError"
+            assert "AUDIO_TOO_LONG" in meta["toolwright/errors"]["codes"]
+            errors = Draft202012Validator(meta["toolwright/errorSchema"])
+            assert errors.is_valid({"audio_too_long": {"duration_seconds": 900.0, "max_seconds": 600.0}})
+            assert not errors.is_valid({"audio_too_long": {"duration_seconds": 900.0}})
+            assert not errors.is_valid({"no_such_error": {}})
             with anyio.fail_after(10):
                 await changes.__anext__()
             # An async tool joined the list (in catalogue order), and with

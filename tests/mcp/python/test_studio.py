@@ -5,6 +5,7 @@ followed through the job tools, typed errors and bad arguments."""
 from __future__ import annotations
 
 import base64
+import json
 import re
 from typing import Any
 
@@ -14,7 +15,7 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, Tool
 
-from conftest import CASES
+from conftest import CASES, ROOT
 from instances import minimal_instance
 
 pytestmark = pytest.mark.anyio
@@ -202,9 +203,17 @@ async def test_a_running_job_can_be_cancelled(connect: Any) -> None:
 @pytest.mark.parametrize("case", CASES["typed_errors"], ids=lambda case: f"{case['tool']}-{case['code']}")
 async def test_typed_errors_carry_code_and_details(connect: Any, case: dict[str, Any]) -> None:
     async with connect() as client:
+        tools = await tools_by_name(client)
         result = await client.call_tool(case["tool"], case["arguments"])
     error = assert_tool_error(result, case["code"])
     assert error.get("details") == case["details"], error
+    # The listing names the tool's error type and codes; the type's
+    # published schema describes `details`.
+    meta = tools[case["tool"]].meta or {}
+    errors = meta.get("toolwright/errors")
+    assert errors is not None and case["code"] in errors["codes"], meta
+    schema = json.loads((ROOT / "generated/schemas/types" / f"{errors['type']}.json").read_text())
+    validator(schema).validate(error["details"])
 
 
 @pytest.mark.parametrize("case", CASES["bad_arguments"], ids=lambda case: f"{case['tool']}-{case['names']}")

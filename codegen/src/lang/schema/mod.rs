@@ -32,21 +32,27 @@ use validate::{Origin, Validator};
 /// The dialect every type file declares.
 const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
-/// What the runtime's MCP server needs: `{"tools": [..], "actions": {..}}`.
-/// `tools` is the `tools/list` array; `actions` maps each action tool to
-/// `{"<action>": {"description", "inputSchema", "outputSchema"}}`.
+/// What the runtime's MCP server needs: `{"tools": [..], "actions": {..},
+/// "errors": {..}}`. `tools` is the `tools/list` array; `actions` maps each
+/// action tool to `{"<action>": {"description", "inputSchema",
+/// "outputSchema"}}`; `errors` maps each tool with typed errors to their
+/// schema.
 pub(crate) fn mcp_schema(model: &Model) -> Value {
     let cx = Cx::new(model);
     let mut tools = Vec::new();
     let mut actions = Map::new();
+    let mut errors = Map::new();
     for tool in &model.tools {
         let (object, per_action) = tools::tool(&cx, tool);
         tools.push(object);
         if let Some(per_action) = per_action {
             actions.insert(tool.name.clone(), per_action);
         }
+        if let Some(id) = tool.errors {
+            errors.insert(tool.name.clone(), tools::error_schema(&cx, id));
+        }
     }
-    json!({ "tools": tools, "actions": actions })
+    json!({ "tools": tools, "actions": actions, "errors": errors })
 }
 
 /// The files of `schemas/`: `tools.json` (the MCP `tools` array) and
@@ -176,9 +182,12 @@ fn without_defs(schema: &Value) -> Value {
     }
 }
 
-/// A tool's input and output schemas, and its actions'.
+/// A tool's input, output and error schemas, and its actions'.
 fn tool_schemas<'v>(mcp: &'v Value, entry: &'v Value, name: &str) -> Vec<&'v Value> {
     let mut out = vec![&entry["inputSchema"], &entry["outputSchema"]];
+    if let Some(errors) = mcp["errors"].get(name) {
+        out.push(errors);
+    }
     if let Some(actions) = mcp["actions"][name].as_object() {
         for action in actions.values() {
             out.extend([&action["inputSchema"], &action["outputSchema"]]);

@@ -232,6 +232,28 @@ fn unions_and_errors_are_one_of_externally_tagged_variants() {
     );
 }
 
+#[test]
+fn typed_errors_are_named_in_meta_and_their_schema_is_published_beside() {
+    let mcp = mcp("tool t { timing sync errors Oops }\n\
+         tool plain { timing sync }\n\
+         struct Place { path: string }\n\
+         error Oops {\n/// Bad.\nbad { why: string, at: Place },\ngone {} }");
+    // The listing stays lean: the type and its codes, not the schema.
+    assert_eq!(
+        tool(&mcp, "t")["_meta"],
+        json!({"toolwright/errors": {"type": "Oops", "codes": ["BAD", "GONE"]}})
+    );
+    assert!(tool(&mcp, "plain").get("_meta").is_none());
+    assert!(mcp["errors"].get("plain").is_none());
+    // The schema of `details`, self-contained, for what describes a tool.
+    let schema = Compiled::new(&mcp["errors"]["t"]);
+    assert!(schema.accepts(json!({"bad": {"why": "no", "at": {"path": "a"}}})));
+    assert!(schema.accepts(json!({"gone": {}})));
+    assert!(!schema.accepts(json!({"bad": {"why": "no"}})));
+    assert!(!schema.accepts(json!({"bad": {"why": "no", "at": {"path": 1}}})));
+    assert!(!schema.accepts(json!({"lost": {}})));
+}
+
 fn file_json(files: &[crate::output::OutputFile], path: &str) -> Value {
     let file = files
         .iter()

@@ -7,7 +7,11 @@ use serde_json::{Map, Value as Json, json};
 
 use super::types::{Cx, describe};
 use super::{actions, output, reach};
-use crate::model::{Endpoint, Tool, ToolKind, TypeId};
+use crate::model::{Endpoint, Tool, ToolKind, TypeId, TypeKind};
+
+/// The `_meta` key that names a tool's typed errors:
+/// `{"type": "<IDL error type>", "codes": ["NOT_FOUND", …]}`.
+const ERRORS_META: &str = "toolwright/errors";
 
 /// One tool as MCP lists it, and for an action tool its actions' own
 /// schemas (`{"<action>": {"description", "inputSchema", "outputSchema"}}`).
@@ -39,7 +43,36 @@ pub(super) fn tool(cx: &Cx<'_>, tool: &Tool) -> (Json, Option<Json>) {
         Json::Object(output::with_error(output)),
     );
     object.insert("annotations".into(), annotations(tool));
+    if let Some(errors) = tool.errors {
+        object.insert(
+            "_meta".into(),
+            json!({ ERRORS_META: errors_pointer(cx, errors) }),
+        );
+    }
     (Json::Object(object), actions)
+}
+
+/// What `tools/list` says of a tool's errors: their type and codes. The
+/// schema itself ([`error_schema`]) is a few hundred tokens per tool, and
+/// `tools/list` repeats it for every tool of a category, so the listing
+/// only points to it.
+fn errors_pointer(cx: &Cx<'_>, errors: TypeId) -> Json {
+    let def = cx.model.type_def(errors);
+    let codes: Vec<&str> = match &def.kind {
+        TypeKind::Error(variants) => variants.iter().filter_map(|v| v.code.as_deref()).collect(),
+        _ => Vec::new(),
+    };
+    json!({ "type": def.name, "codes": codes })
+}
+
+/// The JSON Schema of `details` in a tool's typed errors
+/// (`{"<variant>": {<fields>}}`; docs/wire.md), self-contained.
+pub(super) fn error_schema(cx: &Cx<'_>, errors: TypeId) -> Json {
+    Json::Object(rooted(
+        cx.type_schema(cx.model.type_def(errors)),
+        cx,
+        Some(errors),
+    ))
 }
 
 /// The tool's docs; a deprecated tool says so first, where a model reads

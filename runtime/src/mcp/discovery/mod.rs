@@ -241,10 +241,7 @@ impl<P: CallPort> McpServer<P> {
                 view.described.insert(tool.name);
                 changed = true;
             }
-            if let Some(definition) = self
-                .definition(name)
-                .and_then(|t| serde_json::to_value(t).ok())
-            {
+            if let Some(definition) = self.described(name) {
                 tools.push(definition);
             }
         }
