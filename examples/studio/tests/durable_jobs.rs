@@ -86,10 +86,14 @@ async fn finished_jobs_survive_a_kill_and_running_ones_are_interrupted() {
     let long = json!({"max_tokens": 8192, "num_variations": 8});
     let running = job_id(&call(&addr, "orpheus_generate", long).await);
     let deadline = tokio::time::Instant::now() + SOON;
-    while status(&addr, &done).await["state"] != "complete" {
+    // Both must have ended before the kill, or a loaded machine would see
+    // them interrupted instead.
+    while status(&addr, &done).await["state"] != "complete"
+        || status(&addr, &failed).await["state"] != "failed"
+    {
         assert!(
             tokio::time::Instant::now() < deadline,
-            "the short job did not finish"
+            "the short job or the failing call did not end"
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
