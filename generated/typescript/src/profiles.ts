@@ -2805,6 +2805,7 @@ export const OPENAI_TOOLS: readonly JsonValue[] = [
             "type": "string"
           }
         },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
           "action": {
             "description": "The action to run:\n- `request`: Send an HTTP request and return the response.\n- `download`: Download a URL to a file in the workspace.\n- `open`: Open a URL in the user's browser.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
@@ -3394,6 +3395,7 @@ export const OPENAI_TOOLS: readonly JsonValue[] = [
             "type": "string"
           }
         },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
           "action": {
             "description": "The action to run:\n- `exec`: Run a command and wait for it (or for the wait budget), streaming its output.\n- `ps`: List processes started through `exec`.\n- `kill`: Send a signal to a process started through `exec`.\n- `logs`: Read a process's captured output.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
@@ -4560,6 +4562,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "string"
         }
       },
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "additionalProperties": false,
       "properties": {
         "limit": {
@@ -4595,6 +4598,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "string"
         }
       },
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "additionalProperties": false,
       "properties": {
         "job_ids": {
@@ -4805,6 +4809,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "string"
         }
       },
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "additionalProperties": false,
       "properties": {
         "category": {
@@ -4840,6 +4845,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "string"
         }
       },
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "additionalProperties": false,
       "properties": {
         "artifact_id": {
@@ -4888,6 +4894,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "string"
         }
       },
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "additionalProperties": false,
       "properties": {
         "artifact_id": {
@@ -5064,6 +5071,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "string"
         }
       },
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "additionalProperties": false,
       "properties": {
         "creator": {
@@ -5139,6 +5147,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "string"
         }
       },
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "additionalProperties": false,
       "properties": {
         "bitrate_kbps": {
@@ -5383,6 +5392,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "string"
         }
       },
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "additionalProperties": false,
       "properties": {
         "audio_b_hash": {
@@ -5517,6 +5527,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "object"
         }
       },
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "properties": {
         "action": {
           "description": "The action to run:\n- `definition`: Find where the symbol at a position is defined.\n- `references`: Find every reference to the symbol at a position.\n- `rename`: Rename the symbol at a position everywhere it is used.\n- `format`: Format a file, or a range of it, with the language's formatter.\n- `diagnostics`: Report compiler and linter diagnostics for a file.\n- `search_symbol`: Search for symbols by name.\n- `hover`: Show the type and documentation of the symbol at a position.\n- `completion`: Suggest completions at a position.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
@@ -5733,6 +5744,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "object"
         }
       },
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "properties": {
         "action": {
           "description": "The action to run:\n- `read`: Read a text file, or a range of lines from it.\n- `write`: Create a new file; fails if it already exists (use `apply_patch` to edit).\n- `stat`: Describe a file or directory without reading it.\n- `list`: List a directory, optionally recursively and filtered by a glob.\n- `mkdir`: Create a directory.\n- `rm`: Remove a file or directory; needs `confirm: true`.\n- `apply_patch`: Apply a unified diff to a file whose current hash matches `base_hash`.\n- `search_text`: Search file contents for text or a regular expression (ripgrep).\n- `diff`: Diff two versions of content by their hashes.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
@@ -6023,6 +6035,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "string"
         }
       },
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "additionalProperties": false,
       "description": "Where a new region goes on the timeline and what it plays.",
       "properties": {
@@ -6178,6 +6191,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "object"
         }
       },
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "additionalProperties": false,
       "properties": {
         "hints": {
@@ -6451,6 +6465,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "string"
         }
       },
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "additionalProperties": false,
       "properties": {
         "creator": {
@@ -6563,6 +6578,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "string"
         }
       },
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "properties": {
         "action": {
           "description": "The action to run:\n- `request`: Send an HTTP request and return the response.\n- `download`: Download a URL to a file in the workspace.\n- `open`: Open a URL in the user's browser.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
@@ -6667,6 +6683,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "string"
         }
       },
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "additionalProperties": false,
       "properties": {
         "creator": {
@@ -6747,6 +6764,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "string"
         }
       },
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "additionalProperties": false,
       "properties": {
         "creator": {
@@ -6989,6 +7007,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "string"
         }
       },
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "properties": {
         "action": {
           "description": "The action to run:\n- `exec`: Run a command and wait for it (or for the wait budget), streaming its output.\n- `ps`: List processes started through `exec`.\n- `kill`: Send a signal to a process started through `exec`.\n- `logs`: Read a process's captured output.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
@@ -7120,6 +7139,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "string"
         }
       },
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "additionalProperties": false,
       "properties": {
         "max_results": {
@@ -7395,6 +7415,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "object"
         }
       },
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "properties": {
         "action": {
           "description": "The action to run:\n- `click`: Click at a point on the screen.\n- `type`: Type text into the focused window, as if from the keyboard.\n- `screenshot`: Capture the screen, or part of it, as an image.\n- `focus`: Bring a window to the front, found by title or process ID.\n- `record`: Start recording the screen; stop it with `stop`.\n- `stop`: Stop a recording and store the video in CAS.\n- `session`: Record for a while, then describe what happened on screen.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
@@ -7557,6 +7578,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "string"
         }
       },
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "properties": {
         "action": {
           "description": "The action to run:\n- `status`: Show the current branch and every changed file.\n- `diff`: Show changes as a unified diff.\n- `apply`: Apply a unified diff to the working tree (and optionally the index).\n- `commit`: Record staged changes, or the given files, as a new commit.\n- `branch`: List, create or delete branches.\n- `checkout`: Switch the working tree to a branch or commit.\n- `log`: Show commit history, newest first.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)",
@@ -7761,6 +7783,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "string"
         }
       },
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "additionalProperties": false,
       "properties": {
         "creator": {

@@ -191,6 +191,13 @@ fn named_types_go_in_defs_and_enums_list_their_values() {
         json!({"type": "string", "enum": ["fast", "slow"],
                "description": "How.\n\nValues:\n- `fast`: Quickly.\n- `slow` (deprecated)"})
     );
+    // An input schema with `$defs` names its dialect; one without does not.
+    assert_eq!(
+        input["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+    let flat = mcp_schema(&catalogue("tool t { timing sync request { n: i32 } }").1);
+    assert!(tool(&flat, "t")["inputSchema"].get("$schema").is_none());
 }
 
 #[test]

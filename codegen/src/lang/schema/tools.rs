@@ -29,6 +29,12 @@ pub(super) fn tool(cx: &Cx<'_>, tool: &Tool) -> (Json, Option<Json>) {
     if tool.deprecated.is_some() {
         input.insert("deprecated".into(), json!(true));
     }
+    // 2020-12 is MCP's default dialect, but `$defs` is that dialect's own
+    // keyword (draft-07 has `definitions`): a schema that uses it says so,
+    // for validators that default to an older draft.
+    if input.contains_key("$defs") {
+        input.insert("$schema".into(), json!(super::DIALECT));
+    }
     let mut object = Map::new();
     object.insert("name".into(), json!(tool.name));
     if let Some(title) = &tool.title {
