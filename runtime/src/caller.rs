@@ -11,6 +11,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -43,6 +44,16 @@ pub trait Caller: std::fmt::Debug + Send + Sync + 'static {
     /// # Errors
     /// As [`sample`](Self::sample).
     fn elicit(&self, message: String, schema: Json) -> CallerFuture<Elicited<Json>>;
+
+    /// Closes the stream the call's answer would go on, telling the client
+    /// to reconnect after `retry` (MCP's SSE polling), so that a long call
+    /// does not hold a connection open. The answer waits until the client
+    /// has resumed the stream. `false`, and nothing closed, where the
+    /// transport has no such stream (the default).
+    fn close_stream(&self, retry: Duration) -> CallerFuture<bool> {
+        let _ = retry;
+        Box::pin(async { Ok(false) })
+    }
 }
 
 /// A struct a handler asks its client's user to fill in: an IDL struct

@@ -223,6 +223,20 @@ impl<C: Serialize> Context<C> {
         })
     }
 
+    /// Closes the connection the answer would go on and tells the client
+    /// to reconnect after `retry` (MCP Streamable HTTP's SSE polling): a
+    /// call that runs for minutes need not hold a connection, and the
+    /// client resumes the stream, with everything sent meanwhile, when it
+    /// reconnects. The answer waits for the client to be back. `false`, and
+    /// nothing closed, where the call's transport has no such stream
+    /// (stdio, stateless HTTP, HOOT01, the web routes) or it has ended.
+    pub async fn close_stream(&self, retry: std::time::Duration) -> bool {
+        match &self.inner.caller {
+            Some(caller) => caller.close_stream(retry).await.unwrap_or(false),
+            None => false,
+        }
+    }
+
     /// Sends one stream chunk. Chunks are numbered from 0 in the order sent.
     ///
     /// # Errors

@@ -5,6 +5,7 @@
 //! its own progress; see `caller.rs`).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::RoleServer;
 use rmcp::model::{CallToolResult, JsonObject, ProgressNotificationParam, ProgressToken};
@@ -21,6 +22,10 @@ use crate::{Bytes, Catalogue, ResponseEnvelope, ToolError, ToolInfo, codes, edge
 
 /// The job tool that waits, during which its caller is sent progress.
 const JOB_POLL: &str = "job_poll";
+
+/// How long an answer waits for a client to resume the stream its handler
+/// closed (`Context::close_stream`) before it is given up.
+const RESUME_GRACE: Duration = Duration::from_secs(300);
 
 /// Where a call's progress goes: the caller's `progressToken` on the
 /// session it called from.
@@ -105,6 +110,8 @@ impl<P: CallPort> McpServer<P> {
             .get_progress_token()
             .map(|token| Progress::new(token, context.peer.clone()));
         let (caller, mut told) = McpCaller::for_request(&context, &self.log_level);
+        let resumption = caller.resumption();
+        let cancelled = context.ct.clone();
         let peer = context.peer;
         let mut options = options.cancel_on(context.ct).caller(Arc::new(caller));
         // A caller that gave a progress token is sent the chunks of the
@@ -154,6 +161,9 @@ impl<P: CallPort> McpServer<P> {
             }
         }
         drain(&mut told, &peer, &mut progress).await;
+        // An answer sent on a stream the handler closed, before the client
+        // is back, would be lost.
+        resumption.wait(&cancelled, RESUME_GRACE).await;
         self.answer(tool, args, envelope)
     }
 

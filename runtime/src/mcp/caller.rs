@@ -16,6 +16,7 @@
 #![allow(deprecated)]
 
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use rmcp::RoleServer;
 use rmcp::model::{
@@ -24,9 +25,11 @@ use rmcp::model::{
 };
 use rmcp::service::{Peer, RequestContext, ServiceError};
 use serde_json::json;
-use tokio::sync::mpsc;
+use tokio::sync::{Notify, mpsc};
+use tokio_util::sync::CancellationToken;
 
 use super::call::Progress;
+use super::http::RequestStream;
 use crate::caller::{self, Caller, CallerFuture, Elicited, LogLevel, Sampled, SamplingRequest};
 use crate::{Json, ToolError, codes};
 
@@ -67,6 +70,32 @@ pub(super) struct McpCaller {
     /// requests: it asks for input through `input_required` results.
     modern: bool,
     told: mpsc::Sender<Told>,
+    /// The stream the answer goes on, when the call came over stateful
+    /// Streamable HTTP.
+    stream: Option<RequestStream>,
+    /// Set once the handler has closed that stream.
+    resumed: Resumption,
+}
+
+/// Whether a call's handler closed its stream, and the signal that the
+/// client has resumed it.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Resumption(Arc<Mutex<Option<Arc<Notify>>>>);
+
+impl Resumption {
+    /// Waits until the client has resumed a stream the handler closed
+    /// (at once when none was closed), the call is cancelled, or `grace`
+    /// has passed: a client that never comes back cannot be answered.
+    pub(super) async fn wait(&self, cancelled: &CancellationToken, grace: Duration) {
+        let closed = self.0.lock().unwrap_or_else(PoisonError::into_inner).take();
+        if let Some(resumed) = closed {
+            tokio::select! {
+                () = resumed.notified() => {}
+                () = cancelled.cancelled() => {}
+                () = tokio::time::sleep(grace) => {}
+            }
+        }
+    }
 }
 
 impl McpCaller {
@@ -88,8 +117,16 @@ impl McpCaller {
             heard,
             modern,
             told,
+            stream: context.extensions.get::<RequestStream>().cloned(),
+            resumed: Resumption::default(),
         };
         (caller, rx)
+    }
+
+    /// What the call waits on before answering, once the handler has
+    /// closed its stream.
+    pub(super) fn resumption(&self) -> Resumption {
+        self.resumed.clone()
     }
 
     fn takes(&self, level: LogLevel) -> bool {
@@ -167,6 +204,19 @@ impl Caller for McpCaller {
             let mut sampled = Sampled::new(text_of(&content), result.model);
             sampled.stop_reason = result.stop_reason;
             Ok(sampled)
+        })
+    }
+
+    fn close_stream(&self, retry: Duration) -> CallerFuture<bool> {
+        let (Some(stream), resumed) = (self.stream.clone(), self.resumed.clone()) else {
+            return Box::pin(async { Ok(false) });
+        };
+        Box::pin(async move {
+            let Some(notify) = stream.close(retry).await else {
+                return Ok(false);
+            };
+            *resumed.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(notify);
+            Ok(true)
         })
     }
 

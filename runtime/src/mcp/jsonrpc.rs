@@ -13,6 +13,8 @@ use serde_json::{Value, json};
 pub(crate) const PARSE_ERROR: i64 = -32700;
 /// Not a JSON-RPC message.
 pub(crate) const INVALID_REQUEST: i64 = -32600;
+/// No such method (or one the request's revision does not have).
+pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
 /// A known method with parameters of the wrong shape.
 pub(crate) const INVALID_PARAMS: i64 = -32602;
 /// The server failed.

@@ -101,6 +101,28 @@ tool test_elicitation_sep1330_enums {
     response Text
 }
 
+/// Logs at every level without asking whether the client listens: on MCP
+/// 2026-07-28 nothing may reach a client that did not opt in.
+tool test_logging_tool {
+    timing sync
+    response Text
+}
+
+/// Asks the client's user for a name: on MCP 2026-07-28, where a server
+/// sends no requests of its own, the handler is refused rather than a
+/// request sent on the call's stream.
+tool test_streaming_elicitation {
+    timing sync
+    response Text
+}
+
+/// Closes the stream its answer would go on, so that the client resumes
+/// it, then answers there (SSE polling).
+tool test_reconnection {
+    timing sync
+    response Text
+}
+
 /// Takes a request whose schema uses JSON Schema 2020-12: `$defs`, a
 /// reference, no additional properties.
 tool json_schema_2020_12_tool {

@@ -85,6 +85,36 @@ impl Conformance {
     }
 
     #[tool]
+    async fn test_logging_tool(&self, cx: Context) -> Result<Text, ToolError> {
+        for level in [LogLevel::Debug, LogLevel::Info, LogLevel::Error] {
+            cx.log(level, "a message only a listening client hears");
+        }
+        Ok(text("Logged at three levels."))
+    }
+
+    #[tool]
+    async fn test_streaming_elicitation(&self, cx: Context) -> Result<Text, ToolError> {
+        let schema = json!({"type": "object", "properties": {"name": {"type": "string"}}});
+        Ok(text(
+            &match cx.elicit::<Value>("Your name?", schema).await {
+                Ok(answer) => format!("User response: {}", describe(answer)),
+                Err(refused) => format!("Not asked: {}", refused.message),
+            },
+        ))
+    }
+
+    #[tool]
+    async fn test_reconnection(&self, cx: Context) -> Result<Text, ToolError> {
+        // The client is told to come back shortly; the answer waits for it.
+        let closed = cx.close_stream(Duration::from_millis(100)).await;
+        Ok(text(if closed {
+            "Answered on the resumed stream."
+        } else {
+            "Answered on the stream the call came on: this transport cannot close it."
+        }))
+    }
+
+    #[tool]
     async fn test_sampling(
         &self,
         request: TestSamplingRequest,

@@ -6,11 +6,13 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -100,5 +102,36 @@ test('a handler logs at the session level, reports progress, and asks', async ()
     assert.match(form.structuredContent.text, /^Elicitation completed: action=accept, content=\{"age":36,"name":"Ada"/);
   } finally {
     await client.close();
+  }
+});
+
+/** The conformance server over Streamable HTTP on a free port: its URL, and the process. */
+async function serveHttp() {
+  const server = spawn(conformanceBin(), ['127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const url = await new Promise((resolve, reject) => {
+    let said = '';
+    server.stderr.on('data', (chunk) => {
+      said += chunk;
+      const found = /^listening on (\S+)$/m.exec(said);
+      if (found) resolve(new URL(found[1]));
+    });
+    server.on('exit', (code) => reject(new Error(`the conformance server exited (${code}): ${said}`)));
+  });
+  return { url, server };
+}
+
+test('a handler closes its stream, and the answer arrives on the resumed one', async () => {
+  const { url, server } = await serveHttp();
+  const client = new Client({ name: 'talk-back-test', version: '1.0.0' });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(url));
+    const result = await client.callTool({ name: 'test_reconnection', arguments: {} });
+    assert.ok(!result.isError, JSON.stringify(result));
+    assert.equal(result.structuredContent.text, 'Answered on the resumed stream.');
+    const after = await client.callTool({ name: 'test_simple_text', arguments: {} });
+    assert.ok(!after.isError);
+  } finally {
+    await client.close();
+    server.kill();
   }
 });

@@ -173,3 +173,18 @@ async def test_on_2026_07_28_logs_are_opted_into_and_questions_are_refused() -> 
         await client.call_tool("test_tool_with_logging", {})
     assert [log.data for log in opted.logs][-1] == "Tool execution completed"
     assert len(opted.logs) == 3
+
+
+async def test_a_handler_closes_its_stream_and_answers_on_the_resumed_one(conformance_url: str) -> None:
+    # A 2025-11-25 session over Streamable HTTP: the client resumes the
+    # stream with Last-Event-ID, and the answer waits for it there.
+    async with connect(conformance_url, Heard()) as client:
+        result = await client.call_tool("test_reconnection", {})
+        assert text(result) == "Answered on the resumed stream."
+        # The session goes on after the resumed call.
+        assert not (await client.call_tool("test_simple_text", {})).is_error
+    # Stdio, and stateless HTTP on 2026-07-28, have no stream to close.
+    for server, mode in [(conformance_stdio(), "legacy"), (conformance_url, "auto")]:
+        async with connect(server, Heard(), mode=mode) as client:
+            result = await client.call_tool("test_reconnection", {})
+        assert text(result) == "Answered on the stream the call came on: this transport cannot close it."

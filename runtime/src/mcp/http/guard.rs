@@ -71,6 +71,9 @@ pub(super) async fn handle<P: CallPort>(
         Ok(bytes) => bytes,
         Err(response) => return response,
     };
+    if let Some(response) = removed(&parts.headers, &bytes) {
+        return response;
+    }
     if plain(&bytes) {
         let response = guard
             .forward(axum::http::Request::from_parts(
@@ -137,6 +140,49 @@ fn plain(bytes: &[u8]) -> bool {
                 matches!(value.trim_ascii_start().first(), Some(b'{' | b'['))
             })
         })
+}
+
+/// The revision whose requests name themselves, on which [`REMOVED`] are
+/// gone.
+const STATELESS: &str = "2026-07-28";
+
+/// Methods MCP 2026-07-28 removed (SEP-2575): `initialize` (each request
+/// names its revision and capabilities), `logging/setLevel` (a request
+/// opts into logs in its `_meta`) and resource subscriptions.
+const REMOVED: [&str; 4] = [
+    "initialize",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+];
+
+/// A 2026-07-28 request for a method that revision removed is answered
+/// `404` with `-32601` (method not found), as SEP-2575 says. rmcp knows
+/// the methods from older revisions and would answer that the params do
+/// not fit. A cheap byte search keeps other requests from being parsed
+/// here.
+fn removed(headers: &HeaderMap, bytes: &[u8]) -> Option<Response> {
+    use memchr::memmem;
+    let stateless = headers
+        .get("mcp-protocol-version")
+        .is_some_and(|v| v.as_bytes() == STATELESS.as_bytes());
+    let named = |method: &&str| {
+        memmem::find(bytes, method.as_bytes()).is_some_and(|at| {
+            at > 0 && bytes[at - 1] == b'"' && bytes.get(at + method.len()) == Some(&b'"')
+        })
+    };
+    if !stateless || !REMOVED.iter().any(named) {
+        return None;
+    }
+    let message: Value = serde_json::from_slice(bytes).ok()?;
+    let method = message.get("method")?.as_str()?;
+    // A notification has no answer; rmcp drops it.
+    let id = message.get("id")?.clone();
+    REMOVED.contains(&method).then(|| {
+        let text = format!("`{method}` is not a method of MCP {STATELESS}");
+        let error = jsonrpc::error(id, jsonrpc::METHOD_NOT_FOUND, &text);
+        reply(StatusCode::NOT_FOUND, &error)
+    })
 }
 
 /// The JSON-RPC error for a body rmcp could not read, or `None` when the
@@ -270,6 +316,31 @@ mod tests {
         ] {
             assert!(!plain(body), "{}", String::from_utf8_lossy(body));
         }
+    }
+
+    #[test]
+    fn methods_2026_07_28_removed_are_not_found_on_it() {
+        let request = |method: &str| {
+            format!(r#"{{"jsonrpc":"2.0","id":5,"method":"{method}","params":{{}}}}"#)
+        };
+        let mut stateless = HeaderMap::new();
+        stateless.insert("mcp-protocol-version", "2026-07-28".parse().unwrap());
+        for method in REMOVED {
+            let response = removed(&stateless, request(method).as_bytes());
+            assert_eq!(
+                response.map(|r| r.status()),
+                Some(StatusCode::NOT_FOUND),
+                "{method}"
+            );
+        }
+        // Other methods, older revisions and notifications go on to rmcp.
+        assert!(removed(&stateless, request("tools/list").as_bytes()).is_none());
+        assert!(removed(&stateless, request("initialized").as_bytes()).is_none());
+        let mut older = HeaderMap::new();
+        older.insert("mcp-protocol-version", "2025-11-25".parse().unwrap());
+        assert!(removed(&older, request("logging/setLevel").as_bytes()).is_none());
+        let notification = br#"{"jsonrpc":"2.0","method":"initialize"}"#;
+        assert!(removed(&stateless, notification).is_none());
     }
 
     #[test]

@@ -5,23 +5,25 @@
 mod batch;
 mod config;
 mod guard;
+mod sessions;
 
 use std::sync::Arc;
 
 use axum::Router;
 use axum::serve::ListenerExt as _;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 
 pub use config::HttpConfig;
+pub(crate) use sessions::RequestStream;
 
 use super::{McpServer, ServeError};
 use crate::port::CallPort;
 use guard::Guard;
+use sessions::Sessions;
 
 /// The rmcp service the guard hands well-formed messages to.
-type Inner<P> = StreamableHttpService<McpServer<P>, LocalSessionManager>;
+type Inner<P> = StreamableHttpService<McpServer<P>, Sessions>;
 
 impl<P: CallPort> McpServer<P> {
     /// Serves MCP over Streamable HTTP on `config.addr` until `config`'s
@@ -102,7 +104,7 @@ impl<P: CallPort> McpServer<P> {
         }
         let inner: Inner<P> = StreamableHttpService::new(
             move || Ok(self.for_session()),
-            Arc::new(LocalSessionManager::default()),
+            Arc::new(Sessions::default()),
             rmcp_config,
         );
         let guard = Arc::new(Guard::new(inner, &config));
