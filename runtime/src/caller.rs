@@ -30,20 +30,39 @@ pub trait Caller: std::fmt::Debug + Send + Sync + 'static {
     /// waits for its answer.
     fn progress(&self, fraction: f32);
 
-    /// Asks the client's model for a completion.
+    /// Asks the client's model for a completion. `key` names the question
+    /// where the transport answers questions by name (MCP 2026-07-28's
+    /// `input_required` results); the transport picks one when it is
+    /// `None`.
     ///
     /// # Errors
-    /// `UNSUPPORTED` when the client cannot sample; the client's refusal,
-    /// or `UNAVAILABLE` when it went away.
-    fn sample(&self, request: SamplingRequest) -> CallerFuture<Sampled>;
+    /// `UNSUPPORTED` when the client cannot sample; `INPUT_REQUIRED` when the
+    /// question has gone to the client and the call will be run again with
+    /// its answer; the client's refusal, or `UNAVAILABLE` when it went away.
+    fn sample(&self, key: Option<&str>, request: SamplingRequest) -> CallerFuture<Sampled>;
 
     /// Asks the client's user for input shaped by `schema` (a flat JSON
     /// Schema object of strings, numbers, booleans and enums), with
-    /// `message` saying why.
+    /// `message` saying why. `key` as for [`sample`](Self::sample).
     ///
     /// # Errors
     /// As [`sample`](Self::sample).
-    fn elicit(&self, message: String, schema: Json) -> CallerFuture<Elicited<Json>>;
+    fn elicit(
+        &self,
+        key: Option<&str>,
+        message: String,
+        schema: Json,
+    ) -> CallerFuture<Elicited<Json>>;
+
+    /// Asks the client for its roots: the directories or files it works
+    /// in. `key` as for [`sample`](Self::sample).
+    ///
+    /// # Errors
+    /// As [`sample`](Self::sample); `UNSUPPORTED` by default.
+    fn roots(&self, key: Option<&str>) -> CallerFuture<Vec<Root>> {
+        let _ = key;
+        Box::pin(async { Err(unsupported("its roots")) })
+    }
 
     /// Closes the stream the call's answer would go on, telling the client
     /// to reconnect after `retry` (MCP's SSE polling), so that a long call
@@ -176,6 +195,27 @@ impl Sampled {
             text: text.into(),
             model: model.into(),
             stop_reason: None,
+        }
+    }
+}
+
+/// One of the client's roots.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Root {
+    /// Where it is (`file:///home/ada/tunes`).
+    pub uri: String,
+    /// What the client calls it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+impl Root {
+    /// A root at `uri`.
+    pub fn new(uri: impl Into<String>) -> Self {
+        Root {
+            uri: uri.into(),
+            name: None,
         }
     }
 }

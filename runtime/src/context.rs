@@ -9,7 +9,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use tokio_util::sync::CancellationToken;
 
-use crate::caller::{self, Caller, Elicited, Form, LogLevel, Sampled, SamplingRequest};
+use crate::ask::Ask;
+use crate::caller::{Caller, Elicited, Form, LogLevel, Root, Sampled, SamplingRequest};
 use crate::{Json, ToolError};
 
 /// A sink for what a running call reports. The dispatcher gives each call
@@ -184,43 +185,43 @@ impl<C: Serialize> Context<C> {
         }
     }
 
-    /// Asks the client's model for a completion (MCP sampling).
+    /// Asks the client's model for a completion (MCP sampling); see
+    /// [`Ask::sample`].
     ///
     /// # Errors
-    /// `UNSUPPORTED` when the client cannot sample (no `sampling`
-    /// capability, or a transport that cannot carry the question); the
-    /// client's own refusal otherwise.
+    /// As [`Ask::sample`].
     pub async fn sample(&self, request: SamplingRequest) -> Result<Sampled, ToolError> {
-        match &self.inner.caller {
-            Some(caller) => caller.sample(request).await,
-            None => Err(caller::unsupported("a completion (sampling)")),
-        }
+        Ask::new(&self.inner, None).sample(request).await
     }
 
     /// Asks the client's user for input (MCP elicitation): `schema` is the
     /// flat JSON Schema object of what to ask, `message` says why. The
-    /// answer, when given, is decoded as `T`.
+    /// answer, when given, is decoded as `T`. See [`Ask::elicit`].
     ///
     /// # Errors
-    /// As [`sample`](Self::sample), and `INVALID_REQUEST` when the input
-    /// given does not decode as `T`.
+    /// As [`Ask::elicit`].
     pub async fn elicit<T: DeserializeOwned>(
         &self,
         message: impl Into<String>,
         schema: Json,
     ) -> Result<Elicited<T>, ToolError> {
-        let Some(caller) = &self.inner.caller else {
-            return Err(caller::unsupported("input (elicitation)"));
-        };
-        Ok(match caller.elicit(message.into(), schema).await? {
-            Elicited::Accepted(value) => {
-                Elicited::Accepted(serde_json::from_value(value).map_err(|e| {
-                    ToolError::invalid_request(format!("the input given does not decode: {e}"))
-                })?)
-            }
-            Elicited::Declined => Elicited::Declined,
-            Elicited::Cancelled => Elicited::Cancelled,
-        })
+        Ask::new(&self.inner, None).elicit(message, schema).await
+    }
+
+    /// Asks the client for its roots (MCP `roots/list`). See
+    /// [`Ask::roots`].
+    ///
+    /// # Errors
+    /// As [`Ask::roots`].
+    pub async fn roots(&self) -> Result<Vec<Root>, ToolError> {
+        Ask::new(&self.inner, None).roots().await
+    }
+
+    /// A question to the client under `key`, which names it where the
+    /// client answers questions by name (MCP 2026-07-28; see [`Ask`]):
+    /// `cx.ask("user_name").elicit(message, schema)`.
+    pub fn ask<'a>(&'a self, key: &'a str) -> Ask<'a> {
+        Ask::new(&self.inner, Some(key))
     }
 
     /// Closes the connection the answer would go on and tells the client
@@ -252,17 +253,16 @@ impl<C: Serialize> Context<C> {
     }
 
     /// Asks the client's user to fill in the `@form` struct `T`, whose
-    /// requested schema the generated code carries (MCP elicitation).
+    /// requested schema the generated code carries (MCP elicitation). See
+    /// [`Ask::elicit_form`].
     ///
     /// # Errors
-    /// As [`elicit`](Self::elicit).
+    /// As [`Ask::elicit`].
     pub async fn elicit_form<T: Form>(
         &self,
         message: impl Into<String>,
     ) -> Result<Elicited<T>, ToolError> {
-        let schema = serde_json::from_str(T::SCHEMA)
-            .map_err(|e| ToolError::internal(format!("a form's schema does not parse: {e}")))?;
-        self.elicit(message, schema).await
+        Ask::new(&self.inner, None).elicit_form(message).await
     }
 
     /// The untyped context.
@@ -298,12 +298,17 @@ mod tests {
                 .push(format!("progress {fraction}"));
         }
 
-        fn sample(&self, request: SamplingRequest) -> CallerFuture<Sampled> {
+        fn sample(&self, _key: Option<&str>, request: SamplingRequest) -> CallerFuture<Sampled> {
             let text = format!("re: {}", request.messages[0].text);
             Box::pin(async move { Ok(Sampled::new(text, "model")) })
         }
 
-        fn elicit(&self, message: String, _schema: Json) -> CallerFuture<Elicited<Json>> {
+        fn elicit(
+            &self,
+            _key: Option<&str>,
+            message: String,
+            _schema: Json,
+        ) -> CallerFuture<Elicited<Json>> {
             Box::pin(async move { Ok(Elicited::Accepted(serde_json::json!({ "name": message }))) })
         }
     }

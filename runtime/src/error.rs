@@ -33,9 +33,13 @@ pub mod codes {
     /// (sampling or elicitation from a client without the capability, or
     /// through a transport that cannot carry the question).
     pub const UNSUPPORTED: &str = "UNSUPPORTED";
+    /// Seen only inside a handler: its question has gone to the client in
+    /// the call's answer (MCP 2026-07-28's `input_required` result), and
+    /// the call will be run again with the client's answer.
+    pub const INPUT_REQUIRED: &str = "INPUT_REQUIRED";
 
     /// Every built-in code.
-    pub const ALL: [&str; 10] = [
+    pub const ALL: [&str; 11] = [
         INVALID_REQUEST,
         UNKNOWN_TOOL,
         UNKNOWN_ACTION,
@@ -46,6 +50,7 @@ pub mod codes {
         UNAVAILABLE,
         BUSY,
         UNSUPPORTED,
+        INPUT_REQUIRED,
     ];
 }
 

@@ -23,6 +23,7 @@
 //! }
 //! ```
 
+mod ask;
 mod bytes;
 pub mod caller;
 #[cfg(feature = "client")]
@@ -51,6 +52,7 @@ pub mod validate;
 #[cfg(feature = "web")]
 mod web;
 
+pub use ask::Ask;
 pub use bytes::Bytes;
 pub use content::{ContentKind, ResponseContent};
 pub use context::{CallContext, CallSink, Context};

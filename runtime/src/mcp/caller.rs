@@ -30,7 +30,10 @@ use tokio_util::sync::CancellationToken;
 
 use super::call::Progress;
 use super::http::RequestStream;
-use crate::caller::{self, Caller, CallerFuture, Elicited, LogLevel, Sampled, SamplingRequest};
+use super::rounds::Rounds;
+use crate::caller::{
+    self, Caller, CallerFuture, Elicited, LogLevel, Root, Sampled, SamplingRequest,
+};
 use crate::{Json, ToolError, codes};
 
 /// How many log messages and progress reports may wait for the call's loop.
@@ -66,9 +69,8 @@ pub(super) enum Heard {
 pub(super) struct McpCaller {
     peer: Peer<RoleServer>,
     heard: Heard,
-    /// The request speaks 2026-07-28, which has no server-to-client
-    /// requests: it asks for input through `input_required` results.
-    modern: bool,
+    /// How the handler's questions reach the client.
+    asks: Asks,
     told: mpsc::Sender<Told>,
     /// The stream the answer goes on, when the call came over stateful
     /// Streamable HTTP.
@@ -76,6 +78,58 @@ pub(super) struct McpCaller {
     /// Set once the handler has closed that stream.
     resumed: Resumption,
 }
+
+/// How a call's questions reach its client.
+#[derive(Debug)]
+enum Asks {
+    /// Up to 2025-11-25: as requests of their own, on the session.
+    Peer,
+    /// On 2026-07-28, which has no server-to-client requests: in the
+    /// call's `input_required` result, for the capabilities the request
+    /// declares.
+    InResult {
+        rounds: Arc<Rounds>,
+        declared: Option<ClientCapabilities>,
+    },
+    /// On 2026-07-28 outside a `tools/call` that can answer with
+    /// questions: not at all.
+    Never,
+}
+
+/// A kind of question, and how a client says it takes it.
+struct Question {
+    /// The prefix of the keys of unkeyed questions of this kind.
+    kind: &'static str,
+    method: &'static str,
+    capability: &'static str,
+    declared: fn(&ClientCapabilities) -> bool,
+    /// What the handler asks for, in messages.
+    what: &'static str,
+}
+
+const SAMPLING: Question = Question {
+    kind: "sampling",
+    method: "sampling/createMessage",
+    capability: "sampling",
+    declared: |c| c.sampling.is_some(),
+    what: "a completion (sampling)",
+};
+
+const ELICITATION: Question = Question {
+    kind: "elicitation",
+    method: "elicitation/create",
+    capability: "elicitation",
+    declared: |c| c.elicitation.is_some(),
+    what: "input (elicitation)",
+};
+
+const ROOTS: Question = Question {
+    kind: "roots",
+    method: "roots/list",
+    capability: "roots",
+    declared: |c| c.roots.is_some(),
+    what: "its roots",
+};
 
 /// Whether a call's handler closed its stream, and the signal that the
 /// client has resumed it.
@@ -111,11 +165,19 @@ impl McpCaller {
         } else {
             Heard::Session(session.clone())
         };
+        let asks = match context.extensions.get::<Arc<Rounds>>() {
+            _ if !modern => Asks::Peer,
+            Some(rounds) => Asks::InResult {
+                rounds: rounds.clone(),
+                declared: context.client_capabilities(),
+            },
+            None => Asks::Never,
+        };
         let (told, rx) = mpsc::channel(QUEUE);
         let caller = McpCaller {
             peer: context.peer.clone(),
             heard,
-            modern,
+            asks,
             told,
             stream: context.extensions.get::<RequestStream>().cloned(),
             resumed: Resumption::default(),
@@ -139,31 +201,103 @@ impl McpCaller {
         }
     }
 
-    /// Why the client cannot be asked for `what`, if it cannot: it speaks
-    /// 2026-07-28, or did not declare `capability` (which `declared` finds
-    /// in its capabilities).
-    fn cannot_ask(
-        &self,
-        capability: &str,
-        declared: fn(&ClientCapabilities) -> bool,
-        what: &str,
-    ) -> Option<ToolError> {
-        if self.modern {
-            return Some(caller::unsupported(&format!(
-                "{what} on MCP 2026-07-28, which asks for input through `input_required` \
-                 results; this server does not send those yet"
-            )));
-        }
+    /// Why the client cannot be asked `question` by a request of its own,
+    /// if it cannot: it did not declare the capability.
+    fn cannot_ask(&self, question: &Question) -> Option<ToolError> {
         let declared = self
             .peer
             .peer_info()
-            .is_some_and(|info| declared(&info.capabilities));
-        (!declared).then(|| {
-            caller::unsupported(&format!(
-                "{what}: it did not declare the `{capability}` capability"
-            ))
-        })
+            .is_some_and(|info| (question.declared)(&info.capabilities));
+        (!declared).then(|| not_declared(question))
     }
+
+    /// A question on 2026-07-28: the client's answer when this run has it,
+    /// else the question recorded for the call's `input_required` result
+    /// and `INPUT_REQUIRED` for the handler. `None` up to 2025-11-25, whose
+    /// questions are requests of their own.
+    fn in_result(
+        &self,
+        key: Option<&str>,
+        question: &Question,
+        params: &Json,
+    ) -> Option<Result<(String, Json), ToolError>> {
+        let (rounds, declared) = match &self.asks {
+            Asks::Peer => return None,
+            Asks::Never => {
+                return Some(Err(caller::unsupported(&format!(
+                    "{} on MCP 2026-07-28 outside a `tools/call`",
+                    question.what
+                ))));
+            }
+            Asks::InResult { rounds, declared } => (rounds, declared),
+        };
+        let key = rounds.key(key, question.kind);
+        if let Some(answer) = rounds.answer(&key) {
+            return Some(Ok((key, answer.clone())));
+        }
+        if !declared.as_ref().is_some_and(question.declared) {
+            rounds.refuse(question.capability);
+            return Some(Err(not_declared(question)));
+        }
+        let message = format!(
+            "{} has gone to the client in the call's answer, under `{key}`; the call runs \
+             again with the client's answer",
+            question.what
+        );
+        rounds.ask(key, json!({"method": question.method, "params": params}));
+        Some(Err(ToolError::new(codes::INPUT_REQUIRED, message)))
+    }
+}
+
+/// The handler's error for a question whose capability the client did not
+/// declare.
+fn not_declared(question: &Question) -> ToolError {
+    caller::unsupported(&format!(
+        "{}: it did not declare the `{}` capability",
+        question.what, question.capability
+    ))
+}
+
+/// The handler's error for an answer the client gave in a shape its
+/// question does not take.
+fn malformed(key: &str, what: &str, e: impl std::fmt::Display) -> ToolError {
+    ToolError::invalid_request(format!(
+        "the client's answer under `{key}` is not the answer to a request for {what}: {e}"
+    ))
+}
+
+/// A completion from `sampling/createMessage`'s result.
+fn sampled(key: &str, answer: &Json) -> Result<Sampled, ToolError> {
+    let model = answer["model"]
+        .as_str()
+        .ok_or_else(|| malformed(key, SAMPLING.what, "it names no `model`"))?;
+    if answer.get("content").is_none() {
+        return Err(malformed(key, SAMPLING.what, "it has no `content`"));
+    }
+    let mut sampled = Sampled::new(text_of(&answer["content"]), model);
+    sampled.stop_reason = answer["stopReason"].as_str().map(str::to_owned);
+    Ok(sampled)
+}
+
+/// What the user did, from `elicitation/create`'s result.
+fn elicited(key: &str, answer: &Json) -> Result<Elicited<Json>, ToolError> {
+    match answer["action"].as_str() {
+        Some("accept") => Ok(Elicited::Accepted(
+            answer.get("content").cloned().unwrap_or_else(|| json!({})),
+        )),
+        Some("decline") => Ok(Elicited::Declined),
+        Some("cancel") => Ok(Elicited::Cancelled),
+        _ => Err(malformed(
+            key,
+            ELICITATION.what,
+            "its `action` is not `accept`, `decline` or `cancel`",
+        )),
+    }
+}
+
+/// The roots, from `roots/list`'s result.
+fn listed_roots(key: &str, answer: &Json) -> Result<Vec<Root>, ToolError> {
+    serde_json::from_value(answer["roots"].clone()).map_err(|e| malformed(key, ROOTS.what, e))
 }
 
 impl Caller for McpCaller {
@@ -183,19 +317,21 @@ impl Caller for McpCaller {
         let _ = self.told.try_send(Told::Progress(fraction));
     }
 
-    fn sample(&self, request: SamplingRequest) -> CallerFuture<Sampled> {
-        if let Some(e) = self.cannot_ask(
-            "sampling",
-            |c| c.sampling.is_some(),
-            "a completion (sampling)",
-        ) {
+    fn sample(&self, key: Option<&str>, request: SamplingRequest) -> CallerFuture<Sampled> {
+        let params = sampling_params(&request);
+        if let Some(answered) = self.in_result(key, &SAMPLING, &params) {
+            return Box::pin(async move {
+                let (key, answer) = answered?;
+                sampled(&key, &answer)
+            });
+        }
+        if let Some(e) = self.cannot_ask(&SAMPLING) {
             return Box::pin(async { Err(e) });
         }
         let peer = self.peer.clone();
         Box::pin(async move {
-            let params: CreateMessageRequestParams =
-                serde_json::from_value(sampling_params(&request))
-                    .map_err(|e| ToolError::internal(format!("sampling request: {e}")))?;
+            let params: CreateMessageRequestParams = serde_json::from_value(params)
+                .map_err(|e| ToolError::internal(format!("sampling request: {e}")))?;
             let result = peer
                 .create_message(params)
                 .await
@@ -204,6 +340,24 @@ impl Caller for McpCaller {
             let mut sampled = Sampled::new(text_of(&content), result.model);
             sampled.stop_reason = result.stop_reason;
             Ok(sampled)
+        })
+    }
+
+    fn roots(&self, key: Option<&str>) -> CallerFuture<Vec<Root>> {
+        if let Some(answered) = self.in_result(key, &ROOTS, &json!({})) {
+            return Box::pin(async move {
+                let (key, answer) = answered?;
+                listed_roots(&key, &answer)
+            });
+        }
+        if let Some(e) = self.cannot_ask(&ROOTS) {
+            return Box::pin(async { Err(e) });
+        }
+        let peer = self.peer.clone();
+        Box::pin(async move {
+            let result = peer.list_roots().await.map_err(|e| refused("roots", e))?;
+            let answer = serde_json::to_value(&result).unwrap_or(Json::Null);
+            listed_roots("roots", &answer)
         })
     }
 
@@ -220,22 +374,25 @@ impl Caller for McpCaller {
         })
     }
 
-    fn elicit(&self, message: String, schema: Json) -> CallerFuture<Elicited<Json>> {
-        if let Some(e) = self.cannot_ask(
-            "elicitation",
-            |c| c.elicitation.is_some(),
-            "input (elicitation)",
-        ) {
+    fn elicit(
+        &self,
+        key: Option<&str>,
+        message: String,
+        schema: Json,
+    ) -> CallerFuture<Elicited<Json>> {
+        let params = json!({"mode": "form", "message": message, "requestedSchema": schema});
+        if let Some(answered) = self.in_result(key, &ELICITATION, &params) {
+            return Box::pin(async move {
+                let (key, answer) = answered?;
+                elicited(&key, &answer)
+            });
+        }
+        if let Some(e) = self.cannot_ask(&ELICITATION) {
             return Box::pin(async { Err(e) });
         }
         let peer = self.peer.clone();
         Box::pin(async move {
-            let params: ElicitRequestParams = serde_json::from_value(json!({
-                "mode": "form",
-                "message": message,
-                "requestedSchema": schema,
-            }))
-            .map_err(|e| {
+            let params: ElicitRequestParams = serde_json::from_value(params).map_err(|e| {
                 ToolError::invalid_request(format!(
                     "not a schema MCP elicitation takes (a flat object of strings, numbers, \
                      booleans and enums): {e}"

@@ -22,6 +22,9 @@ pub enum ServeError {
     Io(std::io::Error),
     /// The HTTP configuration is not usable.
     Config(String),
+    /// No key to seal request states with: the one given is too short, or
+    /// the operating system gave no random bytes.
+    StateKey(String),
 }
 
 impl std::fmt::Display for ServeError {
@@ -33,6 +36,7 @@ impl std::fmt::Display for ServeError {
             ServeError::Bind { addr, source } => write!(f, "cannot listen on {addr}: {source}"),
             ServeError::Io(e) => write!(f, "serving failed: {e}"),
             ServeError::Config(e) => write!(f, "invalid HTTP configuration: {e}"),
+            ServeError::StateKey(e) => write!(f, "no key to seal request states: {e}"),
         }
     }
 }

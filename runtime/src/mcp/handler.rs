@@ -14,8 +14,8 @@ use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::json;
 
-use super::McpServer;
 use super::result;
+use super::{McpServer, rounds};
 use crate::ToolInfo;
 use crate::caller::LogLevel;
 use crate::edge::{self, JsonObject, Route};
@@ -82,9 +82,13 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call_tool_params(request, context)
-            .await
-            .map(Into::into)
+        if context.meta.protocol_version().is_none() {
+            return self
+                .call_tool_params(request, context)
+                .await
+                .map(Into::into);
+        }
+        self.call_in_rounds(request, context).await
     }
 
     fn accepted_subscription_filter(
@@ -197,6 +201,49 @@ impl<P: CallPort> McpServer<P> {
         }
         let options = self.call_options(&context.extensions);
         Ok(self.call(tool, &args, options, context).await)
+    }
+
+    /// A 2026-07-28 `tools/call`: run with the answers the client has given
+    /// (sealed in its `requestState`, and its `inputResponses`), and
+    /// answered with the questions the handler asked that have none, if
+    /// it asked any (`rounds.rs`).
+    async fn call_in_rounds(
+        &self,
+        mut request: CallToolRequestParams,
+        mut context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let owner = self.owner_of(&context.extensions);
+        let arguments = request.arguments.clone().unwrap_or_default();
+        let tool = request.name.clone();
+        let binding = rounds::Binding {
+            owner: owner.as_ref().map_or("", |o| o.as_str()),
+            tool: &tool,
+            arguments: &arguments,
+        };
+        let given = self.seal.open(
+            &binding,
+            request.request_state.take().as_deref(),
+            request.input_responses.take(),
+        )?;
+        let given = std::sync::Arc::new(given);
+        context.extensions.insert(given.clone());
+        let result = self.call_tool_params(request, context).await?;
+        if let Some(questions) = self.seal.questions(&binding, &given) {
+            return Ok(questions.into());
+        }
+        // A call that failed for want of a capability the request did not
+        // declare is that protocol error (SEP-2575), not a tool's failure.
+        let code = result
+            .structured_content
+            .as_ref()
+            .and_then(|content| content.get("code"));
+        if result.is_error == Some(true)
+            && code.is_some_and(|code| code == crate::codes::UNSUPPORTED)
+            && let Some(missing) = given.missing()
+        {
+            return Err(ErrorData::missing_required_client_capability(missing));
+        }
+        Ok(result.into())
     }
 
     /// A call's arguments, each `null` its property does not admit read as

@@ -49,6 +49,7 @@ mod jsonrpc;
 mod reroute;
 mod rerouted;
 mod result;
+mod rounds;
 mod schema;
 mod stdio;
 mod tasks;
@@ -106,6 +107,9 @@ pub struct McpServer<P: CallPort> {
     listeners: Listeners,
     /// This session's `logging/setLevel`.
     log_level: caller::SessionLevel,
+    /// Seals the answers a 2026-07-28 call was given into its
+    /// `requestState`.
+    seal: Arc<rounds::Seal>,
 }
 
 impl<P: CallPort> Clone for McpServer<P> {
@@ -123,6 +127,7 @@ impl<P: CallPort> Clone for McpServer<P> {
             view: self.view.clone(),
             listeners: self.listeners.clone(),
             log_level: self.log_level.clone(),
+            seal: self.seal.clone(),
         }
     }
 }
@@ -164,7 +169,20 @@ impl<P: CallPort> McpServer<P> {
             view: SharedView::default(),
             listeners: Listeners::default(),
             log_level: caller::SessionLevel::default(),
+            seal: Arc::new(rounds::Seal::random().map_err(ServeError::StateKey)?),
         })
+    }
+
+    /// Seals the `requestState` of MCP 2026-07-28 calls that ask their
+    /// client a question with `key` (at least 32 bytes) rather than a key
+    /// of the process's own: servers behind one address, which may each
+    /// get a call's next round, must share it (docs/wire.md).
+    ///
+    /// # Errors
+    /// [`ServeError::StateKey`] when the key is shorter than 32 bytes.
+    pub fn request_state_key(mut self, key: &[u8]) -> Result<Self, ServeError> {
+        self.seal = Arc::new(rounds::Seal::with_key(key).map_err(ServeError::StateKey)?);
+        Ok(self)
     }
 
     /// Serves only the tools of `toolsets` (and the job tools): the others

@@ -116,9 +116,72 @@ tool test_streaming_elicitation {
     response Text
 }
 
+/// Asks the client's model, and fails if it cannot: on MCP 2026-07-28 a
+/// request that did not declare `sampling` is answered -32021.
+tool test_missing_capability {
+    timing sync
+    response Text
+}
+
 /// Closes the stream its answer would go on, so that the client resumes
 /// it, then answers there (SSE polling).
 tool test_reconnection {
+    timing sync
+    response Text
+}
+
+/// Asks the client's user for a name, under the key `user_name`, and
+/// greets them (MCP 2026-07-28: in an `input_required` result).
+tool test_input_required_result_elicitation {
+    timing sync
+    response Text
+}
+
+/// Asks the client's model a question, under the key `capital_question`,
+/// and answers with what it said.
+tool test_input_required_result_sampling {
+    timing sync
+    response Text
+}
+
+/// Asks the client for its roots, under the key `client_roots`, and
+/// lists them.
+tool test_input_required_result_list_roots {
+    timing sync
+    response Text
+}
+
+/// Asks the client's user to confirm, under the key `confirm`; its answer
+/// comes with the sealed `requestState` of the first round.
+tool test_input_required_result_request_state {
+    timing sync
+    response Text
+}
+
+/// Asks the client's user, its model and the client itself at once: one
+/// round with three questions.
+tool test_input_required_result_multiple_inputs {
+    timing sync
+    response Text
+}
+
+/// Asks the client's user two questions, the second once the first is
+/// answered: two rounds, the first answer carried by `requestState`.
+tool test_input_required_result_multi_round {
+    timing sync
+    response Text
+}
+
+/// Asks the client's user to confirm; a `requestState` changed on its way
+/// back is refused before the handler runs again.
+tool test_input_required_result_tampered_state {
+    timing sync
+    response Text
+}
+
+/// Asks the client's model and its user: only what the client declares it
+/// can answer goes to it.
+tool test_input_required_result_capabilities {
     timing sync
     response Text
 }

@@ -11,9 +11,9 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use toolwright::caller::{Elicited, LogLevel, SamplingRequest};
+use toolwright::caller::{Elicited, LogLevel, Root, SamplingRequest};
 use toolwright::mcp::{HttpConfig, McpServer};
-use toolwright::{Context, Dispatcher, ToolError};
+use toolwright::{Context, Dispatcher, ToolError, codes};
 
 toolwright::include_tools!();
 
@@ -101,6 +101,106 @@ impl Conformance {
                 Err(refused) => format!("Not asked: {}", refused.message),
             },
         ))
+    }
+
+    #[tool]
+    async fn test_input_required_result_elicitation(&self, cx: Context) -> Result<Text, ToolError> {
+        let name = ask_name(&cx, "user_name", "What is your name?").await?;
+        Ok(text(&format!("Hello, {name}!")))
+    }
+
+    #[tool]
+    async fn test_input_required_result_sampling(&self, cx: Context) -> Result<Text, ToolError> {
+        let question = SamplingRequest::new("What is the capital of France?", 100);
+        let sampled = cx.ask("capital_question").sample(question).await?;
+        Ok(text(&format!("The model said: {}", sampled.text)))
+    }
+
+    #[tool]
+    async fn test_input_required_result_list_roots(&self, cx: Context) -> Result<Text, ToolError> {
+        let roots = cx.ask("client_roots").roots().await?;
+        Ok(text(&format!("Roots: {}", uris(&roots))))
+    }
+
+    #[tool]
+    async fn test_input_required_result_request_state(
+        &self,
+        cx: Context,
+    ) -> Result<Text, ToolError> {
+        let confirmed = confirm(&cx, "confirm").await?;
+        // The server opened the sealed state before this run, or refused the
+        // call: an answer here came through a state that verified.
+        Ok(text(&format!("state-ok: confirmed={confirmed}")))
+    }
+
+    #[tool]
+    async fn test_input_required_result_multiple_inputs(
+        &self,
+        cx: Context,
+    ) -> Result<Text, ToolError> {
+        // Asked together, so that they go to the client in one round.
+        let (name, greeting, roots) = tokio::join!(
+            ask_name(&cx, "user_name", "What is your name?"),
+            cx.ask("greeting")
+                .sample(SamplingRequest::new("Generate a greeting", 50)),
+            cx.ask("client_roots").roots(),
+        );
+        let (name, greeting, roots) = (name?, greeting?, roots?);
+        Ok(text(&format!(
+            "{}, {name}! Roots: {}",
+            greeting.text,
+            uris(&roots)
+        )))
+    }
+
+    #[tool]
+    async fn test_input_required_result_multi_round(&self, cx: Context) -> Result<Text, ToolError> {
+        let name = ask_name(&cx, "step1", "Step 1: What is your name?").await?;
+        let schema = json!({
+            "type": "object",
+            "properties": {"color": {"type": "string"}},
+            "required": ["color"],
+        });
+        let color = cx
+            .ask("step2")
+            .elicit::<Value>("Step 2: What is your favorite color?", schema)
+            .await?
+            .accepted()
+            .and_then(|answer| answer["color"].as_str().map(str::to_owned))
+            .unwrap_or_default();
+        Ok(text(&format!("{name} likes {color}.")))
+    }
+
+    #[tool]
+    async fn test_input_required_result_tampered_state(
+        &self,
+        cx: Context,
+    ) -> Result<Text, ToolError> {
+        let confirmed = confirm(&cx, "confirm").await?;
+        Ok(text(&format!("confirmed={confirmed}")))
+    }
+
+    #[tool]
+    async fn test_input_required_result_capabilities(
+        &self,
+        cx: Context,
+    ) -> Result<Text, ToolError> {
+        let (sampled, named) = tokio::join!(
+            cx.ask("greeting")
+                .sample(SamplingRequest::new("Generate a greeting", 50)),
+            ask_name(&cx, "user_name", "What is your name?"),
+        );
+        // A question the client cannot take is refused in the handler; the
+        // others go on.
+        let greeting = unless_unsupported(sampled.map(|sampled| sampled.text))?;
+        let name = unless_unsupported(named)?;
+        Ok(text(&format!("greeting: {greeting}; name: {name}")))
+    }
+
+    #[tool]
+    async fn test_missing_capability(&self, cx: Context) -> Result<Text, ToolError> {
+        let sampled = cx.sample(SamplingRequest::new("Say hello", 20)).await?;
+        Ok(text(&sampled.text))
     }
 
     #[tool]
@@ -267,6 +367,53 @@ fn text(text: &str) -> Text {
     Text {
         text: text.to_owned(),
     }
+}
+
+/// Asks the client's user for a name, under `key`.
+async fn ask_name(cx: &Context, key: &str, message: &str) -> Result<String, ToolError> {
+    let schema = json!({
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "required": ["name"],
+    });
+    let answer = cx.ask(key).elicit::<Value>(message, schema).await?;
+    Ok(answer
+        .accepted()
+        .and_then(|answer| answer["name"].as_str().map(str::to_owned))
+        .unwrap_or_else(|| "stranger".to_owned()))
+}
+
+/// Asks the client's user to confirm, under `key`.
+async fn confirm(cx: &Context, key: &str) -> Result<bool, ToolError> {
+    let schema = json!({
+        "type": "object",
+        "properties": {"ok": {"type": "boolean"}},
+        "required": ["ok"],
+    });
+    let answer = cx
+        .ask(key)
+        .elicit::<Value>("Please confirm", schema)
+        .await?;
+    Ok(answer
+        .accepted()
+        .is_some_and(|answer| answer["ok"] == json!(true)))
+}
+
+/// An answer, or `(not asked)` for a question the client cannot take.
+fn unless_unsupported(answer: Result<String, ToolError>) -> Result<String, ToolError> {
+    match answer {
+        Err(e) if e.code == codes::UNSUPPORTED => Ok("(not asked)".to_owned()),
+        answer => answer,
+    }
+}
+
+/// The URIs of some roots, comma-separated.
+fn uris(roots: &[Root]) -> String {
+    roots
+        .iter()
+        .map(|root| root.uri.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// What the user did with an elicitation, as the suite's tools report it.

@@ -3,8 +3,9 @@ conformance server's tools (tests/conformance) log through their context,
 report progress, ask the client's model (sampling) and its user
 (elicitation). The client's side answers the questions. On 2025-11-25 (an
 `initialize` session, stdio and Streamable HTTP) everything reaches the
-client; on 2026-07-28 logs reach it when the request opts in, and a handler
-that asks a question is told `UNSUPPORTED` rather than left waiting."""
+client; on 2026-07-28 logs reach it when the request opts in, and a handler's
+questions go to the client in the call's `input_required` result, the SDK
+calling again with the answers."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import Any
 import mcp_types as types
 import pytest
 from mcp import Client
+from mcp.shared.exceptions import MCPError
 
 from conftest import conformance_stdio
 
@@ -155,24 +157,47 @@ async def test_a_client_without_the_capability_is_a_typed_error_in_the_handler()
             assert "capability" in result.structured_content["message"]
 
 
-async def test_on_2026_07_28_logs_are_opted_into_and_questions_are_refused() -> None:
+async def test_on_2026_07_28_logs_are_opted_into() -> None:
     quiet = Heard()
     async with connect(conformance_stdio(), quiet, mode="auto") as client:
         assert client.protocol_version == "2026-07-28"
         await client.call_tool("test_tool_with_logging", {})
-        result = await client.call_tool("test_sampling", {"prompt": "hi"})
     assert quiet.logs == []
-    assert result.is_error
-    assert result.structured_content is not None
-    assert result.structured_content["code"] == "UNSUPPORTED"
-    assert "2026-07-28" in result.structured_content["message"]
-    assert quiet.prompts == []
 
     opted = Heard()
     async with connect(conformance_stdio(), opted, mode="auto", log_level="info") as client:
         await client.call_tool("test_tool_with_logging", {})
     assert [log.data for log in opted.logs][-1] == "Tool execution completed"
     assert len(opted.logs) == 3
+
+
+async def test_on_2026_07_28_questions_go_in_the_answer_and_the_call_runs_again(conformance_server: Any) -> None:
+    # The SDK answers each `input_required` result with its callbacks and
+    # calls again; the handler finds its answers under their keys.
+    heard = Heard()
+    async with connect(conformance_server, heard, mode="auto") as client:
+        assert client.protocol_version == "2026-07-28"
+        sampled = await client.call_tool("test_sampling", {"prompt": "Name this tune"})
+        asked = await client.call_tool("test_elicitation", {"message": "Who are you?"})
+    assert text(sampled) == "LLM response: a reel in G"
+    assert text(asked) == 'User response: action=accept, content={"email":"ada@example.com","username":"ada"}'
+    assert heard.prompts == ["Name this tune"]
+    assert heard.schemas[0]["properties"]["username"] == {"type": "string", "description": "Your username"}
+
+    # Two rounds: the first answer comes back sealed in `requestState`.
+    rounds = Heard(content={"name": "Ada", "color": "green"})
+    async with connect(conformance_server, rounds, mode="auto") as client:
+        result = await client.call_tool("test_input_required_result_multi_round", {})
+    assert text(result) == "Ada likes green."
+    assert len(rounds.schemas) == 2
+
+
+async def test_on_2026_07_28_a_question_the_client_cannot_take_is_minus_32021() -> None:
+    async with connect(conformance_stdio(), Heard(), mode="auto", answers=False) as client:
+        with pytest.raises(MCPError) as raised:
+            await client.call_tool("test_sampling", {"prompt": "hi"})
+    assert raised.value.error.code == -32021
+    assert raised.value.error.data == {"requiredCapabilities": {"sampling": {}}}
 
 
 async def test_a_handler_closes_its_stream_and_answers_on_the_resumed_one(conformance_url: str) -> None:
