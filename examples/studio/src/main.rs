@@ -16,7 +16,8 @@
 //!   Ctrl-C (or SIGTERM) drains the calls in flight, then stops.
 //! - `serve` and `gateway` take `--toolset NAME[,NAME…]` to serve only
 //!   some toolsets, and `--progressive` to let each MCP session start from
-//!   `search_tools`, `describe_tools` and `select_toolsets`.
+//!   `search_tools`, `describe_tools` and `select_toolsets`, and
+//!   `--envelope` to answer in HIP-0300's unified envelope.
 //! - `gateway --backend ENDPOINT… [--iopub ENDPOINT…] (--stdio | --http
 //!   [ADDR])` serves MCP in front of HOOT01 backends (`serve --hoot`):
 //!   JSON at the edge, MsgPack to the workers, each call to the least busy
@@ -81,16 +82,18 @@ const USAGE: &str = "usage: studio [call TOOL [JSON]
               | serve (--stdio | --http [ADDR]) [LISTING]
               | serve --hoot ENDPOINT [--iopub ENDPOINT]
               | gateway --backend ENDPOINT... [--iopub ENDPOINT...] (--stdio | --http [ADDR]) [LISTING]]
-LISTING: [--toolset NAME[,NAME...]]... [--progressive] [--event-streams]";
+LISTING: [--toolset NAME[,NAME...]]... [--progressive] [--envelope] [--event-streams]";
 
-/// Which tools an MCP server offers and how it lists them: `--toolset`
-/// and `--progressive`, taken out of `args`; and `--event-streams`, which
-/// answers every sessionless HTTP request as an event stream, even one a
-/// single JSON body would carry (for comparing the two).
+/// Which tools an MCP server offers and how it lists and answers them:
+/// `--toolset`, `--progressive` and `--envelope`, taken out of `args`; and
+/// `--event-streams`, which answers every sessionless HTTP request as an
+/// event stream, even one a single JSON body would carry (for comparing
+/// the two).
 #[derive(Default)]
 struct Listing {
     toolsets: Vec<String>,
     progressive: bool,
+    envelope: bool,
     event_streams: bool,
 }
 
@@ -109,6 +112,7 @@ impl Listing {
                         .extend(names.split(',').map(str::trim).map(str::to_owned));
                 }
                 "--progressive" => listing.progressive = true,
+                "--envelope" => listing.envelope = true,
                 "--event-streams" => listing.event_streams = true,
                 _ => rest.push(arg),
             }
@@ -128,6 +132,9 @@ impl Listing {
         }
         if self.progressive {
             server = server.progressive()?;
+        }
+        if self.envelope {
+            server = server.envelope();
         }
         Ok(server)
     }

@@ -82,13 +82,19 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if context.meta.protocol_version().is_none() {
-            return self
-                .call_tool_params(request, context)
-                .await
-                .map(Into::into);
-        }
-        self.call_in_rounds(request, context).await
+        let name = request.name.clone();
+        let args = request.arguments.clone();
+        let answered = if context.meta.protocol_version().is_none() {
+            CallToolResponse::Complete(self.call_tool_params(request, context).await?)
+        } else {
+            self.call_in_rounds(request, context).await?
+        };
+        Ok(match answered {
+            CallToolResponse::Complete(result) if !self.discovers(&name) => {
+                self.enveloped(&name, args.as_ref(), result).into()
+            }
+            other => other,
+        })
     }
 
     fn accepted_subscription_filter(

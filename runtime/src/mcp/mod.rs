@@ -42,6 +42,7 @@
 mod call;
 mod caller;
 mod discovery;
+mod envelope;
 mod error;
 mod handler;
 mod http;
@@ -110,6 +111,8 @@ pub struct McpServer<P: CallPort> {
     /// Seals the answers a 2026-07-28 call was given into its
     /// `requestState`.
     seal: Arc<rounds::Seal>,
+    /// Set when results come in HIP-0300's envelope: its trace ids.
+    envelope: Option<Arc<envelope::Traces>>,
 }
 
 impl<P: CallPort> Clone for McpServer<P> {
@@ -128,6 +131,7 @@ impl<P: CallPort> Clone for McpServer<P> {
             listeners: self.listeners.clone(),
             log_level: self.log_level.clone(),
             seal: self.seal.clone(),
+            envelope: self.envelope.clone(),
         }
     }
 }
@@ -170,6 +174,7 @@ impl<P: CallPort> McpServer<P> {
             listeners: Listeners::default(),
             log_level: caller::SessionLevel::default(),
             seal: Arc::new(rounds::Seal::random().map_err(ServeError::StateKey)?),
+            envelope: None,
         })
     }
 
@@ -288,6 +293,45 @@ impl<P: CallPort> McpServer<P> {
     pub fn shared_jobs(mut self) -> Self {
         self.shared_jobs = true;
         self
+    }
+
+    /// Answers every call of a catalogue tool in HIP-0300's unified
+    /// envelope: `structuredContent` is `{ok, data, error, meta: {tool,
+    /// action?, trace_id, backend}}` (the answer in `data`, or the error in
+    /// `error`), and each tool's `outputSchema` says so. Off by default:
+    /// `structuredContent` is the bare answer (docs/wire.md).
+    #[must_use]
+    pub fn envelope(mut self) -> Self {
+        if self.envelope.is_none() {
+            let mut schema = (*self.schema).clone();
+            schema.tools = schema
+                .tools
+                .into_iter()
+                .map(envelope::wrap_schema)
+                .collect();
+            self.schema = Arc::new(schema);
+            self.envelope = Some(Arc::default());
+        }
+        self
+    }
+
+    /// `result` of a call of `tool` with `args`, in the envelope when the
+    /// server answers in it.
+    fn enveloped(
+        &self,
+        tool: &str,
+        args: Option<&rmcp::model::JsonObject>,
+        result: rmcp::model::CallToolResult,
+    ) -> rmcp::model::CallToolResult {
+        let Some(traces) = &self.envelope else {
+            return result;
+        };
+        let meta = envelope::Meta {
+            tool,
+            action: args.and_then(|a| a.get("action")).and_then(|a| a.as_str()),
+            backend: self.port.events().source().as_str(),
+        };
+        envelope::wrap(result, &meta, traces.next())
     }
 
     /// Sets the name and version the server gives in `initialize`.

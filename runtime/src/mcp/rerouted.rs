@@ -121,7 +121,11 @@ impl<P: CallPort> McpServer<P> {
         context: RequestContext<RoleServer>,
     ) -> Result<Value, ErrorData> {
         let request = parse::<CallToolRequestParams>(params)?;
-        let result = self.call_tool_params(request, context).await?;
+        let (name, args) = (request.name.clone(), request.arguments.clone());
+        let mut result = self.call_tool_params(request, context).await?;
+        if !self.discovers(&name) {
+            result = self.enveloped(&name, args.as_ref(), result);
+        }
         serde_json::to_value(result).map_err(internal)
     }
 
@@ -356,6 +360,7 @@ impl<P: CallPort> McpServer<P> {
             State::Cancelled => result::error(&cancelled(view.tool)),
             State::Working => result::error(&ToolError::internal("the task has not ended")),
         };
+        let result = self.enveloped(view.tool, None, result);
         let mut value = serde_json::to_value(result).map_err(internal)?;
         if let Some(object) = value.as_object_mut() {
             let meta = object.entry("_meta").or_insert_with(|| json!({}));

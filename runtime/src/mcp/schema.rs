@@ -24,7 +24,7 @@ struct Listed {
 /// What a catalogue's MCP schema text holds:
 /// `{"tools": [Tool…], "actions": {tool: {action: ActionSchema}},
 /// "errors": {tool: schema}}`.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct McpSchema {
     /// The `tools/list` entries, in catalogue order.
     pub(crate) tools: Vec<Tool>,
