@@ -13,6 +13,7 @@ use rmcp::service::{Peer, RequestContext};
 use tokio::sync::broadcast;
 
 use super::caller::{McpCaller, drain, tell};
+use super::task_extension::StartedJob;
 use super::{McpServer, result};
 use crate::jobs::JobEvent;
 use crate::port::{
@@ -109,6 +110,7 @@ impl<P: CallPort> McpServer<P> {
             .meta
             .get_progress_token()
             .map(|token| Progress::new(token, context.peer.clone()));
+        let started = context.extensions.get::<StartedJob>().cloned();
         let (caller, mut told) = McpCaller::for_request(&context, &self.log_level);
         let resumption = caller.resumption();
         let cancelled = context.ct.clone();
@@ -161,6 +163,10 @@ impl<P: CallPort> McpServer<P> {
             }
         }
         drain(&mut told, &peer, &mut progress).await;
+        if let (Some(started), ResponseEnvelope::JobStarted { job_id, .. }) = (&started, &envelope)
+        {
+            started.set(job_id);
+        }
         // An answer sent on a stream the handler closed, before the client
         // is back, would be lost.
         resumption.wait(&cancelled, RESUME_GRACE).await;

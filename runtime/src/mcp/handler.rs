@@ -4,17 +4,19 @@ use std::borrow::Cow;
 
 use rmcp::model::SubscriptionFilter;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestMethod,
-    CompleteRequestParams, CompleteResult, CustomRequest, CustomResult, Implementation,
-    ListPromptsRequestMethod, ListPromptsResult, ListResourceTemplatesRequestMethod,
-    ListResourceTemplatesResult, ListResourcesRequestMethod, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
+    CompleteRequestMethod, CompleteRequestParams, CompleteResult, CustomRequest, CustomResult,
+    GetTaskParams, GetTaskResult, Implementation, ListPromptsRequestMethod, ListPromptsResult,
+    ListResourceTemplatesRequestMethod, ListResourceTemplatesResult, ListResourcesRequestMethod,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ServerCapabilities, ServerConfig, Tool, UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::json;
 
 use super::result;
+use super::task_extension::StartedJob;
 use super::{McpServer, rounds};
 use crate::ToolInfo;
 use crate::caller::LogLevel;
@@ -35,17 +37,20 @@ const PROGRESSIVE: &str = " Only a few tools are listed at first: find the other
 impl<P: CallPort> ServerHandler for McpServer<P> {
     #[allow(deprecated)] // `logging`: see caller.rs
     fn get_info(&self) -> ServerConfig {
-        // Handlers may log through their context (`notifications/message`).
+        // Handlers may log through their context (`notifications/message`);
+        // 2026-07-28 calls that run on as jobs may be tasks (SEP-2663).
         let capabilities = if self.discovery.is_some() {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_tool_list_changed()
                 .enable_logging()
+                .enable_tasks()
                 .build()
         } else {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_logging()
+                .enable_tasks()
                 .build()
         };
         let instructions = if self.discovery.is_some() {
@@ -95,6 +100,30 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
             }
             other => other,
         })
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.extension_task_get(request, &context).await
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.extension_task_update(request, &context).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.extension_task_cancel(request, &context).await
     }
 
     fn accepted_subscription_filter(
@@ -233,9 +262,22 @@ impl<P: CallPort> McpServer<P> {
         )?;
         let given = std::sync::Arc::new(given);
         context.extensions.insert(given.clone());
+        // A request that declares the tasks extension is answered with a
+        // task when its call runs on as a job.
+        let tasks = context
+            .client_capabilities()
+            .is_some_and(|c| c.supports_tasks());
+        let started = StartedJob::default();
+        if tasks {
+            context.extensions.insert(started.clone());
+        }
+        let options = self.call_options(&context.extensions);
         let result = self.call_tool_params(request, context).await?;
         if let Some(questions) = self.seal.questions(&binding, &given) {
             return Ok(questions.into());
+        }
+        if let Some(job_id) = started.get() {
+            return Ok(self.created_task(job_id, options).await?.into());
         }
         // A call that failed for want of a capability the request did not
         // declare is that protocol error (SEP-2575), not a tool's failure.

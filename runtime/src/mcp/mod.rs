@@ -53,6 +53,7 @@ mod result;
 mod rounds;
 mod schema;
 mod stdio;
+mod task_extension;
 mod tasks;
 mod toolsets;
 

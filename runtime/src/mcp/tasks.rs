@@ -367,7 +367,7 @@ fn finished(result: CallToolResult) -> State {
 }
 
 /// How often to poll a task of this timing class, in milliseconds.
-fn poll_interval(timing: ToolTiming) -> u64 {
+pub(super) fn poll_interval(timing: ToolTiming) -> u64 {
     match timing {
         ToolTiming::Sync | ToolTiming::AsyncShort => 250,
         ToolTiming::AsyncMedium | ToolTiming::FireAndForget => 1000,
@@ -377,7 +377,7 @@ fn poll_interval(timing: ToolTiming) -> u64 {
 
 /// Milliseconds since the Unix epoch as an ISO 8601 UTC timestamp,
 /// `2026-11-22T06:01:00.000Z`.
-fn iso8601(ms: u64) -> String {
+pub(super) fn iso8601(ms: u64) -> String {
     let secs = ms / 1000;
     let (days, rem) = (secs / 86_400, secs % 86_400);
     let (y, m, d) = civil_from_days(i64::try_from(days).unwrap_or(i64::MAX));

@@ -186,6 +186,69 @@ tool test_input_required_result_capabilities {
     response Text
 }
 
+/// Greets someone at once: never a task.
+tool greet {
+    timing sync
+    request {
+        /// Who to greet.
+        name: string,
+    }
+    response {
+        /// The greeting.
+        @content("text") text: string,
+    }
+}
+
+/// Works for a while: a task for a client that declares the tasks
+/// extension (MCP 2026-07-28), a job handle for any other.
+tool slow_compute {
+    timing async_long
+    request {
+        /// How long to work.
+        @range(0, 600) seconds: u32,
+        /// What to call the result.
+        label: string?,
+    }
+    response Text
+    errors ConformanceError
+}
+
+/// Runs as a job and fails with a typed error: a completed task whose
+/// result says `isError`.
+tool failing_job {
+    timing async_long
+    response Text
+    errors ConformanceError
+}
+
+/// Fails inside the server (its handler panics).
+tool protocol_error_job {
+    timing async_medium
+    response Text
+}
+
+/// Asks the client's user to confirm a deletion.
+tool confirm_delete {
+    timing async_medium
+    request {
+        /// What to delete.
+        filename: string,
+    }
+    response Text
+}
+
+/// Asks the client's user two things at once.
+tool multi_input {
+    timing async_medium
+    response Text
+}
+
+/// Asks the client's user for a name.
+tool test_tool_with_task {
+    timing async_medium
+    response Text
+}
+
 /// Takes a request whose schema uses JSON Schema 2020-12: `$defs`, a
 /// reference, no additional properties.
 tool json_schema_2020_12_tool {

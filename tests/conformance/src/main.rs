@@ -204,6 +204,64 @@ impl Conformance {
     }
 
     #[tool]
+    fn greet(&self, request: GreetRequest) -> Result<GreetResponse, ToolError> {
+        Ok(GreetResponse {
+            text: format!("Hello, {}!", request.name),
+        })
+    }
+
+    #[tool]
+    async fn slow_compute(
+        &self,
+        request: SlowComputeRequest,
+        cx: Context,
+    ) -> Result<Text, ConformanceError> {
+        let work = tokio::time::sleep(Duration::from_secs(u64::from(request.seconds)));
+        tokio::select! {
+            () = work => {}
+            () = cx.cancelled() => {}
+        }
+        let label = request.label.unwrap_or_else(|| "result".to_owned());
+        Ok(text(&format!("Computed {label} in {} s.", request.seconds)))
+    }
+
+    #[tool]
+    async fn failing_job(&self) -> Result<Text, ConformanceError> {
+        Err(ConformanceError::FailedOnPurpose {})
+    }
+
+    #[tool]
+    async fn protocol_error_job(&self) -> Result<Text, ToolError> {
+        // The dispatcher catches the panic: the call's answer is `INTERNAL`.
+        panic!("protocol_error_job fails on purpose")
+    }
+
+    #[tool]
+    async fn confirm_delete(
+        &self,
+        request: ConfirmDeleteRequest,
+        cx: Context,
+    ) -> Result<Text, ToolError> {
+        let confirmed = confirm(&cx, "confirm").await?;
+        Ok(text(&format!("{}: deleted={confirmed}", request.filename)))
+    }
+
+    #[tool]
+    async fn multi_input(&self, cx: Context) -> Result<Text, ToolError> {
+        let (name, confirmed) = tokio::join!(
+            ask_name(&cx, "user_name", "What is your name?"),
+            confirm(&cx, "confirm"),
+        );
+        Ok(text(&format!("{}: confirmed={}", name?, confirmed?)))
+    }
+
+    #[tool]
+    async fn test_tool_with_task(&self, cx: Context) -> Result<Text, ToolError> {
+        let name = ask_name(&cx, "user_name", "What is your name?").await?;
+        Ok(text(&format!("Hello, {name}!")))
+    }
+
+    #[tool]
     async fn test_reconnection(&self, cx: Context) -> Result<Text, ToolError> {
         // The client is told to come back shortly; the answer waits for it.
         let closed = cx.close_stream(Duration::from_millis(100)).await;

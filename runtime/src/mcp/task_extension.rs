@@ -1,0 +1,199 @@
+//! MCP 2026-07-28's tasks extension (`io.modelcontextprotocol/tasks`,
+//! SEP-2663) over the job store: a request that declares the extension
+//! and calls a tool that runs on as a job gets the task (`resultType:
+//! "task"`) instead of a job handle, and `tasks/get`, `tasks/update` and
+//! `tasks/cancel` read and stop the job. The task id is the job id.
+//!
+//! That revision keeps no sessions, so a task belongs to its caller as its
+//! job does: the job tools, called for the requesting caller, answer for
+//! it, and another caller's task is not found.
+
+use std::sync::{Arc, OnceLock};
+
+use rmcp::RoleServer;
+use rmcp::model::{
+    CallToolResult, CancelTaskParams, CreateTaskResult, DetailedTask, ErrorData, GetTaskParams,
+    GetTaskResult, JsonObject, Task, TaskPayload, UpdateTaskParams,
+};
+use rmcp::service::RequestContext;
+use serde_json::json;
+
+use super::{McpServer, result, tasks};
+use crate::jobs::{JobInfo, JobState};
+use crate::port::{CallOptions, CallPort};
+use crate::{Catalogue, Json, ResponseEnvelope, ToolError, codes, edge};
+
+/// Set by a call that started a job, in a request that may be answered
+/// with a task: the job's id.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StartedJob(Arc<OnceLock<String>>);
+
+impl StartedJob {
+    pub(super) fn set(&self, job_id: &str) {
+        let _ = self.0.set(job_id.to_owned());
+    }
+
+    pub(super) fn get(&self) -> Option<&str> {
+        self.0.get().map(String::as_str)
+    }
+}
+
+impl<P: CallPort> McpServer<P> {
+    /// The task of a call that started `job_id`: working, as the job is.
+    pub(super) async fn created_task(
+        &self,
+        job_id: &str,
+        options: CallOptions,
+    ) -> Result<CreateTaskResult, ErrorData> {
+        let info = self.job_of(job_id, options).await?;
+        Ok(CreateTaskResult::new(self.task_of(&info)))
+    }
+
+    /// `tasks/get`: the task, with its result or error once it has ended.
+    pub(super) async fn extension_task_get(
+        &self,
+        request: GetTaskParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let options = self.call_options(&context.extensions);
+        let info = self.job_of(&request.task_id, options).await?;
+        let payload = match info.state {
+            JobState::Pending | JobState::Running => TaskPayload::Working,
+            JobState::Cancelled => TaskPayload::Cancelled,
+            // A tool's error is a completed task whose result says
+            // `isError`, as the extension has it: `failed` is for protocol
+            // errors, which a job does not end with.
+            JobState::Complete | JobState::Failed => TaskPayload::Completed {
+                result: self.ended_result(&info),
+            },
+        };
+        Ok(GetTaskResult::new(DetailedTask::new(
+            self.task_of(&info),
+            payload,
+        )))
+    }
+
+    /// `tasks/update`: acknowledged for a task of the caller's. Its jobs
+    /// ask nothing mid-run, so there is nothing to hand the answers to.
+    pub(super) async fn extension_task_update(
+        &self,
+        request: UpdateTaskParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let options = self.call_options(&context.extensions);
+        self.job_of(&request.task_id, options).await.map(|_| ())
+    }
+
+    /// `tasks/cancel`: the job is cancelled; a task that has ended is left
+    /// as it is, and acknowledged all the same.
+    pub(super) async fn extension_task_cancel(
+        &self,
+        request: CancelTaskParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let options = self.call_options(&context.extensions);
+        let info = self.job_of(&request.task_id, options.clone()).await?;
+        if matches!(info.state, JobState::Pending | JobState::Running) {
+            let args = job_args(&request.task_id);
+            // The job tool waits until the handler has stopped (or its
+            // grace ran out); a job that ended meanwhile is not an error.
+            let _ = self.job_tool("job_cancel", &args, options).await;
+        }
+        Ok(())
+    }
+
+    /// The job behind a task, as the job tools answer the caller of
+    /// `options`: another caller's job is not found.
+    async fn job_of(&self, job_id: &str, options: CallOptions) -> Result<JobInfo, ErrorData> {
+        let not_found = || {
+            ErrorData::invalid_params(
+                format!("no task `{job_id}` of this caller (it may have expired)"),
+                None,
+            )
+        };
+        let answer = self
+            .job_tool("job_status", &job_args(job_id), options)
+            .await
+            .map_err(|e| match e.code.as_ref() {
+                codes::INVALID_REQUEST | "NOT_FOUND" | "INVALID_JOB_ID" => not_found(),
+                _ => ErrorData::internal_error(format!("{}: {}", e.code, e.message), None),
+            })?;
+        serde_json::from_value(answer).map_err(|_| not_found())
+    }
+
+    /// Calls a job tool for the caller of `options`: its answer's fields.
+    async fn job_tool(
+        &self,
+        tool: &str,
+        args: &JsonObject,
+        options: CallOptions,
+    ) -> Result<Json, ToolError> {
+        let request = edge::request_msgpack(tool, args, self.port.limits())?;
+        match self.port.call(request, options).await {
+            ResponseEnvelope::Success(response) => {
+                let mut fields = serde_json::to_value(&response)
+                    .map_err(|e| ToolError::internal(e.to_string()))?;
+                if let Some(fields) = fields.as_object_mut() {
+                    fields.remove("tool");
+                }
+                Ok(fields)
+            }
+            ResponseEnvelope::Error(e) => Err(e),
+            _ => Err(ToolError::internal(format!(
+                "`{tool}` answered without an answer"
+            ))),
+        }
+    }
+
+    /// A job as a task: its id, status, times, time to live and how often
+    /// to poll.
+    fn task_of(&self, info: &JobInfo) -> Task {
+        let status = match info.state {
+            JobState::Pending | JobState::Running => rmcp::model::TaskStatus::Working,
+            JobState::Cancelled => rmcp::model::TaskStatus::Cancelled,
+            JobState::Complete | JobState::Failed => rmcp::model::TaskStatus::Completed,
+        };
+        let updated = info
+            .completed_at
+            .or(info.started_at)
+            .unwrap_or(info.created_at);
+        let timing =
+            P::Catalogue::tool(&info.tool_name).map_or(crate::ToolTiming::AsyncLong, |t| t.timing);
+        let mut task = Task::new(
+            info.job_id.clone(),
+            status,
+            tasks::iso8601(info.created_at),
+            tasks::iso8601(updated),
+        )
+        .with_ttl_ms(u64::try_from(self.port.job_ttl().as_millis()).unwrap_or(u64::MAX))
+        .with_poll_interval_ms(tasks::poll_interval(timing));
+        if let (JobState::Running, Some(progress)) = (info.state, info.progress) {
+            task = task.with_status_message(format!("{:.0}% done", progress * 100.0));
+        }
+        task
+    }
+
+    /// The `tools/call` result of a job that ended.
+    fn ended_result(&self, info: &JobInfo) -> JsonObject {
+        let result: CallToolResult = match (&info.result, &info.error_code) {
+            (Some(response), _) => result::success(response, P::Catalogue::CONTENT),
+            (None, Some(code)) => result::error(&ToolError::new(
+                code.clone(),
+                info.error.clone().unwrap_or_default(),
+            )),
+            (None, None) => result::error(&ToolError::internal("the job ended without an answer")),
+        };
+        let result = self.enveloped(&info.tool_name, None, result);
+        match serde_json::to_value(result) {
+            Ok(Json::Object(object)) => object,
+            _ => JsonObject::new(),
+        }
+    }
+}
+
+/// `{"job_id": id}`.
+fn job_args(job_id: &str) -> JsonObject {
+    let mut args = JsonObject::new();
+    args.insert("job_id".to_owned(), json!(job_id));
+    args
+}
