@@ -24,6 +24,7 @@ function withoutSchemas(tool: ToolMetadata): unknown {
   const entry = JSON.parse(JSON.stringify(tool)) as Record<string, unknown>;
   delete entry["inputSchema"];
   delete entry["outputSchema"];
+  delete entry["errorSchema"];
   for (const action of (entry["actions"] ?? []) as Record<string, unknown>[]) {
     delete action["inputSchema"];
     delete action["outputSchema"];
@@ -32,13 +33,18 @@ function withoutSchemas(tool: ToolMetadata): unknown {
 }
 
 describe("the tool document", () => {
-  it("is the generated registry, plus each tool's schemas", async () => {
+  it("is the generated registry, plus each tool's schemas (input, output, errors)", async () => {
     const document = await fetchTools(base);
     assert.ok(document !== undefined);
     assert.deepEqual(document.tools.map(withoutSchemas), JSON.parse(JSON.stringify(TOOLS)));
-    const add = document.tools.find((t) => t.name === "add") as ToolMetadata & { inputSchema?: unknown };
+    const add = document.tools.find((t) => t.name === "add") as ToolMetadata & {
+      inputSchema?: unknown;
+      errorSchema?: { oneOf?: unknown[] };
+    };
     assert.equal(add.source, "local");
     assert.ok(add.inputSchema !== undefined);
+    // The schema of the typed errors' `details`: `add` has one, `overflow`.
+    assert.equal(add.errorSchema?.oneOf?.length, 1);
     assert.ok(document.etag !== undefined);
     assert.equal(await fetchTools(base, { etag: document.etag }), undefined);
   });
