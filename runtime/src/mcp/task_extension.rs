@@ -39,7 +39,8 @@ impl StartedJob {
 }
 
 impl<P: CallPort> McpServer<P> {
-    /// The task of a call that started `job_id`: working, as the job is.
+    /// The task of a call that started `job_id`, as the job stands now
+    /// (working, or already ended if it was quick).
     pub(super) async fn created_task(
         &self,
         job_id: &str,
