@@ -468,6 +468,17 @@ impl Parser<'_> {
                     Some("write the ranges, e.g. `[A-Za-z]`"),
                 ));
             }
+            if c == '[' {
+                // ECMA-262 reads it as a plain `[`; the `regex` crate (and so
+                // JSON Schema validators built on it) as a nested class, and
+                // Python warns of one.
+                return Err(self.error(
+                    item_start,
+                    item_start + 1,
+                    "a `[` inside a class is read as a nested class by some engines",
+                    Some("escape it: `\\[`"),
+                ));
+            }
             let low = self.class_atom()?;
             if self.peek() == Some('-') && self.peek_at(1).is_some_and(|c| c != ']') {
                 self.pos += 1;

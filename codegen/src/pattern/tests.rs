@@ -99,6 +99,7 @@ fn what_ecma_262_or_the_rust_engines_lack_is_refused_with_a_reason() {
     assert!(refused("(ab").contains("unclosed group"));
     assert!(refused("ab)").contains("unmatched"));
     assert!(refused("[ab").contains("unclosed character class"));
+    assert!(refused("[a[b]").contains("nested class"));
     assert!(refused(r"\uD800").contains("lone surrogate"));
     assert!(refused("a\\").contains("cannot end"));
 }
