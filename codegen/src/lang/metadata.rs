@@ -192,19 +192,17 @@ pub(crate) fn entry<'a>(model: &'a Model, tool: &'a Tool) -> Metadata<'a> {
             ),
         ),
     };
-    let errors: Vec<ErrorMetadata<'a>> = match tool.errors.map(|id| &model.type_def(id).kind) {
-        Some(TypeKind::Error(variants)) => variants
-            .iter()
-            .filter_map(|v| {
-                Some(ErrorMetadata {
-                    code: v.code.as_deref()?,
-                    name: &v.name,
-                    description: v.docs.as_deref(),
-                })
+    let errors: Vec<ErrorMetadata<'a>> = model
+        .error_variants(tool)
+        .iter()
+        .filter_map(|v| {
+            Some(ErrorMetadata {
+                code: v.code.as_deref()?,
+                name: &v.name,
+                description: v.docs.as_deref(),
             })
-            .collect(),
-        _ => Vec::new(),
-    };
+        })
+        .collect();
     let single = match &tool.kind {
         ToolKind::Single(ep) => Some(ep),
         ToolKind::Actions(_) => None,

@@ -47,6 +47,14 @@ impl Model {
         self.tools.iter().find(|t| t.name == name)
     }
 
+    /// The variants of `tool`'s error type; none when it declares no errors.
+    pub fn error_variants(&self, tool: &Tool) -> &[Variant] {
+        match tool.errors.map(|id| &self.type_def(id).kind) {
+            Some(TypeKind::Error(variants)) => variants,
+            _ => &[],
+        }
+    }
+
     /// True when `location` is in a file built into the generator.
     pub fn is_builtin(&self, location: &Location) -> bool {
         self.files.get(location.file).is_some_and(|f| f.builtin)

@@ -95,7 +95,7 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
             self.call_in_rounds(request, context).await?
         };
         Ok(match answered {
-            CallToolResponse::Complete(result) if !self.discovers(&name) => {
+            CallToolResponse::Complete(result) => {
                 self.enveloped(&name, args.as_ref(), result).into()
             }
             other => other,
@@ -268,15 +268,17 @@ impl<P: CallPort> McpServer<P> {
             .client_capabilities()
             .is_some_and(|c| c.supports_tasks());
         let started = StartedJob::default();
-        if tasks {
+        let options = if tasks {
             context.extensions.insert(started.clone());
-        }
-        let options = self.call_options(&context.extensions);
+            Some(self.call_options(&context.extensions))
+        } else {
+            None
+        };
         let result = self.call_tool_params(request, context).await?;
         if let Some(questions) = self.seal.questions(&binding, &given) {
             return Ok(questions.into());
         }
-        if let Some(job_id) = started.get() {
+        if let (Some(job_id), Some(options)) = (started.get(), options) {
             return Ok(self.created_task(job_id, options).await?.into());
         }
         // A call that failed for want of a capability the request did not

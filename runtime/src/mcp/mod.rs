@@ -317,14 +317,14 @@ impl<P: CallPort> McpServer<P> {
     }
 
     /// `result` of a call of `tool` with `args`, in the envelope when the
-    /// server answers in it.
+    /// server answers in it; the discovery tools answer bare.
     fn enveloped(
         &self,
         tool: &str,
         args: Option<&rmcp::model::JsonObject>,
         result: rmcp::model::CallToolResult,
     ) -> rmcp::model::CallToolResult {
-        let Some(traces) = &self.envelope else {
+        let Some(traces) = self.envelope.as_ref().filter(|_| !self.discovers(tool)) else {
             return result;
         };
         let meta = envelope::Meta {

@@ -122,10 +122,8 @@ impl<P: CallPort> McpServer<P> {
     ) -> Result<Value, ErrorData> {
         let request = parse::<CallToolRequestParams>(params)?;
         let (name, args) = (request.name.clone(), request.arguments.clone());
-        let mut result = self.call_tool_params(request, context).await?;
-        if !self.discovers(&name) {
-            result = self.enveloped(&name, args.as_ref(), result);
-        }
+        let result = self.call_tool_params(request, context).await?;
+        let result = self.enveloped(&name, args.as_ref(), result);
         serde_json::to_value(result).map_err(internal)
     }
 
@@ -299,15 +297,7 @@ impl<P: CallPort> McpServer<P> {
     /// A finished job's answer from the job store.
     async fn stored_result(&self, job_id: &str) -> CallToolResult {
         match self.port.job_status(job_id).await {
-            Ok(info) => match (info.result, info.error_code) {
-                (Some(response), _) => result::success(&response, P::Catalogue::CONTENT),
-                (None, Some(code)) => {
-                    result::error(&ToolError::new(code, info.error.unwrap_or_default()))
-                }
-                (None, None) => {
-                    result::error(&ToolError::internal("the job ended without an answer"))
-                }
-            },
+            Ok(info) => result::from_job(&info, P::Catalogue::CONTENT),
             Err(e) => result::error(&e),
         }
     }

@@ -8,6 +8,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::edge::Answer;
+use crate::jobs::JobInfo;
 use crate::{ContentKind, Json, ResponseContent, ResponseEnvelope, ToolError, ToolTiming};
 
 /// The result of a call that ended: `Success` or `Error`. A job handle or
@@ -162,6 +163,19 @@ pub(super) fn job_handle(job_id: &str, tool: &str, timing: ToolTiming) -> CallTo
     let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
     result.structured_content = Some(value);
     result
+}
+
+/// The result of a job that has ended, from what the job store keeps: its
+/// response, or its error.
+pub(super) fn from_job(info: &JobInfo, content: &'static [ResponseContent]) -> CallToolResult {
+    match (&info.result, &info.error_code) {
+        (Some(response), _) => success(response, content),
+        (None, Some(code)) => error(&ToolError::new(
+            code.clone(),
+            info.error.clone().unwrap_or_default(),
+        )),
+        (None, None) => error(&ToolError::internal("the job ended without an answer")),
+    }
 }
 
 /// An answer the edge gave itself (an action tool's `help` or `schema`, or

@@ -12,8 +12,8 @@ use std::sync::{Arc, OnceLock};
 
 use rmcp::RoleServer;
 use rmcp::model::{
-    CallToolResult, CancelTaskParams, CreateTaskResult, DetailedTask, ErrorData, GetTaskParams,
-    GetTaskResult, JsonObject, Task, TaskPayload, UpdateTaskParams,
+    CancelTaskParams, CreateTaskResult, DetailedTask, ErrorData, GetTaskParams, GetTaskResult,
+    JsonObject, Task, TaskPayload, UpdateTaskParams,
 };
 use rmcp::service::RequestContext;
 use serde_json::json;
@@ -176,14 +176,7 @@ impl<P: CallPort> McpServer<P> {
 
     /// The `tools/call` result of a job that ended.
     fn ended_result(&self, info: &JobInfo) -> JsonObject {
-        let result: CallToolResult = match (&info.result, &info.error_code) {
-            (Some(response), _) => result::success(response, P::Catalogue::CONTENT),
-            (None, Some(code)) => result::error(&ToolError::new(
-                code.clone(),
-                info.error.clone().unwrap_or_default(),
-            )),
-            (None, None) => result::error(&ToolError::internal("the job ended without an answer")),
-        };
+        let result = result::from_job(info, P::Catalogue::CONTENT);
         let result = self.enveloped(&info.tool_name, None, result);
         match serde_json::to_value(result) {
             Ok(Json::Object(object)) => object,

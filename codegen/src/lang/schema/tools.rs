@@ -7,7 +7,7 @@ use serde_json::{Map, Value as Json, json};
 
 use super::types::{Cx, describe};
 use super::{actions, output, reach};
-use crate::model::{Endpoint, Tool, ToolKind, TypeId, TypeKind};
+use crate::model::{Endpoint, Tool, ToolKind, TypeId};
 
 /// The `_meta` key that names a tool's typed errors:
 /// `{"type": "<IDL error type>", "codes": ["NOT_FOUND", …]}`.
@@ -52,7 +52,7 @@ pub(super) fn tool(cx: &Cx<'_>, tool: &Tool) -> (Json, Option<Json>) {
     if let Some(errors) = tool.errors {
         object.insert(
             "_meta".into(),
-            json!({ ERRORS_META: errors_pointer(cx, errors) }),
+            json!({ ERRORS_META: errors_pointer(cx, tool, errors) }),
         );
     }
     (Json::Object(object), actions)
@@ -62,13 +62,14 @@ pub(super) fn tool(cx: &Cx<'_>, tool: &Tool) -> (Json, Option<Json>) {
 /// schema itself ([`error_schema`]) is a few hundred tokens per tool, and
 /// `tools/list` repeats it for every tool of a category, so the listing
 /// only points to it.
-fn errors_pointer(cx: &Cx<'_>, errors: TypeId) -> Json {
-    let def = cx.model.type_def(errors);
-    let codes: Vec<&str> = match &def.kind {
-        TypeKind::Error(variants) => variants.iter().filter_map(|v| v.code.as_deref()).collect(),
-        _ => Vec::new(),
-    };
-    json!({ "type": def.name, "codes": codes })
+fn errors_pointer(cx: &Cx<'_>, tool: &Tool, errors: TypeId) -> Json {
+    let codes: Vec<&str> = cx
+        .model
+        .error_variants(tool)
+        .iter()
+        .filter_map(|v| v.code.as_deref())
+        .collect();
+    json!({ "type": cx.model.type_def(errors).name, "codes": codes })
 }
 
 /// The JSON Schema of `details` in a tool's typed errors
