@@ -63,7 +63,7 @@ tool artifact_get {
 }
 
 /// List artifacts, newest first, optionally filtered by tag, creator or type.
-@read_only @idempotent
+@read_only @idempotent @paged
 tool artifact_list {
     timing sync
     title "List artifacts"
@@ -77,16 +77,12 @@ tool artifact_list {
         /// Maximum number of artifacts to return.
         @range(1, 1000)
         limit: u32 = 50,
-        /// Cursor from a previous page's `page.next_cursor`.
-        cursor: string?,
     }
     response {
         /// The matching artifacts, newest first.
         artifacts: list<ArtifactInfo>,
         /// Number of artifacts in this page.
         count: u32,
-        /// Where the next page starts.
-        page: PageInfo,
     }
     errors ArtifactError
 }
@@ -173,6 +169,4 @@ error ArtifactError {
         /// Operating-system error message.
         message: string,
     },
-    /// The paging cursor is malformed or expired.
-    invalid_cursor,
 }

@@ -73,6 +73,26 @@ tool cas_inspect {
     errors CasError
 }
 
+/// List the hashes of the stored content in order, a page at a time.
+@read_only @idempotent @paged
+tool cas_list {
+    timing sync
+    title "List CAS content"
+    request {
+        /// Only hashes that start with these hex digits, e.g. `ab`.
+        @pattern("^[0-9a-f]{0,64}$")
+        prefix: string = "",
+        /// Most hashes on one page.
+        @range(1, 1000)
+        limit: u32 = 100,
+    }
+    response {
+        /// The hashes on this page, in ascending order.
+        hashes: list<string>,
+    }
+    errors CasError
+}
+
 /// Read a file from the server's filesystem and store its bytes in CAS.
 @deprecated("use artifact_upload, which stores the file and records an artifact with provenance in one call")
 @idempotent

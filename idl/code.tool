@@ -20,6 +20,7 @@ tool code {
     }
 
     /// Find every reference to the symbol at a position.
+    @paged
     action references {
         title "Find references"
         request {
@@ -33,14 +34,10 @@ tool code {
             /// Maximum number of references per page.
             @range(1, 5000)
             limit: u32 = 200,
-            /// Cursor from a previous page's `page.next_cursor`.
-            cursor: string?,
         }
         response {
             /// The references, grouped by file.
             references: list<SymbolRef>,
-            /// Where the next page starts.
-            page: PageInfo,
         }
     }
 
@@ -105,6 +102,7 @@ tool code {
     }
 
     /// Search for symbols by name.
+    @paged
     action search_symbol {
         title "Search symbols"
         request {
@@ -120,14 +118,10 @@ tool code {
             /// Maximum number of symbols per page.
             @range(1, 1000)
             limit: u32 = 50,
-            /// Cursor from a previous page's `page.next_cursor`.
-            cursor: string?,
         }
         response {
             /// The symbols, best match first.
             symbols: list<SymbolRef>,
-            /// Where the next page starts.
-            page: PageInfo,
         }
     }
 

@@ -2,7 +2,7 @@
 /// `file://` URIs and versioned by content hash; `apply_patch` with a
 /// `base_hash` is the only way to change an existing file, so stale edits
 /// fail with `CONFLICT` instead of overwriting someone else's work.
-/// Also home to the position, range and paging types every workspace tool shares.
+/// Also home to the position and range types every workspace tool shares.
 category fs;
 
 /// Read, create, inspect, list, patch, search and diff files.
@@ -67,6 +67,7 @@ tool fs {
     }
 
     /// List a directory, optionally recursively and filtered by a glob.
+    @paged
     action list {
         title "List directory"
         request {
@@ -83,14 +84,10 @@ tool fs {
             /// Maximum number of entries per page.
             @range(1, 10000)
             limit: u32 = 500,
-            /// Cursor from a previous page's `page.next_cursor`.
-            cursor: string?,
         }
         response {
             /// The entries, in path order.
             entries: list<FileStat>,
-            /// Where the next page starts.
-            page: PageInfo,
         }
     }
 
@@ -143,6 +140,7 @@ tool fs {
     }
 
     /// Search file contents for text or a regular expression (ripgrep).
+    @paged
     action search_text {
         timing async_short
         title "Search text"
@@ -164,14 +162,10 @@ tool fs {
             /// Maximum number of matches per page.
             @range(1, 10000)
             limit: u32 = 200,
-            /// Cursor from a previous page's `page.next_cursor`.
-            cursor: string?,
         }
         response {
             /// The matches, grouped by file in path order.
             matches: list<TextMatch>,
-            /// Where the next page starts.
-            page: PageInfo,
         }
     }
 
@@ -222,14 +216,6 @@ struct Location {
     uri: string,
     /// The span within it.
     range: TextRange,
-}
-
-/// Paging state returned by list and search actions.
-struct PageInfo {
-    /// Pass as `cursor` to get the next page; absent on the last page.
-    next_cursor: string?,
-    /// True when more results follow.
-    more: bool,
 }
 
 /// Metadata of a file or directory.

@@ -73,9 +73,11 @@ fn blocks(explanation: &str) -> (Option<String>, Option<String>) {
 /// The codes a text draws: its errors, or when it has none and
 /// `warnings` is set, its warnings, checked as for a catalogue that
 /// targets every provider profile. (The examples of error codes are kept
-/// short, without the doc comments TW403 asks for.)
+/// short, without the doc comments TW403 asks for.) The built-in files
+/// are there, as for every catalogue the CLI or a build script checks.
 fn codes_of(text: &str, warnings: bool) -> Result<(), Vec<&'static str>> {
     let mut sources = Sources::new();
+    sources.add_job_tools();
     sources.add("example.tool", text);
     let codes = |d: &toolwright_codegen::Diagnostics| d.iter().map(|d| d.code.as_str()).collect();
     let clients = Clients {

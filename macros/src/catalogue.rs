@@ -29,6 +29,7 @@ mod key {
     pub(super) const TIMING: &str = "timing";
     pub(super) const DECLARED: &str = "declared";
     pub(super) const BUILTIN: &str = "builtin";
+    pub(super) const PAGED: &str = "paged";
 }
 
 /// The IDL's timing classes.
@@ -65,6 +66,9 @@ pub(crate) struct ToolEntry {
     pub(crate) declared: String,
     /// A job tool, answered by the runtime itself.
     pub(crate) builtin: bool,
+    /// It (or one of its actions) is `@paged`: the dispatcher opens and
+    /// seals its cursors, so its handler is never called inline.
+    pub(crate) paged: bool,
 }
 
 impl Parse for Catalogue {
@@ -116,6 +120,7 @@ struct Fields {
     timing: bool,
     declared: Option<LitStr>,
     builtin: bool,
+    paged: bool,
 }
 
 impl Fields {
@@ -149,6 +154,11 @@ impl Fields {
                 Ok(())
             }
             key::BUILTIN => Err(duplicate()),
+            key::PAGED if !self.paged => {
+                self.paged = true;
+                Ok(())
+            }
+            key::PAGED => Err(duplicate()),
             _ => Err(malformed(span, format!("unknown key `{key}`"))),
         }
     }
@@ -168,6 +178,7 @@ impl Fields {
             error: self.error,
             stream: self.stream,
             builtin: self.builtin,
+            paged: self.paged,
         })
     }
 }

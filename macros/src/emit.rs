@@ -135,12 +135,15 @@ pub(crate) fn service_impl(input: &BindInput, answers: &[(&ToolEntry, Answer)]) 
 }
 
 /// The handlers answered without a future: plain functions taking no
-/// context, not under `#[cfg]`.
+/// context, not under `#[cfg]`, of tools that are not paged (the
+/// dispatcher opens a paged call's cursor before its handler runs).
 fn inline_handlers<'a>(
     answers: &'a [(&'a ToolEntry, Answer)],
 ) -> impl Iterator<Item = (&'a ToolEntry, &'a Handler)> {
     answers.iter().filter_map(|(tool, answer)| match answer {
-        Answer::Handler(h) if !h.awaits && h.context.is_none() && h.cfgs.is_empty() => {
+        Answer::Handler(h)
+            if !h.awaits && h.context.is_none() && h.cfgs.is_empty() && !tool.paged =>
+        {
             Some((*tool, &**h))
         }
         _ => None,

@@ -37,9 +37,13 @@ pub mod codes {
     /// the call's answer (MCP 2026-07-28's `input_required` result), and
     /// the call will be run again with the client's answer.
     pub const INPUT_REQUIRED: &str = "INPUT_REQUIRED";
+    /// The `cursor` of a `@paged` call is not one the server issued for
+    /// the same tool and arguments (changed, made up, from another server
+    /// or from before a restart). Start again without one.
+    pub const INVALID_CURSOR: &str = "INVALID_CURSOR";
 
     /// Every built-in code.
-    pub const ALL: [&str; 11] = [
+    pub const ALL: [&str; 12] = [
         INVALID_REQUEST,
         UNKNOWN_TOOL,
         UNKNOWN_ACTION,
@@ -51,6 +55,7 @@ pub mod codes {
         BUSY,
         UNSUPPORTED,
         INPUT_REQUIRED,
+        INVALID_CURSOR,
     ];
 }
 

@@ -46,6 +46,9 @@ pub struct ToolInfo {
     pub actions: &'static [ActionInfo],
     /// True when it streams chunks while running.
     pub streams: bool,
+    /// True when it is `@paged`: its request has a `cursor` and its
+    /// response a `paging`. An action tool's actions say so each.
+    pub paged: bool,
     /// True for the job tools, which the runtime serves itself.
     pub builtin: bool,
     /// The toolsets it belongs to: its category first, then those its
@@ -57,6 +60,14 @@ impl ToolInfo {
     /// The action with this name.
     pub fn action(&self, name: &str) -> Option<&'static ActionInfo> {
         self.actions.iter().find(|a| a.name == name)
+    }
+
+    /// True when a call of it, or of its action `action`, is paged.
+    pub fn pages(&self, action: Option<&str>) -> bool {
+        match action.and_then(|a| self.action(a)) {
+            Some(action) => action.paged,
+            None => self.paged,
+        }
     }
 
     /// True when it belongs to the toolset `name`.
@@ -76,6 +87,8 @@ pub struct ActionInfo {
     pub description: &'static str,
     /// Timing class.
     pub timing: ToolTiming,
+    /// True when it is `@paged`.
+    pub paged: bool,
 }
 
 /// What the dispatcher needs to know about one decoded call.
@@ -135,6 +148,21 @@ pub trait Catalogue: Send + Sync + 'static {
 
     /// The tool with this wire name.
     fn tool(name: &str) -> Option<&'static ToolInfo>;
+
+    /// The `cursor` field of a `@paged` call's request, which the
+    /// dispatcher opens before the handler sees it; `None` for a call of a
+    /// tool or action that is not paged.
+    fn cursor(request: &mut Self::Request) -> Option<&mut Option<String>> {
+        let _ = request;
+        None
+    }
+
+    /// The `paging` field of a `@paged` call's response, whose cursor the
+    /// dispatcher seals; `None` for any other response.
+    fn paging(response: &mut Self::Response) -> Option<&mut crate::Paging> {
+        let _ = response;
+        None
+    }
 
     /// Which tool and action a request calls, and under which timing.
     fn call_info(request: &Self::Request) -> CallInfo;

@@ -173,7 +173,7 @@ async fn action_tools_answer_help_schema_status_and_unknown_actions() {
         .iter()
         .map(|a| a["name"].as_str().expect("a name"))
         .collect();
-    assert_eq!(actions, ["read", "write"]);
+    assert_eq!(actions, ["read", "list", "write"]);
 
     let schema = call(
         &session,
@@ -203,7 +203,7 @@ async fn action_tools_answer_help_schema_status_and_unknown_actions() {
     assert_eq!(structured(&unknown)["code"], "UNKNOWN_ACTION");
     assert_eq!(
         structured(&unknown)["details"]["available"],
-        json!(["read", "write", "help", "schema", "status"])
+        json!(["read", "list", "write", "help", "schema", "status"])
     );
 }
 

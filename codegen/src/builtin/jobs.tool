@@ -165,3 +165,14 @@ error JobError {
         job_id: string,
     },
 }
+
+/// Where a page of a `@paged` tool ends. Every paged response has it as
+/// its `paging` field.
+struct Paging {
+    /// Pass it as the next call's `cursor`, with the same arguments, to get
+    /// the next page; absent on the last page. Opaque: the server signs it
+    /// and refuses one it did not issue for this query (`INVALID_CURSOR`).
+    cursor: string?,
+    /// True when another page follows.
+    more: bool,
+}

@@ -70,6 +70,7 @@ struct Spec {
 }
 
 const TOOL: &[Target] = &[Target::Tool];
+const TOOL_OR_ACTION: &[Target] = &[Target::Tool, Target::Action];
 const FIELD: &[Target] = &[Target::Field];
 const TYPE: &[Target] = &[Target::Type];
 const ANYTHING: &[Target] = &[
@@ -111,6 +112,12 @@ const SPECS: &[Spec] = &[
         targets: TOOL,
         targets_text: "tools",
         args: Args::Strings,
+    },
+    Spec {
+        name: "paged",
+        targets: TOOL_OR_ACTION,
+        targets_text: "tools and actions",
+        args: Args::None,
     },
     Spec {
         name: "deprecated",
@@ -173,6 +180,8 @@ pub(crate) struct Attrs {
     pub(crate) content: Option<ContentKind>,
     /// `@form`: the struct is asked of users (MCP elicitation).
     pub(crate) form: bool,
+    /// `@paged`: the tool or action answers a page at a time.
+    pub(crate) paged: bool,
 }
 
 /// Checks `attrs` written on `target` and collects their values.
@@ -274,6 +283,7 @@ fn apply(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
         "idempotent" => out.annotations.idempotent = true,
         "open_world" => out.annotations.open_world = true,
         "form" => out.form = true,
+        "paged" => out.paged = true,
         "toolset" => toolsets(out, cx, attr),
         "content" => {
             let name = args

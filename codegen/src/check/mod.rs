@@ -1,7 +1,7 @@
 //! The checker: turns syntax trees into the model, reporting every error it
 //! finds. Used by `crate::check` for every door (CLI, build.rs, proc-macro).
 //!
-//! Phases: collect names (`symbols`) → lower types (`types`, `fields`,
+//! Phases: add the fields `@paged` implies (`paged`) → collect names (`symbols`) → lower types (`types`, `fields`,
 //! `defaults`, `resolve`) → lower tools (`tools`) → analyse the type graph
 //! (`graph`) → check `@content` fields against their tools (`content`)
 //! and `@form` types against what elicitation asks (`form`). Each phase keeps going after an error; the caller gates.
@@ -13,6 +13,7 @@ mod fields;
 mod form;
 mod graph;
 mod names;
+mod paged;
 mod resolve;
 mod symbols;
 mod tools;
@@ -26,6 +27,8 @@ use crate::syntax::ast;
 /// Builds the model. The result is only meaningful if `cx` holds no errors
 /// afterwards.
 pub(crate) fn check(sources: &Sources, files: &[ast::File], cx: &mut Ctxt) -> Model {
+    let paged = paged::desugar(files, cx);
+    let files = paged.as_deref().unwrap_or(files);
     let symbols = symbols::Symbols::collect(sources, files, cx);
     let mut types = types::lower(&symbols, sources, cx);
     let tools = tools::lower(&symbols, sources, cx);
@@ -88,6 +91,75 @@ mod tests {
                 "struct In { tool: string }\ntool t { timing sync request { x: In, action: u8 } }"
             )
             .is_empty()
+        );
+    }
+
+    /// With the built-in files, which declare `Paging`.
+    fn with_builtins(text: &str) -> Result<Model, crate::Diagnostics> {
+        let mut sources = Sources::new();
+        sources.add_job_tools();
+        sources.add("t.tool", text);
+        check(&sources)
+    }
+
+    #[test]
+    fn paged_tools_and_actions_get_a_cursor_in_and_paging_out() {
+        let m = with_builtins(
+            "@paged tool list { timing sync request { dir: string } response { names: list<string> } }\n\
+             @paged tool everything { timing sync response { names: list<string> } }\n\
+             tool fs { timing sync  @paged action find { response { hits: list<u8> } }  action read { } }",
+        )
+        .expect("valid");
+        let names =
+            |ty: &str| -> Vec<String> { fields(&m, ty).into_iter().map(|f| f.name).collect() };
+        assert_eq!(names("ListRequest"), ["dir", "cursor"]);
+        assert_eq!(names("ListResponse"), ["names", "paging"]);
+        assert_eq!(
+            names("EverythingRequest"),
+            ["cursor"],
+            "a request is made for it"
+        );
+        assert_eq!(names("FsFindRequest"), ["cursor"]);
+        assert_eq!(names("FsFindResponse"), ["hits", "paging"]);
+        let cursor = &fields(&m, "ListRequest")[1];
+        assert!(!cursor.required && cursor.docs.is_some());
+        let paged: Vec<(&str, bool)> = m
+            .tools
+            .iter()
+            .filter(|t| !m.is_builtin(&t.location))
+            .flat_map(|t| t.endpoints())
+            .map(|(a, e)| (a.map_or("", |a| a.name.as_str()), e.paged))
+            .collect();
+        assert_eq!(
+            paged,
+            [("", true), ("", true), ("find", true), ("read", false)]
+        );
+    }
+
+    #[test]
+    fn paged_shapes_that_cannot_take_the_fields_are_refused() {
+        for text in [
+            "struct R { a: u8 }\n@paged tool t { timing sync request R response { b: u8 } }",
+            "struct R { a: u8 }\n@paged tool t { timing sync response R }",
+            "@paged tool t { timing sync request { a: u8 } }",
+            "@paged tool t { timing sync response { paging: u8 } }",
+            "@paged tool t { timing sync request { cursor: string? } response { a: u8 } }",
+            "@paged tool fs { timing sync action read { response { a: u8 } } }",
+        ] {
+            let codes: Vec<Code> = with_builtins(text)
+                .err()
+                .map_or_else(Vec::new, |d| d.iter().map(|d| d.code).collect());
+            assert_eq!(codes, [Code::PagedShape], "{text}");
+        }
+        assert_eq!(
+            codes("@paged tool t { timing sync response { a: u8 } }"),
+            [Code::PagedShape],
+            "without the built-in files there is no `Paging`"
+        );
+        assert_eq!(
+            codes("struct S { @paged a: u8 }"),
+            [Code::AttributeTarget],
+            "only on tools and actions"
         );
     }
 

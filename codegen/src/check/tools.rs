@@ -142,6 +142,7 @@ fn lower_tool(
             name,
             (timing, clauses.timing.map(|t| t.span)),
             &clauses,
+            attrs.paged,
         )?)
     } else {
         for (span, clause) in [(clauses.request, "request"), (clauses.response, "response")]
@@ -225,8 +226,14 @@ fn actions(
             }
         };
         let qualified = format!("{}.{}", tool.name.name, name.name);
-        let Some(endpoint) = endpoint(symbols, cx, &qualified, (timing, Some(timing_span)), &inner)
-        else {
+        let Some(endpoint) = endpoint(
+            symbols,
+            cx,
+            &qualified,
+            (timing, Some(timing_span)),
+            &inner,
+            attrs.paged,
+        ) else {
             ok = false;
             continue;
         };
@@ -250,6 +257,7 @@ fn endpoint(
     name: &str,
     (timing, timing_span): (Timing, Option<Span>),
     clauses: &Clauses<'_>,
+    paged: bool,
 ) -> Option<Endpoint> {
     if timing == Timing::FireAndForget
         && let Some((span, _)) = clauses.response
@@ -273,6 +281,7 @@ fn endpoint(
         timing,
         request,
         response,
+        paged,
     })
 }
 

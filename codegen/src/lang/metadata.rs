@@ -33,6 +33,8 @@ pub(crate) struct Metadata<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     response: Option<Vec<Parameter>>,
     streams: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    paged: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     stream: Option<StreamMetadata>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -86,6 +88,8 @@ struct ActionMetadata<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     description: Option<&'a str>,
     timing: &'static str,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    paged: bool,
     parameters: Vec<Parameter>,
     #[serde(skip_serializing_if = "Option::is_none")]
     response: Option<Vec<Parameter>>,
@@ -183,6 +187,7 @@ pub(crate) fn entry<'a>(model: &'a Model, tool: &'a Tool) -> Metadata<'a> {
                         title: a.title.as_deref(),
                         description: a.docs.as_deref(),
                         timing: a.endpoint.timing.as_str(),
+                        paged: a.endpoint.paged,
                         parameters: parameters(model, a.endpoint.request),
                         response: a.endpoint.response.map(|id| parameters(model, Some(id))),
                         example: example(model, &a.endpoint, Some(&a.name)),
@@ -229,6 +234,7 @@ pub(crate) fn entry<'a>(model: &'a Model, tool: &'a Tool) -> Metadata<'a> {
         errors,
         response,
         streams: tool.stream.is_some(),
+        paged: single.is_some_and(|ep| ep.paged),
         stream: tool.stream.map(|id| {
             let ty = model.type_def(id);
             StreamMetadata {

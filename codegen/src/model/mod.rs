@@ -262,6 +262,11 @@ pub struct Endpoint {
     pub request: Option<TypeId>,
     /// Response struct; `None` when it answers with an acknowledgement.
     pub response: Option<TypeId>,
+    /// `@paged`: its request has a `cursor` field and its response a
+    /// `paging` field (the built-in `Paging`), which the runtime seals and
+    /// opens.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub paged: bool,
 }
 
 /// One action of an action tool.

@@ -122,6 +122,36 @@ impl Cas {
         }
     }
 
+    /// Up to `limit` stored hashes that start with `prefix` and sort after
+    /// `after`, in order, and whether more follow.
+    ///
+    /// # Errors
+    /// I/O failures reading the store's directories.
+    pub fn list(&self, prefix: &str, after: &str, limit: usize) -> io::Result<(Vec<String>, bool)> {
+        let mut hashes = Vec::new();
+        for fan in fs::read_dir(self.root.join("objects"))? {
+            let fan = fan?;
+            let dir = fan.file_name().to_string_lossy().into_owned();
+            // The fan-out directory is a hash's first two digits: skip the
+            // ones no hash of the prefix can be in.
+            let shared = prefix.len().min(2);
+            if dir.len() != 2 || dir[..shared] != prefix[..shared] {
+                continue;
+            }
+            for object in fs::read_dir(fan.path())? {
+                let name = object?.file_name().to_string_lossy().into_owned();
+                let hash = format!("{dir}{name}");
+                if Self::is_valid_hash(&hash) && hash.starts_with(prefix) && hash.as_str() > after {
+                    hashes.push(hash);
+                }
+            }
+        }
+        hashes.sort_unstable();
+        let more = hashes.len() > limit;
+        hashes.truncate(limit);
+        Ok((hashes, more))
+    }
+
     /// Up to `limit` bytes from the start of the object.
     ///
     /// # Errors

@@ -188,6 +188,23 @@ impl Studio {
     }
 
     #[tool]
+    fn cas_list(&self, request: CasListRequest) -> Result<CasListResponse, CasError> {
+        // The position is the last hash of the previous page: a page
+        // continues after it even when content was stored in between.
+        let after = request.cursor.unwrap_or_default();
+        let limit = usize::try_from(request.limit).unwrap_or(usize::MAX);
+        let (hashes, more) = self
+            .cas
+            .list(&request.prefix, &after, limit)
+            .map_err(|e| storage_failed(&e))?;
+        let paging = match hashes.last() {
+            Some(last) if more => Paging::next(last.clone()),
+            _ => Paging::last(),
+        };
+        Ok(CasListResponse { hashes, paging })
+    }
+
+    #[tool]
     fn cas_inspect(&self, request: CasInspectRequest) -> Result<CasInspected, CasError> {
         Self::check_hash(&request.hash)?;
         let Some(meta) = self

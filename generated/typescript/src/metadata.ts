@@ -88,6 +88,8 @@ export interface ActionMetadata {
   readonly description?: string;
   /** How its result reaches the caller. */
   readonly timing: ToolTiming;
+  /** True when it answers a page at a time (`cursor` in, `paging` out). */
+  readonly paged?: boolean;
   /** Its arguments. */
   readonly parameters: readonly ToolParameter[];
   /** The fields of its response; absent for an acknowledgement. */
@@ -126,6 +128,8 @@ export interface ToolMetadata {
   readonly response?: readonly ToolParameter[];
   /** True when it streams chunks while it runs. */
   readonly streams: boolean;
+  /** True when it answers a page at a time (`cursor` in, `paging` out). */
+  readonly paged?: boolean;
   /** What it streams. */
   readonly stream?: ToolStreamMetadata;
   /** An example call (single tools; see each action). */

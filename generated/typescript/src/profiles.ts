@@ -678,7 +678,7 @@ export const OPENAI_TOOLS: readonly JsonValue[] = [
             ]
           },
           "cursor": {
-            "description": "Cursor from a previous page's `page.next_cursor`.",
+            "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
             "type": [
               "string",
               "null"
@@ -1127,6 +1127,49 @@ export const OPENAI_TOOLS: readonly JsonValue[] = [
   },
   {
     "function": {
+      "description": "List the hashes of the stored content in order, a page at a time.",
+      "name": "cas_list",
+      "parameters": {
+        "additionalProperties": false,
+        "properties": {
+          "cursor": {
+            "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "limit": {
+            "description": "Most hashes on one page.",
+            "maximum": 1000,
+            "minimum": 1,
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "prefix": {
+            "description": "Only hashes that start with these hex digits, e.g. `ab`.",
+            "pattern": "^[0-9a-f]{0,64}$",
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "cursor",
+          "limit",
+          "prefix"
+        ],
+        "type": "object"
+      },
+      "strict": true
+    },
+    "type": "function"
+  },
+  {
+    "function": {
       "description": "Deprecated: use artifact_upload, which stores the file and records an artifact with provenance in one call\n\nRead a file from the server's filesystem and store its bytes in CAS.",
       "name": "cas_upload_file",
       "parameters": {
@@ -1364,7 +1407,7 @@ export const OPENAI_TOOLS: readonly JsonValue[] = [
             ]
           },
           "cursor": {
-            "description": "Cursor from a previous page's `page.next_cursor`.\n\nUsed by: `references`, `search_symbol`.",
+            "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.\n\nUsed by: `references`, `search_symbol`.",
             "type": [
               "string",
               "null"
@@ -1734,7 +1777,7 @@ export const OPENAI_TOOLS: readonly JsonValue[] = [
             ]
           },
           "cursor": {
-            "description": "Cursor from a previous page's `page.next_cursor`.\n\nUsed by: `list`, `search_text`.",
+            "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.\n\nUsed by: `list`, `search_text`.",
             "type": [
               "string",
               "null"
@@ -5033,7 +5076,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "string"
         },
         "cursor": {
-          "description": "Cursor from a previous page's `page.next_cursor`.",
+          "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
           "type": "string"
         },
         "limit": {
@@ -5344,6 +5387,33 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
     "name": "cas_inspect"
   },
   {
+    "description": "List the hashes of the stored content in order, a page at a time.",
+    "input_schema": {
+      "additionalProperties": false,
+      "properties": {
+        "cursor": {
+          "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
+          "type": "string"
+        },
+        "limit": {
+          "default": 100,
+          "description": "Most hashes on one page.",
+          "maximum": 1000,
+          "minimum": 1,
+          "type": "integer"
+        },
+        "prefix": {
+          "default": "",
+          "description": "Only hashes that start with these hex digits, e.g. `ab`.",
+          "pattern": "^[0-9a-f]{0,64}$",
+          "type": "string"
+        }
+      },
+      "type": "object"
+    },
+    "name": "cas_list"
+  },
+  {
     "description": "Deprecated: use artifact_upload, which stores the file and records an artifact with provenance in one call\n\nRead a file from the server's filesystem and store its bytes in CAS.",
     "input_schema": {
       "additionalProperties": false,
@@ -5551,7 +5621,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "string"
         },
         "cursor": {
-          "description": "Cursor from a previous page's `page.next_cursor`.\n\nUsed by: `references`, `search_symbol`.",
+          "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.\n\nUsed by: `references`, `search_symbol`.",
           "type": "string"
         },
         "dry_run": {
@@ -5803,7 +5873,7 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
           "type": "boolean"
         },
         "cursor": {
-          "description": "Cursor from a previous page's `page.next_cursor`.\n\nUsed by: `list`, `search_text`.",
+          "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.\n\nUsed by: `list`, `search_text`.",
           "type": "string"
         },
         "depth": {
@@ -8303,7 +8373,7 @@ export const GEMINI_TOOLS: readonly JsonValue[] = [
           "type": "STRING"
         },
         "cursor": {
-          "description": "Cursor from a previous page's `page.next_cursor`.",
+          "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
           "type": "STRING"
         },
         "limit": {
@@ -8588,6 +8658,32 @@ export const GEMINI_TOOLS: readonly JsonValue[] = [
     }
   },
   {
+    "description": "List the hashes of the stored content in order, a page at a time.",
+    "name": "cas_list",
+    "parameters": {
+      "properties": {
+        "cursor": {
+          "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
+          "type": "STRING"
+        },
+        "limit": {
+          "default": 100,
+          "description": "Most hashes on one page.",
+          "maximum": 1000,
+          "minimum": 1,
+          "type": "INTEGER"
+        },
+        "prefix": {
+          "default": "",
+          "description": "Only hashes that start with these hex digits, e.g. `ab`.",
+          "pattern": "^[0-9a-f]{0,64}$",
+          "type": "STRING"
+        }
+      },
+      "type": "OBJECT"
+    }
+  },
+  {
     "description": "Deprecated: use artifact_upload, which stores the file and records an artifact with provenance in one call\n\nRead a file from the server's filesystem and store its bytes in CAS.",
     "name": "cas_upload_file",
     "parameters": {
@@ -8697,7 +8793,7 @@ export const GEMINI_TOOLS: readonly JsonValue[] = [
           "type": "STRING"
         },
         "cursor": {
-          "description": "Cursor from a previous page's `page.next_cursor`.\n\nUsed by: `references`, `search_symbol`.",
+          "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.\n\nUsed by: `references`, `search_symbol`.",
           "type": "STRING"
         },
         "dry_run": {
@@ -8984,7 +9080,7 @@ export const GEMINI_TOOLS: readonly JsonValue[] = [
           "type": "BOOLEAN"
         },
         "cursor": {
-          "description": "Cursor from a previous page's `page.next_cursor`.\n\nUsed by: `list`, `search_text`.",
+          "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.\n\nUsed by: `list`, `search_text`.",
           "type": "STRING"
         },
         "depth": {

@@ -1285,8 +1285,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "NOT_FOUND",
       "HASH_NOT_IN_CAS",
       "PARENT_NOT_FOUND",
-      "FILE_UNREADABLE",
-      "INVALID_CURSOR"
+      "FILE_UNREADABLE"
     ],
     "errors": [
       {
@@ -1308,11 +1307,6 @@ export const TOOLS: readonly ToolMetadata[] = [
         "code": "FILE_UNREADABLE",
         "name": "file_unreadable",
         "description": "The file to upload does not exist or cannot be read."
-      },
-      {
-        "code": "INVALID_CURSOR",
-        "name": "invalid_cursor",
-        "description": "The paging cursor is malformed or expired."
       }
     ],
     "response": [
@@ -1421,8 +1415,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "NOT_FOUND",
       "HASH_NOT_IN_CAS",
       "PARENT_NOT_FOUND",
-      "FILE_UNREADABLE",
-      "INVALID_CURSOR"
+      "FILE_UNREADABLE"
     ],
     "errors": [
       {
@@ -1444,11 +1437,6 @@ export const TOOLS: readonly ToolMetadata[] = [
         "code": "FILE_UNREADABLE",
         "name": "file_unreadable",
         "description": "The file to upload does not exist or cannot be read."
-      },
-      {
-        "code": "INVALID_CURSOR",
-        "name": "invalid_cursor",
-        "description": "The paging cursor is malformed or expired."
       }
     ],
     "response": [
@@ -1526,8 +1514,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "NOT_FOUND",
       "HASH_NOT_IN_CAS",
       "PARENT_NOT_FOUND",
-      "FILE_UNREADABLE",
-      "INVALID_CURSOR"
+      "FILE_UNREADABLE"
     ],
     "errors": [
       {
@@ -1549,11 +1536,6 @@ export const TOOLS: readonly ToolMetadata[] = [
         "code": "FILE_UNREADABLE",
         "name": "file_unreadable",
         "description": "The file to upload does not exist or cannot be read."
-      },
-      {
-        "code": "INVALID_CURSOR",
-        "name": "invalid_cursor",
-        "description": "The paging cursor is malformed or expired."
       }
     ],
     "response": [
@@ -1709,7 +1691,7 @@ export const TOOLS: readonly ToolMetadata[] = [
         "name": "cursor",
         "type": "string",
         "idlType": "string?",
-        "description": "Cursor from a previous page's `page.next_cursor`.",
+        "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
         "required": false
       }
     ],
@@ -1717,8 +1699,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "NOT_FOUND",
       "HASH_NOT_IN_CAS",
       "PARENT_NOT_FOUND",
-      "FILE_UNREADABLE",
-      "INVALID_CURSOR"
+      "FILE_UNREADABLE"
     ],
     "errors": [
       {
@@ -1740,11 +1721,6 @@ export const TOOLS: readonly ToolMetadata[] = [
         "code": "FILE_UNREADABLE",
         "name": "file_unreadable",
         "description": "The file to upload does not exist or cannot be read."
-      },
-      {
-        "code": "INVALID_CURSOR",
-        "name": "invalid_cursor",
-        "description": "The paging cursor is malformed or expired."
       }
     ],
     "response": [
@@ -1763,22 +1739,23 @@ export const TOOLS: readonly ToolMetadata[] = [
         "required": true
       },
       {
-        "name": "page",
+        "name": "paging",
         "type": "object",
-        "idlType": "PageInfo",
-        "description": "Where the next page starts.",
+        "idlType": "Paging",
+        "description": "Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it.",
         "required": true
       }
     ],
     "streams": false,
+    "paged": true,
     "example": {
       "request": {},
       "response": {
         "artifacts": [],
         "count": 1,
-        "page": {
-          "more": false,
-          "next_cursor": "x"
+        "paging": {
+          "cursor": "x",
+          "more": false
         }
       }
     }
@@ -2951,6 +2928,122 @@ export const TOOLS: readonly ToolMetadata[] = [
     }
   },
   {
+    "name": "cas_list",
+    "title": "List CAS content",
+    "description": "List the hashes of the stored content in order, a page at a time.",
+    "category": "cas",
+    "source": "local",
+    "timing": "sync",
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
+    "parameters": [
+      {
+        "name": "prefix",
+        "type": "string",
+        "idlType": "string",
+        "description": "Only hashes that start with these hex digits, e.g. `ab`.",
+        "required": false,
+        "default": "",
+        "constraints": {
+          "pattern": "^[0-9a-f]{0,64}$"
+        }
+      },
+      {
+        "name": "limit",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Most hashes on one page.",
+        "required": false,
+        "default": 100,
+        "constraints": {
+          "range": [
+            1,
+            1000
+          ]
+        }
+      },
+      {
+        "name": "cursor",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
+        "required": false
+      }
+    ],
+    "errorCodes": [
+      "NOT_FOUND",
+      "INVALID_HASH",
+      "TOO_LARGE",
+      "FILE_UNREADABLE",
+      "DISK_FULL",
+      "STORAGE_FAILED"
+    ],
+    "errors": [
+      {
+        "code": "NOT_FOUND",
+        "name": "not_found",
+        "description": "No content is stored under this hash."
+      },
+      {
+        "code": "INVALID_HASH",
+        "name": "invalid_hash",
+        "description": "The hash is not 64 lowercase hex digits."
+      },
+      {
+        "code": "TOO_LARGE",
+        "name": "too_large",
+        "description": "The content exceeds the store's size limit."
+      },
+      {
+        "code": "FILE_UNREADABLE",
+        "name": "file_unreadable",
+        "description": "The file to upload does not exist or cannot be read."
+      },
+      {
+        "code": "DISK_FULL",
+        "name": "disk_full",
+        "description": "The store's disk is full."
+      },
+      {
+        "code": "STORAGE_FAILED",
+        "name": "storage_failed",
+        "description": "Writing to the store failed for another reason."
+      }
+    ],
+    "response": [
+      {
+        "name": "hashes",
+        "type": "array",
+        "idlType": "list<string>",
+        "description": "The hashes on this page, in ascending order.",
+        "required": true
+      },
+      {
+        "name": "paging",
+        "type": "object",
+        "idlType": "Paging",
+        "description": "Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it.",
+        "required": true
+      }
+    ],
+    "streams": false,
+    "paged": true,
+    "example": {
+      "request": {},
+      "response": {
+        "hashes": [],
+        "paging": {
+          "cursor": "x",
+          "more": false
+        }
+      }
+    }
+  },
+  {
     "name": "cas_upload_file",
     "title": "Upload file to CAS",
     "description": "Read a file from the server's filesystem and store its bytes in CAS.",
@@ -3351,6 +3444,7 @@ export const TOOLS: readonly ToolMetadata[] = [
         "title": "Find references",
         "description": "Find every reference to the symbol at a position.",
         "timing": "async_short",
+        "paged": true,
         "parameters": [
           {
             "name": "uri",
@@ -3395,7 +3489,7 @@ export const TOOLS: readonly ToolMetadata[] = [
             "name": "cursor",
             "type": "string",
             "idlType": "string?",
-            "description": "Cursor from a previous page's `page.next_cursor`.",
+            "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
             "required": false
           }
         ],
@@ -3408,10 +3502,10 @@ export const TOOLS: readonly ToolMetadata[] = [
             "required": true
           },
           {
-            "name": "page",
+            "name": "paging",
             "type": "object",
-            "idlType": "PageInfo",
-            "description": "Where the next page starts.",
+            "idlType": "Paging",
+            "description": "Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it.",
             "required": true
           }
         ],
@@ -3425,9 +3519,9 @@ export const TOOLS: readonly ToolMetadata[] = [
             "uri": "x"
           },
           "response": {
-            "page": {
-              "more": false,
-              "next_cursor": "x"
+            "paging": {
+              "cursor": "x",
+              "more": false
             },
             "references": []
           }
@@ -3614,6 +3708,7 @@ export const TOOLS: readonly ToolMetadata[] = [
         "title": "Search symbols",
         "description": "Search for symbols by name.",
         "timing": "async_short",
+        "paged": true,
         "parameters": [
           {
             "name": "query",
@@ -3669,7 +3764,7 @@ export const TOOLS: readonly ToolMetadata[] = [
             "name": "cursor",
             "type": "string",
             "idlType": "string?",
-            "description": "Cursor from a previous page's `page.next_cursor`.",
+            "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
             "required": false
           }
         ],
@@ -3682,10 +3777,10 @@ export const TOOLS: readonly ToolMetadata[] = [
             "required": true
           },
           {
-            "name": "page",
+            "name": "paging",
             "type": "object",
-            "idlType": "PageInfo",
-            "description": "Where the next page starts.",
+            "idlType": "Paging",
+            "description": "Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it.",
             "required": true
           }
         ],
@@ -3695,9 +3790,9 @@ export const TOOLS: readonly ToolMetadata[] = [
             "query": "x"
           },
           "response": {
-            "page": {
-              "more": false,
-              "next_cursor": "x"
+            "paging": {
+              "cursor": "x",
+              "more": false
             },
             "symbols": []
           }
@@ -4254,6 +4349,7 @@ export const TOOLS: readonly ToolMetadata[] = [
         "title": "List directory",
         "description": "List a directory, optionally recursively and filtered by a glob.",
         "timing": "sync",
+        "paged": true,
         "parameters": [
           {
             "name": "uri",
@@ -4312,7 +4408,7 @@ export const TOOLS: readonly ToolMetadata[] = [
             "name": "cursor",
             "type": "string",
             "idlType": "string?",
-            "description": "Cursor from a previous page's `page.next_cursor`.",
+            "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
             "required": false
           }
         ],
@@ -4325,10 +4421,10 @@ export const TOOLS: readonly ToolMetadata[] = [
             "required": true
           },
           {
-            "name": "page",
+            "name": "paging",
             "type": "object",
-            "idlType": "PageInfo",
-            "description": "Where the next page starts.",
+            "idlType": "Paging",
+            "description": "Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it.",
             "required": true
           }
         ],
@@ -4339,9 +4435,9 @@ export const TOOLS: readonly ToolMetadata[] = [
           },
           "response": {
             "entries": [],
-            "page": {
-              "more": false,
-              "next_cursor": "x"
+            "paging": {
+              "cursor": "x",
+              "more": false
             }
           }
         }
@@ -4492,6 +4588,7 @@ export const TOOLS: readonly ToolMetadata[] = [
         "title": "Search text",
         "description": "Search file contents for text or a regular expression (ripgrep).",
         "timing": "async_short",
+        "paged": true,
         "parameters": [
           {
             "name": "pattern",
@@ -4569,7 +4666,7 @@ export const TOOLS: readonly ToolMetadata[] = [
             "name": "cursor",
             "type": "string",
             "idlType": "string?",
-            "description": "Cursor from a previous page's `page.next_cursor`.",
+            "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
             "required": false
           }
         ],
@@ -4582,10 +4679,10 @@ export const TOOLS: readonly ToolMetadata[] = [
             "required": true
           },
           {
-            "name": "page",
+            "name": "paging",
             "type": "object",
-            "idlType": "PageInfo",
-            "description": "Where the next page starts.",
+            "idlType": "Paging",
+            "description": "Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it.",
             "required": true
           }
         ],
@@ -4596,9 +4693,9 @@ export const TOOLS: readonly ToolMetadata[] = [
           },
           "response": {
             "matches": [],
-            "page": {
-              "more": false,
-              "next_cursor": "x"
+            "paging": {
+              "cursor": "x",
+              "more": false
             }
           }
         }

@@ -118,6 +118,15 @@ export const JobErrorSchema: z.ZodType<t.JobError> = z.union([
   }),
 ]);
 
+/** The field schemas of {@link t.Paging}. */
+export const PagingFields = {
+  cursor: v.string().optional(),
+  more: z.boolean(),
+};
+
+/** Validates a {@link t.Paging}. */
+export const PagingSchema: z.ZodType<t.Paging> = z.object(PagingFields);
+
 /** The field schemas of {@link t.AbcParseRequest}. */
 export const AbcParseRequestFields = {
   abc: v.string(1, 1048576),
@@ -450,20 +459,11 @@ export const ArtifactInfoFields = {
 /** Validates a {@link t.ArtifactInfo}. */
 export const ArtifactInfoSchema: z.ZodType<t.ArtifactInfo> = z.object(ArtifactInfoFields);
 
-/** The field schemas of {@link t.PageInfo}. */
-export const PageInfoFields = {
-  next_cursor: v.string().optional(),
-  more: z.boolean(),
-};
-
-/** Validates a {@link t.PageInfo}. */
-export const PageInfoSchema: z.ZodType<t.PageInfo> = z.object(PageInfoFields);
-
 /** The field schemas of {@link t.ArtifactListResponse}. */
 export const ArtifactListResponseFields = {
   artifacts: v.list(ArtifactInfoSchema),
   count: v.int("u32"),
-  page: PageInfoSchema,
+  paging: PagingSchema,
 };
 
 /** Validates a {@link t.ArtifactListResponse}. */
@@ -501,10 +501,6 @@ export const ArtifactErrorSchema: z.ZodType<t.ArtifactError> = z.union([
     file_unreadable: z.object({
       path: v.string(),
       message: v.string(),
-    }),
-  }),
-  z.strictObject({
-    invalid_cursor: z.object({
     }),
   }),
 ]);
@@ -828,6 +824,25 @@ export const CasInspectedFields = {
 /** Validates a {@link t.CasInspected}. */
 export const CasInspectedSchema: z.ZodType<t.CasInspected> = z.object(CasInspectedFields);
 
+/** The field schemas of {@link t.CasListRequest}. */
+export const CasListRequestFields = {
+  prefix: v.string(undefined, undefined, "^[0-9a-f]{0,64}$").default(""),
+  limit: v.int("u32", 1, 1000).default(100),
+  cursor: v.string().optional(),
+};
+
+/** Validates a {@link t.CasListRequest}. */
+export const CasListRequestSchema: z.ZodType<t.CasListRequest> = z.strictObject(CasListRequestFields);
+
+/** The field schemas of {@link t.CasListResponse}. */
+export const CasListResponseFields = {
+  hashes: v.list(v.string()),
+  paging: PagingSchema,
+};
+
+/** Validates a {@link t.CasListResponse}. */
+export const CasListResponseSchema: z.ZodType<t.CasListResponse> = z.object(CasListResponseFields);
+
 /** The field schemas of {@link t.CasUploadFileRequest}. */
 export const CasUploadFileRequestFields = {
   file_path: v.string(1, 4096),
@@ -1017,7 +1032,7 @@ export const CodeReferencesRequestSchema: z.ZodType<t.CodeReferencesRequest> = z
 /** The field schemas of {@link t.CodeReferencesResponse}. */
 export const CodeReferencesResponseFields = {
   references: v.list(SymbolRefSchema),
-  page: PageInfoSchema,
+  paging: PagingSchema,
 };
 
 /** Validates a {@link t.CodeReferencesResponse}. */
@@ -1120,7 +1135,7 @@ export const CodeSearchSymbolRequestSchema: z.ZodType<t.CodeSearchSymbolRequest>
 /** The field schemas of {@link t.CodeSearchSymbolResponse}. */
 export const CodeSearchSymbolResponseFields = {
   symbols: v.list(SymbolRefSchema),
-  page: PageInfoSchema,
+  paging: PagingSchema,
 };
 
 /** Validates a {@link t.CodeSearchSymbolResponse}. */
@@ -1351,7 +1366,7 @@ export const FileStatSchema: z.ZodType<t.FileStat> = z.object(FileStatFields);
 /** The field schemas of {@link t.FsListResponse}. */
 export const FsListResponseFields = {
   entries: v.list(FileStatSchema),
-  page: PageInfoSchema,
+  paging: PagingSchema,
 };
 
 /** Validates a {@link t.FsListResponse}. */
@@ -1423,7 +1438,7 @@ export const TextMatchSchema: z.ZodType<t.TextMatch> = z.object(TextMatchFields)
 /** The field schemas of {@link t.FsSearchTextResponse}. */
 export const FsSearchTextResponseFields = {
   matches: v.list(TextMatchSchema),
-  page: PageInfoSchema,
+  paging: PagingSchema,
 };
 
 /** Validates a {@link t.FsSearchTextResponse}. */
@@ -3151,6 +3166,7 @@ export const ToolRequestSchema: z.ZodType<t.ToolRequest> = z.discriminatedUnion(
   z.strictObject({ tool: z.literal("cas_store"), args: CasStoreRequestSchema }),
   z.strictObject({ tool: z.literal("cas_get"), args: CasGetRequestSchema }),
   z.strictObject({ tool: z.literal("cas_inspect"), args: CasInspectRequestSchema }),
+  z.strictObject({ tool: z.literal("cas_list"), args: CasListRequestSchema }),
   z.strictObject({ tool: z.literal("cas_upload_file"), args: CasUploadFileRequestSchema }),
   z.strictObject({ tool: z.literal("cas_stats"), args: z.strictObject({}).optional() }),
   z.strictObject({ tool: z.literal("clap_analyze"), args: ClapAnalyzeRequestSchema }),
@@ -3275,6 +3291,7 @@ export const ToolResponseSchema: z.ZodType<t.ToolResponse> = z.discriminatedUnio
   z.object({ tool: z.literal("cas_store"), data: CasStoredSchema }),
   z.object({ tool: z.literal("cas_get"), data: CasContentSchema }),
   z.object({ tool: z.literal("cas_inspect"), data: CasInspectedSchema }),
+  z.object({ tool: z.literal("cas_list"), data: CasListResponseSchema }),
   z.object({ tool: z.literal("cas_upload_file"), data: CasStoredSchema }),
   z.object({ tool: z.literal("cas_stats"), data: CasStatsSchema }),
   z.object({ tool: z.literal("clap_analyze"), data: ClapAnalysisSchema }),

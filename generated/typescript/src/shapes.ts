@@ -48,6 +48,10 @@ export const SHAPES: CatalogueShape = {
         invalid_job_id: [["job_id", "string"]],
       },
     },
+    "Paging": {
+      kind: "struct",
+      fields: [["cursor", ["opt", "string"]], ["more", "bool"]],
+    },
     "AbcParseRequest": {
       kind: "struct",
       fields: [["abc", "string"]],
@@ -173,13 +177,9 @@ export const SHAPES: CatalogueShape = {
       kind: "struct",
       fields: [["id", "string"], ["content_hash", "string"], ["mime_type", "string"], ["tags", ["list", "string"]], ["creator", "string"], ["created_at", "u64"], ["parent_id", ["opt", "string"]], ["variation_set_id", ["opt", "string"]], ["media", ["opt", ["ref", "MediaMetadata"]]], ["metadata", ["opt", "json"]]],
     },
-    "PageInfo": {
-      kind: "struct",
-      fields: [["next_cursor", ["opt", "string"]], ["more", "bool"]],
-    },
     "ArtifactListResponse": {
       kind: "struct",
-      fields: [["artifacts", ["list", ["ref", "ArtifactInfo"]]], ["count", "u32"], ["page", ["ref", "PageInfo"]]],
+      fields: [["artifacts", ["list", ["ref", "ArtifactInfo"]]], ["count", "u32"], ["paging", ["ref", "Paging"]]],
     },
     "ArtifactCreated": {
       kind: "struct",
@@ -192,7 +192,6 @@ export const SHAPES: CatalogueShape = {
         hash_not_in_cas: [["hash", "string"]],
         parent_not_found: [["parent_id", "string"]],
         file_unreadable: [["path", "string"], ["message", "string"]],
-        invalid_cursor: [],
       },
     },
     "AudioFormat": { kind: "enum", values: ["wav", "flac", "mp3", "ogg"] },
@@ -307,6 +306,14 @@ export const SHAPES: CatalogueShape = {
       kind: "struct",
       fields: [["hash", "string"], ["exists", "bool"], ["size", ["opt", "u64"]], ["mime_type", ["opt", "string"]], ["preview", ["opt", "string"]]],
     },
+    "CasListRequest": {
+      kind: "struct",
+      fields: [["prefix", "string"], ["limit", "u32"], ["cursor", ["opt", "string"]]],
+    },
+    "CasListResponse": {
+      kind: "struct",
+      fields: [["hashes", ["list", "string"]], ["paging", ["ref", "Paging"]]],
+    },
     "CasUploadFileRequest": {
       kind: "struct",
       fields: [["file_path", "string"], ["mime_type", ["opt", "string"]]],
@@ -379,7 +386,7 @@ export const SHAPES: CatalogueShape = {
     },
     "CodeReferencesResponse": {
       kind: "struct",
-      fields: [["references", ["list", ["ref", "SymbolRef"]]], ["page", ["ref", "PageInfo"]]],
+      fields: [["references", ["list", ["ref", "SymbolRef"]]], ["paging", ["ref", "Paging"]]],
     },
     "CodeRenameRequest": {
       kind: "struct",
@@ -420,7 +427,7 @@ export const SHAPES: CatalogueShape = {
     },
     "CodeSearchSymbolResponse": {
       kind: "struct",
-      fields: [["symbols", ["list", ["ref", "SymbolRef"]]], ["page", ["ref", "PageInfo"]]],
+      fields: [["symbols", ["list", ["ref", "SymbolRef"]]], ["paging", ["ref", "Paging"]]],
     },
     "CodeHoverResponse": {
       kind: "struct",
@@ -509,7 +516,7 @@ export const SHAPES: CatalogueShape = {
     },
     "FsListResponse": {
       kind: "struct",
-      fields: [["entries", ["list", ["ref", "FileStat"]]], ["page", ["ref", "PageInfo"]]],
+      fields: [["entries", ["list", ["ref", "FileStat"]]], ["paging", ["ref", "Paging"]]],
     },
     "FsMkdirRequest": {
       kind: "struct",
@@ -537,7 +544,7 @@ export const SHAPES: CatalogueShape = {
     },
     "FsSearchTextResponse": {
       kind: "struct",
-      fields: [["matches", ["list", ["ref", "TextMatch"]]], ["page", ["ref", "PageInfo"]]],
+      fields: [["matches", ["list", ["ref", "TextMatch"]]], ["paging", ["ref", "Paging"]]],
     },
     "FsDiffRequest": {
       kind: "struct",
@@ -1253,6 +1260,10 @@ export const SHAPES: CatalogueShape = {
     cas_inspect: {
       kind: "single",
       endpoint: { request: "CasInspectRequest", response: "CasInspected" },
+    },
+    cas_list: {
+      kind: "single",
+      endpoint: { request: "CasListRequest", response: "CasListResponse" },
     },
     cas_upload_file: {
       kind: "single",

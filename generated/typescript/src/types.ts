@@ -172,6 +172,21 @@ export const JobErrorCodes = {
   invalid_job_id: "INVALID_JOB_ID",
 } as const;
 
+/**
+ * Where a page of a `@paged` tool ends. Every paged response has it as
+ * its `paging` field.
+ */
+export interface Paging {
+  /**
+   * Pass it as the next call's `cursor`, with the same arguments, to get
+   * the next page; absent on the last page. Opaque: the server signs it
+   * and refuses one it did not issue for this query (`INVALID_CURSOR`).
+   */
+  cursor?: string;
+  /** True when another page follows. */
+  more: boolean;
+}
+
 /** The arguments of `abc_parse`. */
 export interface AbcParseRequest {
   /**
@@ -650,7 +665,10 @@ export interface ArtifactListRequest {
    * @defaultValue `50`
    */
   limit?: number;
-  /** Cursor from a previous page's `page.next_cursor`. */
+  /**
+   * Where to continue: the `paging.cursor` of the previous page, with
+   * the same other arguments. Leave it out for the first page.
+   */
   cursor?: string;
 }
 
@@ -700,22 +718,17 @@ export interface ArtifactInfo {
   metadata?: JsonValue;
 }
 
-/** Paging state returned by list and search actions. */
-export interface PageInfo {
-  /** Pass as `cursor` to get the next page; absent on the last page. */
-  next_cursor?: string;
-  /** True when more results follow. */
-  more: boolean;
-}
-
 /** The response of `artifact_list`. */
 export interface ArtifactListResponse {
   /** The matching artifacts, newest first. */
   artifacts: ArtifactInfo[];
   /** Number of artifacts in this page. */
   count: number;
-  /** Where the next page starts. */
-  page: PageInfo;
+  /**
+   * Where this page ends: `more` is true when another page follows, and
+   * `cursor` asks for it.
+   */
+  paging: Paging;
 }
 
 /** A newly recorded artifact. */
@@ -761,10 +774,6 @@ export type ArtifactError =
         /** Operating-system error message. */
         message: string;
       };
-    }
-  | {
-      /** The paging cursor is malformed or expired. */
-      invalid_cursor: Record<string, never>;
     };
 
 /** The wire code of each {@link ArtifactError} variant. */
@@ -773,7 +782,6 @@ export const ArtifactErrorCodes = {
   hash_not_in_cas: "HASH_NOT_IN_CAS",
   parent_not_found: "PARENT_NOT_FOUND",
   file_unreadable: "FILE_UNREADABLE",
-  invalid_cursor: "INVALID_CURSOR",
 } as const;
 
 /** Audio container and codec. */
@@ -1303,6 +1311,40 @@ export interface CasInspected {
   preview?: string;
 }
 
+/** The arguments of `cas_list`. */
+export interface CasListRequest {
+  /**
+   * Only hashes that start with these hex digits, e.g. `ab`.
+   *
+   * Pattern: `^[0-9a-f]{0,64}$`.
+   * @defaultValue `""`
+   */
+  prefix?: string;
+  /**
+   * Most hashes on one page.
+   *
+   * Range: 1 to 1000.
+   * @defaultValue `100`
+   */
+  limit?: number;
+  /**
+   * Where to continue: the `paging.cursor` of the previous page, with
+   * the same other arguments. Leave it out for the first page.
+   */
+  cursor?: string;
+}
+
+/** The response of `cas_list`. */
+export interface CasListResponse {
+  /** The hashes on this page, in ascending order. */
+  hashes: string[];
+  /**
+   * Where this page ends: `more` is true when another page follows, and
+   * `cursor` asks for it.
+   */
+  paging: Paging;
+}
+
 /** The arguments of `cas_upload_file`. */
 export interface CasUploadFileRequest {
   /**
@@ -1604,7 +1646,10 @@ export interface CodeReferencesRequest {
    * @defaultValue `200`
    */
   limit?: number;
-  /** Cursor from a previous page's `page.next_cursor`. */
+  /**
+   * Where to continue: the `paging.cursor` of the previous page, with
+   * the same other arguments. Leave it out for the first page.
+   */
   cursor?: string;
 }
 
@@ -1612,8 +1657,11 @@ export interface CodeReferencesRequest {
 export interface CodeReferencesResponse {
   /** The references, grouped by file. */
   references: SymbolRef[];
-  /** Where the next page starts. */
-  page: PageInfo;
+  /**
+   * Where this page ends: `more` is true when another page follows, and
+   * `cursor` asks for it.
+   */
+  paging: Paging;
 }
 
 /** The arguments of `code`'s `rename` action. */
@@ -1754,7 +1802,10 @@ export interface CodeSearchSymbolRequest {
    * @defaultValue `50`
    */
   limit?: number;
-  /** Cursor from a previous page's `page.next_cursor`. */
+  /**
+   * Where to continue: the `paging.cursor` of the previous page, with
+   * the same other arguments. Leave it out for the first page.
+   */
   cursor?: string;
 }
 
@@ -1762,8 +1813,11 @@ export interface CodeSearchSymbolRequest {
 export interface CodeSearchSymbolResponse {
   /** The symbols, best match first. */
   symbols: SymbolRef[];
-  /** Where the next page starts. */
-  page: PageInfo;
+  /**
+   * Where this page ends: `more` is true when another page follows, and
+   * `cursor` asks for it.
+   */
+  paging: Paging;
 }
 
 /** The response of `code`'s `hover` action. */
@@ -2065,7 +2119,10 @@ export interface FsListRequest {
    * @defaultValue `500`
    */
   limit?: number;
-  /** Cursor from a previous page's `page.next_cursor`. */
+  /**
+   * Where to continue: the `paging.cursor` of the previous page, with
+   * the same other arguments. Leave it out for the first page.
+   */
   cursor?: string;
 }
 
@@ -2100,8 +2157,11 @@ export interface FileStat {
 export interface FsListResponse {
   /** The entries, in path order. */
   entries: FileStat[];
-  /** Where the next page starts. */
-  page: PageInfo;
+  /**
+   * Where this page ends: `more` is true when another page follows, and
+   * `cursor` asks for it.
+   */
+  paging: Paging;
 }
 
 /** The arguments of `fs`'s `mkdir` action. */
@@ -2210,7 +2270,10 @@ export interface FsSearchTextRequest {
    * @defaultValue `200`
    */
   limit?: number;
-  /** Cursor from a previous page's `page.next_cursor`. */
+  /**
+   * Where to continue: the `paging.cursor` of the previous page, with
+   * the same other arguments. Leave it out for the first page.
+   */
   cursor?: string;
 }
 
@@ -2228,8 +2291,11 @@ export interface TextMatch {
 export interface FsSearchTextResponse {
   /** The matches, grouped by file in path order. */
   matches: TextMatch[];
-  /** Where the next page starts. */
-  page: PageInfo;
+  /**
+   * Where this page ends: `more` is true when another page follows, and
+   * `cursor` asks for it.
+   */
+  paging: Paging;
 }
 
 /** The arguments of `fs`'s `diff` action. */
@@ -5063,6 +5129,7 @@ export type ToolRequest =
   | { tool: "cas_store"; args: CasStoreRequest }
   | { tool: "cas_get"; args: CasGetRequest }
   | { tool: "cas_inspect"; args: CasInspectRequest }
+  | { tool: "cas_list"; args: CasListRequest }
   | { tool: "cas_upload_file"; args: CasUploadFileRequest }
   | { tool: "cas_stats"; args?: Record<string, never> }
   | { tool: "clap_analyze"; args: ClapAnalyzeRequest }
@@ -5171,6 +5238,7 @@ export type ToolResponse =
   | { tool: "cas_store"; data: CasStored }
   | { tool: "cas_get"; data: CasContent }
   | { tool: "cas_inspect"; data: CasInspected }
+  | { tool: "cas_list"; data: CasListResponse }
   | { tool: "cas_upload_file"; data: CasStored }
   | { tool: "cas_stats"; data: CasStats }
   | { tool: "clap_analyze"; data: ClapAnalysis }
@@ -5374,6 +5442,11 @@ export interface ToolCalls {
   cas_inspect: {
     args: CasInspectRequest;
     result: CasInspected;
+  };
+  /** List the hashes of the stored content in order, a page at a time. */
+  cas_list: {
+    args: CasListRequest;
+    result: CasListResponse;
   };
   /**
    * Read a file from the server's filesystem and store its bytes in CAS.

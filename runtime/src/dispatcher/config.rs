@@ -18,6 +18,11 @@ use crate::jobs::StoreConfig;
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DispatcherConfig {
+    /// The key `@paged` tools' cursors are signed with. Default: none, for
+    /// a random key per process, so that cursors do not outlive it; set
+    /// one to share it between servers behind one address or across
+    /// restarts.
+    pub cursor_key: Option<crate::CursorKey>,
     /// How long an `async_short` call is waited for before the caller gets
     /// `JobStarted` instead of the answer. Default 30 s.
     pub short_wait: Duration,
@@ -51,6 +56,7 @@ pub struct DispatcherConfig {
 impl Default for DispatcherConfig {
     fn default() -> Self {
         DispatcherConfig {
+            cursor_key: None,
             short_wait: Duration::from_secs(30),
             medium_wait: Duration::from_secs(120),
             job_ttl: Duration::from_secs(60 * 60),
@@ -119,6 +125,13 @@ impl DispatcherConfig {
     pub fn max_jobs(mut self, all: usize, per_owner: usize) -> Self {
         self.max_jobs = all;
         self.max_jobs_per_owner = per_owner;
+        self
+    }
+
+    /// Sets the key cursors are signed with.
+    #[must_use]
+    pub fn cursor_key(mut self, key: crate::CursorKey) -> Self {
+        self.cursor_key = Some(key);
         self
     }
 

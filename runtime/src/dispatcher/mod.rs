@@ -6,6 +6,7 @@ mod decode;
 mod inline;
 mod job_tools;
 mod msgpack;
+mod paging;
 mod panic;
 mod policy;
 mod port;
@@ -187,14 +188,18 @@ impl<S: Service> Dispatcher<S> {
     /// handed back: valid, and not answered inline.
     pub(super) async fn call_valid(
         &self,
-        request: RequestOf<S>,
+        mut request: RequestOf<S>,
     ) -> ResponseEnvelope<ResponseOf<S>> {
         let info = S::Catalogue::call_info(&request);
         if info.timing == ToolTiming::Sync && !info.tool.builtin {
             // Inline, not through the policy: one async level less to build
             // and move, and nothing to cancel or stream.
+            let scope = match paging::open::<S>(&self.inner.config, &mut request) {
+                Ok(scope) => scope,
+                Err(e) => return ResponseEnvelope::Error(e),
+            };
             let cx = CallContext::detached();
-            let handler = S::call(&self.inner.service, request, cx);
+            let handler = paging::call(&self.inner.service, request, cx, scope);
             return envelope(CatchPanic::new(info.tool.name, handler).await);
         }
         // Job calls and job tools have large futures (waits, polls) and are

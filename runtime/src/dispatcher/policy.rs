@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::panic::CatchPanic;
 use super::sink::StreamTo;
-use super::{Dispatcher, RequestOf, ResponseOf, envelope, job_started, runner};
+use super::{Dispatcher, RequestOf, ResponseOf, envelope, job_started, paging, runner};
 use crate::port::{CallOptions, StreamEvent};
 use crate::{CallContext, CallInfo, Catalogue, ResponseEnvelope, Service, ToolError, ToolTiming};
 
@@ -33,9 +33,16 @@ impl<S: Service> Dispatcher<S> {
             request
         };
         if !info.timing.is_job() {
+            let mut request = request;
+            let scope = match paging::open::<S>(&self.inner.config, &mut request) {
+                Ok(scope) => scope,
+                Err(e) => return ResponseEnvelope::Error(e),
+            };
             let cx = CallContext::detached().with_caller(options.caller.clone());
-            let handler =
-                CatchPanic::new(info.tool.name, S::call(&self.inner.service, request, cx));
+            let handler = CatchPanic::new(
+                info.tool.name,
+                paging::call(&self.inner.service, request, cx, scope),
+            );
             // No job to cancel: dropping the handler's future stops it at
             // its next `.await`.
             return tokio::select! {

@@ -9,6 +9,7 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
+use super::paging;
 use super::panic::CatchPanic;
 use super::sink::{JobSink, StreamTo};
 use super::{Inner, ResponseOf};
@@ -37,11 +38,11 @@ pub(super) struct Spawned<R> {
 /// handler can send a chunk, and chunks follow as the handler sends them.
 ///
 /// # Errors
-/// When there is no tokio runtime to spawn on, or the dispatcher is shutting
-/// down.
+/// When there is no tokio runtime to spawn on, the dispatcher is shutting
+/// down, or a paged call's cursor is not one it issued.
 pub(super) fn spawn<S: Service>(
     inner: &Inner<S>,
-    request: <S::Catalogue as Catalogue>::Request,
+    mut request: <S::Catalogue as Catalogue>::Request,
     info: CallInfo,
     waiter: bool,
     stream: Option<StreamTo<ResponseOf<S>>>,
@@ -51,6 +52,8 @@ pub(super) fn spawn<S: Service>(
     let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
         ToolError::internal("the dispatcher runs jobs on a tokio runtime, and there is none")
     })?;
+    // Before the job exists: a call with a bad cursor starts none.
+    let scope = paging::open::<S>(&inner.config, &mut request)?;
     let tool = info.tool.name;
     let job = inner.jobs.create(tool, info.timing, waiter, owner)?;
     if let Some(tx) = &stream {
@@ -62,7 +65,7 @@ pub(super) fn spawn<S: Service>(
     let sink = Arc::new(JobSink::new(inner.jobs.clone(), job.id.clone(), stream));
     let cx = CallContext::new(Some(job.id.clone()), job.token.clone(), Some(sink.clone()))
         .with_caller(caller);
-    let handler = S::call(&inner.service, request, cx);
+    let handler = paging::call(&inner.service, request, cx, scope);
 
     let store = inner.jobs.clone();
     let grace = inner.config.cancel_grace;

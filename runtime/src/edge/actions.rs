@@ -238,6 +238,7 @@ mod tests {
             timing: ToolTiming::Sync,
             actions,
             streams: false,
+            paged: false,
             builtin: false,
             toolsets: &["vcs"],
         }
@@ -249,6 +250,7 @@ mod tests {
             title: None,
             description: "",
             timing: ToolTiming::Sync,
+            paged: false,
         }
     }
 

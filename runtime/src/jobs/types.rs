@@ -352,6 +352,26 @@ impl crate::__private::IntoToolError for JobError {
     }
 }
 
+/// Where a page of a `@paged` tool ends. Every paged response has it as
+/// its `paging` field.
+#[derive(
+    ::core::clone::Clone,
+    ::core::fmt::Debug,
+    ::core::cmp::PartialEq,
+    crate::__private::serde::Serialize,
+    crate::__private::serde::Deserialize,
+)]
+#[serde(crate = "crate::__private::serde")]
+pub struct Paging {
+    /// Pass it as the next call's `cursor`, with the same arguments, to get
+    /// the next page; absent on the last page. Opaque: the server signs it
+    /// and refuses one it did not issue for this query (`INVALID_CURSOR`).
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub cursor: ::core::option::Option<::std::string::String>,
+    /// True when another page follows.
+    pub more: bool,
+}
+
 /// Report one job's state, timing and (when finished) result.
 ///
 /// Tool `job_status`, at the type level: its `Tool` impl names its request, response, error and stream types.

@@ -1,8 +1,9 @@
 //! HIP-0300's unified envelope (seed 003), an opt-in result shape
 //! ([`McpServer::envelope`](super::McpServer::envelope)): every
 //! `tools/call` result's `structuredContent` becomes
-//! `{ok, data, error, meta: {tool, action?, trace_id, backend}}`, and each
-//! tool's `outputSchema` says so.
+//! `{ok, data, error, meta: {tool, action?, trace_id, backend, paging?}}`,
+//! and each tool's `outputSchema` says so. `meta.paging` is the `paging`
+//! of a `@paged` call's page.
 
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
@@ -25,6 +26,8 @@ pub(super) struct Meta<'a> {
     pub(super) tool: &'a str,
     pub(super) action: Option<&'a str>,
     pub(super) backend: &'a str,
+    /// The call is `@paged`: its page's `paging` goes in `meta` too.
+    pub(super) paged: bool,
 }
 
 /// Makes the `trace_id`s of calls: unique in the process, and not
@@ -77,6 +80,12 @@ pub(super) fn wrap(
     });
     if let Some(action) = meta.action {
         about["action"] = json!(action);
+    }
+    if meta.paged
+        && !failed
+        && let Some(paging) = inner.get("paging")
+    {
+        about["paging"] = paging.clone();
     }
     let envelope = if failed {
         json!({"ok": false, "data": null, "error": inner, "meta": about})
@@ -150,6 +159,16 @@ fn meta_schema() -> Json {
             "action": {"type": "string", "description": "The action called, for an action tool."},
             "trace_id": {"type": "string", "description": "This call's id, unique in the server's process, for logs and reports."},
             "backend": {"type": "string", "enum": ["local", "mcp"], "description": "Where the tool ran: this process, or a backend behind a gateway."},
+            "paging": {
+                "type": "object",
+                "description": "Where the page of a paged call ends, as in its `data.paging`.",
+                "properties": {
+                    "cursor": {"type": "string", "description": "Pass it as the next call's `cursor`, with the same arguments, for the next page."},
+                    "more": {"type": "boolean", "description": "True when another page follows."},
+                },
+                "required": ["more"],
+                "additionalProperties": false,
+            },
         },
         "required": ["tool", "trace_id", "backend"],
         "additionalProperties": false,
@@ -165,6 +184,7 @@ mod tests {
             tool: "add",
             action: None,
             backend: "local",
+            paged: false,
         }
     }
 
@@ -201,6 +221,25 @@ mod tests {
         assert_eq!(wrapped.is_error, Some(true));
         let text = wrapped.content[0].as_text().map(|t| t.text.clone());
         assert_eq!(text.as_deref(), Some("OVERFLOW: too big"));
+    }
+
+    #[test]
+    fn a_page_says_where_it_ends_in_meta_too() {
+        let value = json!({"hashes": ["ab"], "paging": {"cursor": "AQx", "more": true}});
+        let mut result = CallToolResult::success(vec![]);
+        result.structured_content = Some(value);
+        let meta = Meta {
+            tool: "cas_list",
+            paged: true,
+            ..meta()
+        };
+        let envelope = wrap(result, &meta, "tr_3".into()).structured_content;
+        let envelope = envelope.expect("structured");
+        assert_eq!(
+            envelope["meta"]["paging"],
+            json!({"cursor": "AQx", "more": true})
+        );
+        assert_eq!(envelope["data"]["paging"], envelope["meta"]["paging"]);
     }
 
     #[test]

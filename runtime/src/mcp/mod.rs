@@ -327,10 +327,12 @@ impl<P: CallPort> McpServer<P> {
         let Some(traces) = self.envelope.as_ref().filter(|_| !self.discovers(tool)) else {
             return result;
         };
+        let action = args.and_then(|a| a.get("action")).and_then(|a| a.as_str());
         let meta = envelope::Meta {
             tool,
-            action: args.and_then(|a| a.get("action")).and_then(|a| a.as_str()),
+            action,
             backend: self.port.events().source().as_str(),
+            paged: P::Catalogue::tool(tool).is_some_and(|info| info.pages(action)),
         };
         envelope::wrap(result, &meta, traces.next())
     }

@@ -7,7 +7,7 @@
 pub use ::toolwright::__private::jobs::{
     JobCancelResponse, JobCancelTool, JobCounts, JobError, JobInfo, JobListRequest,
     JobListResponse, JobListTool, JobPollRequest, JobPollResponse, JobPollTool, JobRef, JobState,
-    JobStatusTool, PollMode,
+    JobStatusTool, Paging, PollMode,
 };
 
 // runtime/tests/support/catalogue.tool (category `studio`)
@@ -88,6 +88,67 @@ pub struct LaunchRequest {
 
 impl ::toolwright::__private::Validate for LaunchRequest {}
 
+/// The request of tool `count`.
+#[derive(
+    ::core::clone::Clone,
+    ::core::fmt::Debug,
+    ::core::cmp::PartialEq,
+    ::toolwright::__private::serde::Serialize,
+    ::toolwright::__private::serde::Deserialize,
+)]
+#[serde(crate = "::toolwright::__private::serde", deny_unknown_fields)]
+pub struct CountRequest {
+    /// The last number.
+    pub to: u32,
+    /// Numbers on one page.
+    #[serde(default = "CountRequest::default_per_page")]
+    pub per_page: u32,
+    /// Answer with paging that contradicts itself: `more` without a
+    /// cursor.
+    #[serde(default = "CountRequest::default_lie")]
+    pub lie: bool,
+    /// Where to continue: the `paging.cursor` of the previous page, with
+    /// the same other arguments. Leave it out for the first page.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub cursor: ::core::option::Option<::std::string::String>,
+}
+
+impl CountRequest {
+    /// The default of `per_page`.
+    fn default_per_page() -> u32 {
+        10
+    }
+    /// The default of `lie`.
+    fn default_lie() -> bool {
+        false
+    }
+}
+
+impl ::toolwright::__private::Validate for CountRequest {
+    fn validate(&self) -> ::core::result::Result<(), ::toolwright::__private::Violation> {
+        use ::toolwright::__private::check;
+        check::int(self.per_page, 1, 100).map_err(|v| v.at("per_page"))?;
+        ::core::result::Result::Ok(())
+    }
+}
+
+/// The response of tool `count`.
+#[derive(
+    ::core::clone::Clone,
+    ::core::fmt::Debug,
+    ::core::cmp::PartialEq,
+    ::toolwright::__private::serde::Serialize,
+    ::toolwright::__private::serde::Deserialize,
+)]
+#[serde(crate = "::toolwright::__private::serde")]
+pub struct CountResponse {
+    /// The numbers on this page.
+    pub numbers: ::std::vec::Vec<u32>,
+    /// Where this page ends: `more` is true when another page follows, and
+    /// `cursor` asks for it.
+    pub paging: Paging,
+}
+
 /// The request of action `read` of tool `fs`.
 #[derive(
     ::core::clone::Clone,
@@ -114,6 +175,41 @@ pub struct FsReadRequest {
 pub struct FsReadResponse {
     /// Its text.
     pub text: ::std::string::String,
+}
+
+/// The request of action `list` of tool `fs`.
+#[derive(
+    ::core::clone::Clone,
+    ::core::fmt::Debug,
+    ::core::cmp::PartialEq,
+    ::toolwright::__private::serde::Serialize,
+    ::toolwright::__private::serde::Deserialize,
+)]
+#[serde(crate = "::toolwright::__private::serde", deny_unknown_fields)]
+pub struct FsListRequest {
+    /// How many files there are.
+    pub files: u32,
+    /// Where to continue: the `paging.cursor` of the previous page, with
+    /// the same other arguments. Leave it out for the first page.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub cursor: ::core::option::Option<::std::string::String>,
+}
+
+/// The response of action `list` of tool `fs`.
+#[derive(
+    ::core::clone::Clone,
+    ::core::fmt::Debug,
+    ::core::cmp::PartialEq,
+    ::toolwright::__private::serde::Serialize,
+    ::toolwright::__private::serde::Deserialize,
+)]
+#[serde(crate = "::toolwright::__private::serde")]
+pub struct FsListResponse {
+    /// The files on this page.
+    pub names: ::std::vec::Vec<::std::string::String>,
+    /// Where this page ends: `more` is true when another page follows, and
+    /// `cursor` asks for it.
+    pub paging: Paging,
 }
 
 /// The request of action `write` of tool `fs`.
@@ -537,6 +633,24 @@ impl ::toolwright::__private::Tool for LaunchTool {
     const DESCRIPTION: &'static str = "Launch, failing on request.";
 }
 
+/// Count up to `to`, a page at a time.
+///
+/// Tool `count`, at the type level: its `Tool` impl names its request, response, error and stream types.
+#[derive(
+    ::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug, ::core::default::Default,
+)]
+pub struct CountTool;
+
+impl ::toolwright::__private::Tool for CountTool {
+    type Request = CountRequest;
+    type Response = CountResponse;
+    type Error = ::toolwright::__private::ToolError;
+    type Chunk = ();
+    const NAME: &'static str = "count";
+    const TIMING: ::toolwright::__private::ToolTiming = ::toolwright::__private::ToolTiming::Sync;
+    const DESCRIPTION: &'static str = "Count up to `to`, a page at a time.";
+}
+
 /// The request of tool `fs`: one variant per action, `{"action": name, ...fields}` on the wire.
 #[derive(
     ::core::clone::Clone,
@@ -549,6 +663,9 @@ pub enum FsRequest {
     /// Read a file.
     #[serde(rename = "read")]
     Read(FsReadRequest),
+    /// List the files, a page at a time (as a job that is waited for).
+    #[serde(rename = "list")]
+    List(FsListRequest),
     /// Write a file.
     #[serde(rename = "write")]
     Write(FsWriteRequest),
@@ -566,7 +683,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for FsRequest {
 impl ::toolwright::__private::tagged::Tagged for FsRequest {
     const TAG: &'static str = "action";
     const EXPECTING: &'static str = "a request of tool `fs`";
-    const VARIANTS: &'static [&'static str] = &["read", "write"];
+    const VARIANTS: &'static [&'static str] = &["read", "list", "write"];
     fn variant<'de, A>(name: &str, map: A) -> ::core::result::Result<Self, A::Error>
     where
         A: ::toolwright::__private::serde::de::MapAccess<'de>,
@@ -574,6 +691,7 @@ impl ::toolwright::__private::tagged::Tagged for FsRequest {
         use ::toolwright::__private::tagged;
         match name {
             "read" => tagged::rest(map).map(Self::Read),
+            "list" => tagged::rest(map).map(Self::List),
             "write" => tagged::rest(map).map(Self::Write),
             _ => ::core::result::Result::Err(tagged::unknown::<_, Self>(name)),
         }
@@ -594,6 +712,9 @@ pub enum FsResponse {
     /// The response of action `read`.
     #[serde(rename = "read")]
     Read(FsReadResponse),
+    /// The response of action `list`.
+    #[serde(rename = "list")]
+    List(FsListResponse),
     /// The response of action `write`.
     #[serde(rename = "write")]
     Write(FsWriteResponse),
@@ -611,7 +732,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for FsResponse {
 impl ::toolwright::__private::tagged::Tagged for FsResponse {
     const TAG: &'static str = "action";
     const EXPECTING: &'static str = "a response of tool `fs`";
-    const VARIANTS: &'static [&'static str] = &["read", "write"];
+    const VARIANTS: &'static [&'static str] = &["read", "list", "write"];
     fn variant<'de, A>(name: &str, map: A) -> ::core::result::Result<Self, A::Error>
     where
         A: ::toolwright::__private::serde::de::MapAccess<'de>,
@@ -619,6 +740,7 @@ impl ::toolwright::__private::tagged::Tagged for FsResponse {
         use ::toolwright::__private::tagged;
         match name {
             "read" => tagged::rest(map).map(Self::Read),
+            "list" => tagged::rest(map).map(Self::List),
             "write" => tagged::rest(map).map(Self::Write),
             _ => ::core::result::Result::Err(tagged::unknown::<_, Self>(name)),
         }
@@ -698,6 +820,9 @@ pub enum ToolRequest {
     /// `launch`: Launch, failing on request.
     #[serde(rename = "launch")]
     Launch(LaunchRequest),
+    /// `count`: Count up to `to`, a page at a time.
+    #[serde(rename = "count")]
+    Count(CountRequest),
     /// `fs`: A file system.
     #[serde(rename = "fs")]
     Fs(FsRequest),
@@ -730,6 +855,7 @@ impl ::toolwright::__private::tagged::Tagged for ToolRequest {
         "stubborn",
         "meltdown",
         "launch",
+        "count",
         "fs",
     ];
     fn variant<'de, A>(name: &str, map: A) -> ::core::result::Result<Self, A::Error>
@@ -752,6 +878,7 @@ impl ::toolwright::__private::tagged::Tagged for ToolRequest {
             "stubborn" => tagged::unit(map).map(|()| Self::Stubborn),
             "meltdown" => tagged::unit(map).map(|()| Self::Meltdown),
             "launch" => tagged::rest(map).map(Self::Launch),
+            "count" => tagged::rest(map).map(Self::Count),
             "fs" => tagged::rest(map).map(Self::Fs),
             _ => ::core::result::Result::Err(tagged::unknown::<_, Self>(name)),
         }
@@ -765,6 +892,7 @@ impl ::toolwright::__private::Validate for ToolRequest {
             ToolRequest::JobList(request) => ::toolwright::__private::Validate::validate(request),
             ToolRequest::JobPoll(request) => ::toolwright::__private::Validate::validate(request),
             ToolRequest::JobCancel(request) => ::toolwright::__private::Validate::validate(request),
+            ToolRequest::Count(request) => ::toolwright::__private::Validate::validate(request),
             _ => ::core::result::Result::Ok(()),
         }
     }
@@ -821,6 +949,9 @@ pub enum ToolResponse {
     /// The answer of `launch`: an acknowledgement.
     #[serde(rename = "launch")]
     Launch,
+    /// The answer of `count`.
+    #[serde(rename = "count")]
+    Count(CountResponse),
     /// The answer of `fs`.
     #[serde(rename = "fs")]
     Fs(FsResponse),
@@ -853,6 +984,7 @@ impl ::toolwright::__private::tagged::Tagged for ToolResponse {
         "stubborn",
         "meltdown",
         "launch",
+        "count",
         "fs",
     ];
     fn variant<'de, A>(name: &str, map: A) -> ::core::result::Result<Self, A::Error>
@@ -875,6 +1007,7 @@ impl ::toolwright::__private::tagged::Tagged for ToolResponse {
             "stubborn" => tagged::unit(map).map(|()| Self::Stubborn),
             "meltdown" => tagged::unit(map).map(|()| Self::Meltdown),
             "launch" => tagged::unit(map).map(|()| Self::Launch),
+            "count" => tagged::rest(map).map(Self::Count),
             "fs" => tagged::rest(map).map(Self::Fs),
             _ => ::core::result::Result::Err(tagged::unknown::<_, Self>(name)),
         }
@@ -899,6 +1032,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             timing: ::toolwright::__private::ToolTiming::Sync,
             actions: &[],
             streams: false,
+            paged: false,
             builtin: true,
             toolsets: &["jobs"],
         },
@@ -909,6 +1043,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             timing: ::toolwright::__private::ToolTiming::Sync,
             actions: &[],
             streams: false,
+            paged: false,
             builtin: true,
             toolsets: &["jobs"],
         },
@@ -919,6 +1054,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             timing: ::toolwright::__private::ToolTiming::Sync,
             actions: &[],
             streams: false,
+            paged: false,
             builtin: true,
             toolsets: &["jobs"],
         },
@@ -929,6 +1065,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             timing: ::toolwright::__private::ToolTiming::Sync,
             actions: &[],
             streams: false,
+            paged: false,
             builtin: true,
             toolsets: &["jobs"],
         },
@@ -939,6 +1076,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             timing: ::toolwright::__private::ToolTiming::Sync,
             actions: &[],
             streams: false,
+            paged: false,
             builtin: false,
             toolsets: &["studio"],
         },
@@ -949,6 +1087,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             timing: ::toolwright::__private::ToolTiming::Sync,
             actions: &[],
             streams: false,
+            paged: false,
             builtin: false,
             toolsets: &["studio"],
         },
@@ -959,6 +1098,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             timing: ::toolwright::__private::ToolTiming::Sync,
             actions: &[],
             streams: false,
+            paged: false,
             builtin: false,
             toolsets: &["studio"],
         },
@@ -969,6 +1109,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             timing: ::toolwright::__private::ToolTiming::Sync,
             actions: &[],
             streams: false,
+            paged: false,
             builtin: false,
             toolsets: &["studio"],
         },
@@ -979,6 +1120,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             timing: ::toolwright::__private::ToolTiming::AsyncShort,
             actions: &[],
             streams: false,
+            paged: false,
             builtin: false,
             toolsets: &["studio"],
         },
@@ -989,6 +1131,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             timing: ::toolwright::__private::ToolTiming::AsyncMedium,
             actions: &[],
             streams: false,
+            paged: false,
             builtin: false,
             toolsets: &["studio"],
         },
@@ -999,6 +1142,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             timing: ::toolwright::__private::ToolTiming::AsyncLong,
             actions: &[],
             streams: true,
+            paged: false,
             builtin: false,
             toolsets: &["studio"],
         },
@@ -1009,6 +1153,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             timing: ::toolwright::__private::ToolTiming::AsyncLong,
             actions: &[],
             streams: false,
+            paged: false,
             builtin: false,
             toolsets: &["studio"],
         },
@@ -1019,6 +1164,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             timing: ::toolwright::__private::ToolTiming::AsyncLong,
             actions: &[],
             streams: false,
+            paged: false,
             builtin: false,
             toolsets: &["studio"],
         },
@@ -1029,6 +1175,18 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             timing: ::toolwright::__private::ToolTiming::FireAndForget,
             actions: &[],
             streams: false,
+            paged: false,
+            builtin: false,
+            toolsets: &["studio"],
+        },
+        ::toolwright::__private::ToolInfo {
+            name: "count",
+            title: ::core::option::Option::None,
+            description: "Count up to `to`, a page at a time.",
+            timing: ::toolwright::__private::ToolTiming::Sync,
+            actions: &[],
+            streams: false,
+            paged: true,
             builtin: false,
             toolsets: &["studio"],
         },
@@ -1043,15 +1201,25 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
                     title: ::core::option::Option::None,
                     description: "Read a file.",
                     timing: ::toolwright::__private::ToolTiming::Sync,
+                    paged: false,
+                },
+                ::toolwright::__private::ActionInfo {
+                    name: "list",
+                    title: ::core::option::Option::None,
+                    description: "List the files, a page at a time (as a job that is waited for).",
+                    timing: ::toolwright::__private::ToolTiming::AsyncShort,
+                    paged: true,
                 },
                 ::toolwright::__private::ActionInfo {
                     name: "write",
                     title: ::core::option::Option::None,
                     description: "Write a file.",
                     timing: ::toolwright::__private::ToolTiming::AsyncShort,
+                    paged: false,
                 },
             ],
             streams: false,
+            paged: false,
             builtin: false,
             toolsets: &["studio"],
         },
@@ -1059,6 +1227,112 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
     const MCP_SCHEMA: &'static str = r##"{
   "actions": {
     "fs": {
+      "list": {
+        "description": "List the files, a page at a time (as a job that is waited for).",
+        "inputSchema": {
+          "additionalProperties": false,
+          "properties": {
+            "action": {
+              "const": "list"
+            },
+            "cursor": {
+              "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
+              "type": "string"
+            },
+            "files": {
+              "description": "How many files there are.",
+              "maximum": 4294967295,
+              "minimum": 0,
+              "type": "integer"
+            }
+          },
+          "required": [
+            "action",
+            "files"
+          ],
+          "type": "object"
+        },
+        "outputSchema": {
+          "$defs": {
+            "JobHandle": {
+              "description": "The call runs on as a job. Wait for its result with `job_poll`, check it with `job_status`, stop it with `job_cancel`.",
+              "properties": {
+                "expected_timing": {
+                  "description": "The tool's timing class: how long the job is expected to take.",
+                  "enum": [
+                    "async_short",
+                    "async_medium",
+                    "async_long",
+                    "fire_and_forget"
+                  ],
+                  "type": "string"
+                },
+                "job_id": {
+                  "description": "The job's ID, for the job tools.",
+                  "type": "string"
+                },
+                "tool": {
+                  "description": "The tool the job runs.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "job_id",
+                "tool",
+                "expected_timing"
+              ],
+              "type": "object"
+            },
+            "Paging": {
+              "description": "Where a page of a `@paged` tool ends. Every paged response has it as\nits `paging` field.",
+              "properties": {
+                "cursor": {
+                  "description": "Pass it as the next call's `cursor`, with the same arguments, to get\nthe next page; absent on the last page. Opaque: the server signs it\nand refuses one it did not issue for this query (`INVALID_CURSOR`).",
+                  "type": "string"
+                },
+                "more": {
+                  "description": "True when another page follows.",
+                  "type": "boolean"
+                }
+              },
+              "required": [
+                "more"
+              ],
+              "type": "object"
+            }
+          },
+          "anyOf": [
+            {
+              "properties": {
+                "action": {
+                  "const": "list"
+                },
+                "names": {
+                  "description": "The files on this page.",
+                  "items": {
+                    "type": "string"
+                  },
+                  "type": "array"
+                },
+                "paging": {
+                  "$ref": "#/$defs/Paging",
+                  "description": "Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it."
+                }
+              },
+              "required": [
+                "action",
+                "names",
+                "paging"
+              ],
+              "type": "object"
+            },
+            {
+              "$ref": "#/$defs/JobHandle"
+            }
+          ],
+          "type": "object"
+        }
+      },
       "read": {
         "description": "Read a file.",
         "inputSchema": {
@@ -2874,13 +3148,126 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "openWorldHint": false,
         "readOnlyHint": false
       },
+      "description": "Count up to `to`, a page at a time.",
+      "inputSchema": {
+        "additionalProperties": false,
+        "properties": {
+          "cursor": {
+            "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
+            "type": "string"
+          },
+          "lie": {
+            "default": false,
+            "description": "Answer with paging that contradicts itself: `more` without a\ncursor.",
+            "type": "boolean"
+          },
+          "per_page": {
+            "default": 10,
+            "description": "Numbers on one page.",
+            "maximum": 100,
+            "minimum": 1,
+            "type": "integer"
+          },
+          "to": {
+            "description": "The last number.",
+            "maximum": 4294967295,
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "to"
+        ],
+        "type": "object"
+      },
+      "name": "count",
+      "outputSchema": {
+        "$defs": {
+          "Paging": {
+            "description": "Where a page of a `@paged` tool ends. Every paged response has it as\nits `paging` field.",
+            "properties": {
+              "cursor": {
+                "description": "Pass it as the next call's `cursor`, with the same arguments, to get\nthe next page; absent on the last page. Opaque: the server signs it\nand refuses one it did not issue for this query (`INVALID_CURSOR`).",
+                "type": "string"
+              },
+              "more": {
+                "description": "True when another page follows.",
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "more"
+            ],
+            "type": "object"
+          },
+          "ToolError": {
+            "additionalProperties": false,
+            "description": "The call failed (`isError: true`): a stable error code, a message, and details when the error has fields.",
+            "properties": {
+              "code": {
+                "description": "A built-in code such as `INVALID_REQUEST`, or one of the tool's error codes.",
+                "type": "string"
+              },
+              "details": {
+                "description": "The error variant's fields, or what the runtime adds (the field at fault, the available actions)."
+              },
+              "message": {
+                "description": "What went wrong, for people.",
+                "type": "string"
+              }
+            },
+            "required": [
+              "code",
+              "message"
+            ],
+            "type": "object"
+          }
+        },
+        "anyOf": [
+          {
+            "properties": {
+              "numbers": {
+                "description": "The numbers on this page.",
+                "items": {
+                  "maximum": 4294967295,
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "type": "array"
+              },
+              "paging": {
+                "$ref": "#/$defs/Paging",
+                "description": "Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it."
+              }
+            },
+            "required": [
+              "numbers",
+              "paging"
+            ],
+            "type": "object"
+          },
+          {
+            "$ref": "#/$defs/ToolError"
+          }
+        ],
+        "type": "object"
+      }
+    },
+    {
+      "annotations": {
+        "destructiveHint": false,
+        "idempotentHint": false,
+        "openWorldHint": false,
+        "readOnlyHint": false
+      },
       "description": "A file system.",
       "inputSchema": {
         "properties": {
           "action": {
-            "description": "The action to run:\n- `read`: Read a file.\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
+            "description": "The action to run:\n- `read`: Read a file.\n- `list`: List the files, a page at a time (as a job that is waited for).\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
             "enum": [
               "read",
+              "list",
               "write",
               "help",
               "schema",
@@ -2891,6 +3278,16 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "content": {
             "description": "What to write.\n\nUsed by: `write` (required).",
             "type": "string"
+          },
+          "cursor": {
+            "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.\n\nUsed by: `list`.",
+            "type": "string"
+          },
+          "files": {
+            "description": "How many files there are.\n\nUsed by: `list` (required).",
+            "maximum": 4294967295,
+            "minimum": 0,
+            "type": "integer"
           },
           "ms": {
             "default": 0,
@@ -2903,6 +3300,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             "description": "Only with `schema`: the one action whose schemas to give.",
             "enum": [
               "read",
+              "list",
               "write"
             ],
             "type": "string"
@@ -2949,6 +3347,23 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             ],
             "type": "object"
           },
+          "Paging": {
+            "description": "Where a page of a `@paged` tool ends. Every paged response has it as\nits `paging` field.",
+            "properties": {
+              "cursor": {
+                "description": "Pass it as the next call's `cursor`, with the same arguments, to get\nthe next page; absent on the last page. Opaque: the server signs it\nand refuses one it did not issue for this query (`INVALID_CURSOR`).",
+                "type": "string"
+              },
+              "more": {
+                "description": "True when another page follows.",
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "more"
+            ],
+            "type": "object"
+          },
           "ToolError": {
             "additionalProperties": false,
             "description": "The call failed (`isError: true`): a stable error code, a message, and details when the error has fields.",
@@ -2986,6 +3401,38 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             "required": [
               "action",
               "text"
+            ],
+            "type": "object"
+          },
+          {
+            "anyOf": [
+              {
+                "properties": {
+                  "action": {
+                    "const": "list"
+                  },
+                  "names": {
+                    "description": "The files on this page.",
+                    "items": {
+                      "type": "string"
+                    },
+                    "type": "array"
+                  },
+                  "paging": {
+                    "$ref": "#/$defs/Paging",
+                    "description": "Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it."
+                  }
+                },
+                "required": [
+                  "action",
+                  "names",
+                  "paging"
+                ],
+                "type": "object"
+              },
+              {
+                "$ref": "#/$defs/JobHandle"
+              }
             ],
             "type": "object"
           },
@@ -5352,6 +5799,190 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "timing": "fire_and_forget"
     },
     {
+      "annotations": {
+        "destructiveHint": false,
+        "idempotentHint": false,
+        "openWorldHint": false,
+        "readOnlyHint": false
+      },
+      "category": "studio",
+      "description": "Count up to `to`, a page at a time.",
+      "errorCodes": [],
+      "example": {
+        "request": {
+          "to": 1
+        },
+        "response": {
+          "numbers": [],
+          "paging": {
+            "cursor": "x",
+            "more": false
+          }
+        }
+      },
+      "inputSchema": {
+        "additionalProperties": false,
+        "properties": {
+          "cursor": {
+            "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
+            "type": "string"
+          },
+          "lie": {
+            "default": false,
+            "description": "Answer with paging that contradicts itself: `more` without a\ncursor.",
+            "type": "boolean"
+          },
+          "per_page": {
+            "default": 10,
+            "description": "Numbers on one page.",
+            "maximum": 100,
+            "minimum": 1,
+            "type": "integer"
+          },
+          "to": {
+            "description": "The last number.",
+            "maximum": 4294967295,
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "to"
+        ],
+        "type": "object"
+      },
+      "name": "count",
+      "outputSchema": {
+        "$defs": {
+          "Paging": {
+            "description": "Where a page of a `@paged` tool ends. Every paged response has it as\nits `paging` field.",
+            "properties": {
+              "cursor": {
+                "description": "Pass it as the next call's `cursor`, with the same arguments, to get\nthe next page; absent on the last page. Opaque: the server signs it\nand refuses one it did not issue for this query (`INVALID_CURSOR`).",
+                "type": "string"
+              },
+              "more": {
+                "description": "True when another page follows.",
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "more"
+            ],
+            "type": "object"
+          },
+          "ToolError": {
+            "additionalProperties": false,
+            "description": "The call failed (`isError: true`): a stable error code, a message, and details when the error has fields.",
+            "properties": {
+              "code": {
+                "description": "A built-in code such as `INVALID_REQUEST`, or one of the tool's error codes.",
+                "type": "string"
+              },
+              "details": {
+                "description": "The error variant's fields, or what the runtime adds (the field at fault, the available actions)."
+              },
+              "message": {
+                "description": "What went wrong, for people.",
+                "type": "string"
+              }
+            },
+            "required": [
+              "code",
+              "message"
+            ],
+            "type": "object"
+          }
+        },
+        "anyOf": [
+          {
+            "properties": {
+              "numbers": {
+                "description": "The numbers on this page.",
+                "items": {
+                  "maximum": 4294967295,
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "type": "array"
+              },
+              "paging": {
+                "$ref": "#/$defs/Paging",
+                "description": "Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it."
+              }
+            },
+            "required": [
+              "numbers",
+              "paging"
+            ],
+            "type": "object"
+          },
+          {
+            "$ref": "#/$defs/ToolError"
+          }
+        ],
+        "type": "object"
+      },
+      "paged": true,
+      "parameters": [
+        {
+          "description": "The last number.",
+          "idlType": "u32",
+          "name": "to",
+          "required": true,
+          "type": "integer"
+        },
+        {
+          "constraints": {
+            "range": [
+              1,
+              100
+            ]
+          },
+          "default": 10,
+          "description": "Numbers on one page.",
+          "idlType": "u32",
+          "name": "per_page",
+          "required": false,
+          "type": "integer"
+        },
+        {
+          "default": false,
+          "description": "Answer with paging that contradicts itself: `more` without a\ncursor.",
+          "idlType": "bool",
+          "name": "lie",
+          "required": false,
+          "type": "boolean"
+        },
+        {
+          "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
+          "idlType": "string?",
+          "name": "cursor",
+          "required": false,
+          "type": "string"
+        }
+      ],
+      "response": [
+        {
+          "description": "The numbers on this page.",
+          "idlType": "list<u32>",
+          "name": "numbers",
+          "required": true,
+          "type": "array"
+        },
+        {
+          "description": "Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it.",
+          "idlType": "Paging",
+          "name": "paging",
+          "required": true,
+          "type": "object"
+        }
+      ],
+      "source": "local",
+      "streams": false,
+      "timing": "sync"
+    },
+    {
       "actions": [
         {
           "description": "Read a file.",
@@ -5417,6 +6048,160 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             }
           ],
           "timing": "sync"
+        },
+        {
+          "description": "List the files, a page at a time (as a job that is waited for).",
+          "example": {
+            "request": {
+              "action": "list",
+              "files": 1
+            },
+            "response": {
+              "names": [],
+              "paging": {
+                "cursor": "x",
+                "more": false
+              }
+            }
+          },
+          "inputSchema": {
+            "additionalProperties": false,
+            "properties": {
+              "action": {
+                "const": "list"
+              },
+              "cursor": {
+                "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
+                "type": "string"
+              },
+              "files": {
+                "description": "How many files there are.",
+                "maximum": 4294967295,
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "action",
+              "files"
+            ],
+            "type": "object"
+          },
+          "name": "list",
+          "outputSchema": {
+            "$defs": {
+              "JobHandle": {
+                "description": "The call runs on as a job. Wait for its result with `job_poll`, check it with `job_status`, stop it with `job_cancel`.",
+                "properties": {
+                  "expected_timing": {
+                    "description": "The tool's timing class: how long the job is expected to take.",
+                    "enum": [
+                      "async_short",
+                      "async_medium",
+                      "async_long",
+                      "fire_and_forget"
+                    ],
+                    "type": "string"
+                  },
+                  "job_id": {
+                    "description": "The job's ID, for the job tools.",
+                    "type": "string"
+                  },
+                  "tool": {
+                    "description": "The tool the job runs.",
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "job_id",
+                  "tool",
+                  "expected_timing"
+                ],
+                "type": "object"
+              },
+              "Paging": {
+                "description": "Where a page of a `@paged` tool ends. Every paged response has it as\nits `paging` field.",
+                "properties": {
+                  "cursor": {
+                    "description": "Pass it as the next call's `cursor`, with the same arguments, to get\nthe next page; absent on the last page. Opaque: the server signs it\nand refuses one it did not issue for this query (`INVALID_CURSOR`).",
+                    "type": "string"
+                  },
+                  "more": {
+                    "description": "True when another page follows.",
+                    "type": "boolean"
+                  }
+                },
+                "required": [
+                  "more"
+                ],
+                "type": "object"
+              }
+            },
+            "anyOf": [
+              {
+                "properties": {
+                  "action": {
+                    "const": "list"
+                  },
+                  "names": {
+                    "description": "The files on this page.",
+                    "items": {
+                      "type": "string"
+                    },
+                    "type": "array"
+                  },
+                  "paging": {
+                    "$ref": "#/$defs/Paging",
+                    "description": "Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it."
+                  }
+                },
+                "required": [
+                  "action",
+                  "names",
+                  "paging"
+                ],
+                "type": "object"
+              },
+              {
+                "$ref": "#/$defs/JobHandle"
+              }
+            ],
+            "type": "object"
+          },
+          "paged": true,
+          "parameters": [
+            {
+              "description": "How many files there are.",
+              "idlType": "u32",
+              "name": "files",
+              "required": true,
+              "type": "integer"
+            },
+            {
+              "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
+              "idlType": "string?",
+              "name": "cursor",
+              "required": false,
+              "type": "string"
+            }
+          ],
+          "response": [
+            {
+              "description": "The files on this page.",
+              "idlType": "list<string>",
+              "name": "names",
+              "required": true,
+              "type": "array"
+            },
+            {
+              "description": "Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it.",
+              "idlType": "Paging",
+              "name": "paging",
+              "required": true,
+              "type": "object"
+            }
+          ],
+          "timing": "async_short"
         },
         {
           "description": "Write a file.",
@@ -5565,9 +6350,10 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "inputSchema": {
         "properties": {
           "action": {
-            "description": "The action to run:\n- `read`: Read a file.\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
+            "description": "The action to run:\n- `read`: Read a file.\n- `list`: List the files, a page at a time (as a job that is waited for).\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs",
             "enum": [
               "read",
+              "list",
               "write",
               "help",
               "schema",
@@ -5578,6 +6364,16 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "content": {
             "description": "What to write.\n\nUsed by: `write` (required).",
             "type": "string"
+          },
+          "cursor": {
+            "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.\n\nUsed by: `list`.",
+            "type": "string"
+          },
+          "files": {
+            "description": "How many files there are.\n\nUsed by: `list` (required).",
+            "maximum": 4294967295,
+            "minimum": 0,
+            "type": "integer"
           },
           "ms": {
             "default": 0,
@@ -5590,6 +6386,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             "description": "Only with `schema`: the one action whose schemas to give.",
             "enum": [
               "read",
+              "list",
               "write"
             ],
             "type": "string"
@@ -5636,6 +6433,23 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             ],
             "type": "object"
           },
+          "Paging": {
+            "description": "Where a page of a `@paged` tool ends. Every paged response has it as\nits `paging` field.",
+            "properties": {
+              "cursor": {
+                "description": "Pass it as the next call's `cursor`, with the same arguments, to get\nthe next page; absent on the last page. Opaque: the server signs it\nand refuses one it did not issue for this query (`INVALID_CURSOR`).",
+                "type": "string"
+              },
+              "more": {
+                "description": "True when another page follows.",
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "more"
+            ],
+            "type": "object"
+          },
           "ToolError": {
             "additionalProperties": false,
             "description": "The call failed (`isError: true`): a stable error code, a message, and details when the error has fields.",
@@ -5673,6 +6487,38 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             "required": [
               "action",
               "text"
+            ],
+            "type": "object"
+          },
+          {
+            "anyOf": [
+              {
+                "properties": {
+                  "action": {
+                    "const": "list"
+                  },
+                  "names": {
+                    "description": "The files on this page.",
+                    "items": {
+                      "type": "string"
+                    },
+                    "type": "array"
+                  },
+                  "paging": {
+                    "$ref": "#/$defs/Paging",
+                    "description": "Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it."
+                  }
+                },
+                "required": [
+                  "action",
+                  "names",
+                  "paging"
+                ],
+                "type": "object"
+              },
+              {
+                "$ref": "#/$defs/JobHandle"
+              }
             ],
             "type": "object"
           },
@@ -5724,7 +6570,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       },
       "parameters": [
         {
-          "description": "Which action to run: `read`, `write`.",
+          "description": "Which action to run: `read`, `list`, `write`.",
           "idlType": "string",
           "name": "action",
           "required": true,
@@ -5736,9 +6582,9 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
     }
   ]
 }"##;
-    const OPENAI_TOOLS: &'static str = r##"[{"function":{"description":"Report one job's state, timing and (when finished) result.","name":"job_status","parameters":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"List jobs, newest first, optionally only those in one state.","name":"job_list","parameters":{"$defs":{"JobState":{"description":"Where a job is in its life.\n\nValues:\n- `pending`: Accepted, waiting for a worker.\n- `running`: A worker is running it.\n- `complete`: Finished successfully; the result is available.\n- `failed`: Finished with an error.\n- `cancelled`: Stopped by `job_cancel` or by shutdown.","enum":["pending","running","complete","failed","cancelled"],"type":"string"}},"additionalProperties":false,"properties":{"limit":{"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":["integer","null"]},"state":{"anyOf":[{"$ref":"#/$defs/JobState"},{"type":"null"}],"description":"Only jobs in this state, e.g. `failed` to see what went wrong."},"tool_name":{"description":"Only jobs started by this tool.","type":["string","null"]}},"required":["limit","state","tool_name"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","name":"job_poll","parameters":{"$defs":{"PollMode":{"description":"What `job_poll` waits for.\n\nValues:\n- `any`: Return as soon as any one job finishes.\n- `all`: Return only when every job has finished.","enum":["any","all"],"type":"string"}},"additionalProperties":false,"properties":{"job_ids":{"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"string"},"maxItems":100,"minItems":0,"type":["array","null"]},"mode":{"anyOf":[{"$ref":"#/$defs/PollMode"},{"type":"null"}],"description":"Return when any job finishes, or only when all have."},"timeout_ms":{"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":["integer","null"]}},"required":["job_ids","mode","timeout_ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Cancel a job; its handler is stopped, not just forgotten.","name":"job_cancel","parameters":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Add two integers.","name":"add","parameters":{"additionalProperties":false,"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"}},"required":["a","b"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Answer with the request itself.","name":"echo","parameters":{"additionalProperties":false,"description":"Values of every wire shape.","properties":{"data":{"contentEncoding":"base64","description":"Bytes.","type":"string"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"integer"},"type":"array"},"tags":{"additionalProperties":{"type":"string"},"description":"A map.","type":"object"},"text":{"description":"Text.","type":"string"},"value":{"description":"Anything."}},"required":["text","data","items","tags"],"type":"object"},"strict":false},"type":"function"},{"function":{"description":"A handler that panics.","name":"crash","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A handler that panics, written as a plain function (answered without\na future).","name":"crash_now","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Sleep for a while.","name":"sleep","parameters":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Render for a while.","name":"render","parameters":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Stream chunks at an interval.","name":"generate","parameters":{"additionalProperties":false,"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"integer"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["chunks","interval_ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A handler that ignores cancellation.","name":"stubborn","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A long handler that panics.","name":"meltdown","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Launch, failing on request.","name":"launch","parameters":{"additionalProperties":false,"properties":{"fail":{"description":"Fail with `engine_down`.","type":"boolean"}},"required":["fail"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A file system.","name":"fs","parameters":{"additionalProperties":false,"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs","enum":["read","write","help","schema","status"],"type":"string"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":["string","null"]},"ms":{"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":["integer","null"]},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","write",null],"type":["string","null"]},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":["string","null"]}},"required":["action","content","ms","of_action","uri"],"type":"object"},"strict":true},"type":"function"}]"##;
-    const ANTHROPIC_TOOLS: &'static str = r##"[{"description":"Report one job's state, timing and (when finished) result.","input_schema":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"name":"job_status"},{"description":"List jobs, newest first, optionally only those in one state.","input_schema":{"$defs":{"JobState":{"description":"Where a job is in its life.\n\nValues:\n- `pending`: Accepted, waiting for a worker.\n- `running`: A worker is running it.\n- `complete`: Finished successfully; the result is available.\n- `failed`: Finished with an error.\n- `cancelled`: Stopped by `job_cancel` or by shutdown.","enum":["pending","running","complete","failed","cancelled"],"type":"string"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"limit":{"default":100,"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":"integer"},"state":{"$ref":"#/$defs/JobState","description":"Only jobs in this state, e.g. `failed` to see what went wrong."},"tool_name":{"description":"Only jobs started by this tool.","type":"string"}},"type":"object"},"name":"job_list"},{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","input_schema":{"$defs":{"PollMode":{"description":"What `job_poll` waits for.\n\nValues:\n- `any`: Return as soon as any one job finishes.\n- `all`: Return only when every job has finished.","enum":["any","all"],"type":"string"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"job_ids":{"default":[],"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"string"},"maxItems":100,"minItems":0,"type":"array"},"mode":{"$ref":"#/$defs/PollMode","default":"any","description":"Return when any job finishes, or only when all have."},"timeout_ms":{"default":5000,"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":"integer"}},"type":"object"},"name":"job_poll"},{"description":"Cancel a job; its handler is stopped, not just forgotten.","input_schema":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"name":"job_cancel"},{"description":"Add two integers.","input_schema":{"additionalProperties":false,"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"}},"required":["a","b"],"type":"object"},"name":"add"},{"description":"Answer with the request itself.","input_schema":{"additionalProperties":false,"description":"Values of every wire shape.","properties":{"data":{"contentEncoding":"base64","description":"Bytes.","type":"string"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"integer"},"type":"array"},"tags":{"additionalProperties":{"type":"string"},"description":"A map.","type":"object"},"text":{"description":"Text.","type":"string"},"value":{"description":"Anything."}},"required":["text","data","items","tags"],"type":"object"},"name":"echo"},{"description":"A handler that panics.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"crash"},{"description":"A handler that panics, written as a plain function (answered without\na future).","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"crash_now"},{"description":"Sleep for a while.","input_schema":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"name":"sleep"},{"description":"Render for a while.","input_schema":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"name":"render"},{"description":"Stream chunks at an interval.","input_schema":{"additionalProperties":false,"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"integer"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["chunks","interval_ms"],"type":"object"},"name":"generate"},{"description":"A handler that ignores cancellation.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"stubborn"},{"description":"A long handler that panics.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"meltdown"},{"description":"Launch, failing on request.","input_schema":{"additionalProperties":false,"properties":{"fail":{"description":"Fail with `engine_down`.","type":"boolean"}},"required":["fail"],"type":"object"},"name":"launch"},{"description":"A file system.","input_schema":{"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs","enum":["read","write","help","schema","status"],"type":"string"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":"string"},"ms":{"default":0,"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":"integer"},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","write"],"type":"string"},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":"string"}},"required":["action"],"type":"object"},"name":"fs"}]"##;
-    const GEMINI_TOOLS: &'static str = r#"[{"description":"Report one job's state, timing and (when finished) result.","name":"job_status","parameters":{"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"STRING"}},"required":["job_id"],"type":"OBJECT"}},{"description":"List jobs, newest first, optionally only those in one state.","name":"job_list","parameters":{"properties":{"limit":{"default":100,"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":"INTEGER"},"state":{"description":"Only jobs in this state, e.g. `failed` to see what went wrong.","enum":["pending","running","complete","failed","cancelled"],"type":"STRING"},"tool_name":{"description":"Only jobs started by this tool.","type":"STRING"}},"type":"OBJECT"}},{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","name":"job_poll","parameters":{"properties":{"job_ids":{"default":[],"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"STRING"},"maxItems":100,"minItems":0,"type":"ARRAY"},"mode":{"description":"Return when any job finishes, or only when all have.","enum":["any","all"],"type":"STRING"},"timeout_ms":{"default":5000,"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":"INTEGER"}},"type":"OBJECT"}},{"description":"Cancel a job; its handler is stopped, not just forgotten.","name":"job_cancel","parameters":{"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"STRING"}},"required":["job_id"],"type":"OBJECT"}},{"description":"Add two integers.","name":"add","parameters":{"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"INTEGER"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"INTEGER"}},"required":["a","b"],"type":"OBJECT"}},{"description":"Answer with the request itself.","name":"echo","parameters":{"description":"Values of every wire shape.","properties":{"data":{"description":"Bytes.","type":"STRING"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"INTEGER"},"type":"ARRAY"},"text":{"description":"Text.","type":"STRING"}},"required":["text","data","items"],"type":"OBJECT"}},{"description":"A handler that panics.","name":"crash"},{"description":"A handler that panics, written as a plain function (answered without\na future).","name":"crash_now"},{"description":"Sleep for a while.","name":"sleep","parameters":{"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"}},"required":["ms"],"type":"OBJECT"}},{"description":"Render for a while.","name":"render","parameters":{"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"}},"required":["ms"],"type":"OBJECT"}},{"description":"Stream chunks at an interval.","name":"generate","parameters":{"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"INTEGER"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"}},"required":["chunks","interval_ms"],"type":"OBJECT"}},{"description":"A handler that ignores cancellation.","name":"stubborn"},{"description":"A long handler that panics.","name":"meltdown"},{"description":"Launch, failing on request.","name":"launch","parameters":{"properties":{"fail":{"description":"Fail with `engine_down`.","type":"BOOLEAN"}},"required":["fail"],"type":"OBJECT"}},{"description":"A file system.","name":"fs","parameters":{"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs","enum":["read","write","help","schema","status"],"type":"STRING"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":"STRING"},"ms":{"default":0,"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","write"],"type":"STRING"},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":"STRING"}},"required":["action"],"type":"OBJECT"}}]"#;
+    const OPENAI_TOOLS: &'static str = r##"[{"function":{"description":"Report one job's state, timing and (when finished) result.","name":"job_status","parameters":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"List jobs, newest first, optionally only those in one state.","name":"job_list","parameters":{"$defs":{"JobState":{"description":"Where a job is in its life.\n\nValues:\n- `pending`: Accepted, waiting for a worker.\n- `running`: A worker is running it.\n- `complete`: Finished successfully; the result is available.\n- `failed`: Finished with an error.\n- `cancelled`: Stopped by `job_cancel` or by shutdown.","enum":["pending","running","complete","failed","cancelled"],"type":"string"}},"additionalProperties":false,"properties":{"limit":{"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":["integer","null"]},"state":{"anyOf":[{"$ref":"#/$defs/JobState"},{"type":"null"}],"description":"Only jobs in this state, e.g. `failed` to see what went wrong."},"tool_name":{"description":"Only jobs started by this tool.","type":["string","null"]}},"required":["limit","state","tool_name"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","name":"job_poll","parameters":{"$defs":{"PollMode":{"description":"What `job_poll` waits for.\n\nValues:\n- `any`: Return as soon as any one job finishes.\n- `all`: Return only when every job has finished.","enum":["any","all"],"type":"string"}},"additionalProperties":false,"properties":{"job_ids":{"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"string"},"maxItems":100,"minItems":0,"type":["array","null"]},"mode":{"anyOf":[{"$ref":"#/$defs/PollMode"},{"type":"null"}],"description":"Return when any job finishes, or only when all have."},"timeout_ms":{"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":["integer","null"]}},"required":["job_ids","mode","timeout_ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Cancel a job; its handler is stopped, not just forgotten.","name":"job_cancel","parameters":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Add two integers.","name":"add","parameters":{"additionalProperties":false,"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"}},"required":["a","b"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Answer with the request itself.","name":"echo","parameters":{"additionalProperties":false,"description":"Values of every wire shape.","properties":{"data":{"contentEncoding":"base64","description":"Bytes.","type":"string"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"integer"},"type":"array"},"tags":{"additionalProperties":{"type":"string"},"description":"A map.","type":"object"},"text":{"description":"Text.","type":"string"},"value":{"description":"Anything."}},"required":["text","data","items","tags"],"type":"object"},"strict":false},"type":"function"},{"function":{"description":"A handler that panics.","name":"crash","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A handler that panics, written as a plain function (answered without\na future).","name":"crash_now","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Sleep for a while.","name":"sleep","parameters":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Render for a while.","name":"render","parameters":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Stream chunks at an interval.","name":"generate","parameters":{"additionalProperties":false,"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"integer"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["chunks","interval_ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A handler that ignores cancellation.","name":"stubborn","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A long handler that panics.","name":"meltdown","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Launch, failing on request.","name":"launch","parameters":{"additionalProperties":false,"properties":{"fail":{"description":"Fail with `engine_down`.","type":"boolean"}},"required":["fail"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Count up to `to`, a page at a time.","name":"count","parameters":{"additionalProperties":false,"properties":{"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.","type":["string","null"]},"lie":{"description":"Answer with paging that contradicts itself: `more` without a\ncursor.","type":["boolean","null"]},"per_page":{"description":"Numbers on one page.","maximum":100,"minimum":1,"type":["integer","null"]},"to":{"description":"The last number.","maximum":4294967295,"minimum":0,"type":"integer"}},"required":["cursor","lie","per_page","to"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A file system.","name":"fs","parameters":{"additionalProperties":false,"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `list`: List the files, a page at a time (as a job that is waited for).\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs","enum":["read","list","write","help","schema","status"],"type":"string"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":["string","null"]},"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.\n\nUsed by: `list`.","type":["string","null"]},"files":{"description":"How many files there are.\n\nUsed by: `list` (required).","maximum":4294967295,"minimum":0,"type":["integer","null"]},"ms":{"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":["integer","null"]},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","list","write",null],"type":["string","null"]},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":["string","null"]}},"required":["action","content","cursor","files","ms","of_action","uri"],"type":"object"},"strict":true},"type":"function"}]"##;
+    const ANTHROPIC_TOOLS: &'static str = r##"[{"description":"Report one job's state, timing and (when finished) result.","input_schema":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"name":"job_status"},{"description":"List jobs, newest first, optionally only those in one state.","input_schema":{"$defs":{"JobState":{"description":"Where a job is in its life.\n\nValues:\n- `pending`: Accepted, waiting for a worker.\n- `running`: A worker is running it.\n- `complete`: Finished successfully; the result is available.\n- `failed`: Finished with an error.\n- `cancelled`: Stopped by `job_cancel` or by shutdown.","enum":["pending","running","complete","failed","cancelled"],"type":"string"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"limit":{"default":100,"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":"integer"},"state":{"$ref":"#/$defs/JobState","description":"Only jobs in this state, e.g. `failed` to see what went wrong."},"tool_name":{"description":"Only jobs started by this tool.","type":"string"}},"type":"object"},"name":"job_list"},{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","input_schema":{"$defs":{"PollMode":{"description":"What `job_poll` waits for.\n\nValues:\n- `any`: Return as soon as any one job finishes.\n- `all`: Return only when every job has finished.","enum":["any","all"],"type":"string"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"job_ids":{"default":[],"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"string"},"maxItems":100,"minItems":0,"type":"array"},"mode":{"$ref":"#/$defs/PollMode","default":"any","description":"Return when any job finishes, or only when all have."},"timeout_ms":{"default":5000,"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":"integer"}},"type":"object"},"name":"job_poll"},{"description":"Cancel a job; its handler is stopped, not just forgotten.","input_schema":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"name":"job_cancel"},{"description":"Add two integers.","input_schema":{"additionalProperties":false,"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"}},"required":["a","b"],"type":"object"},"name":"add"},{"description":"Answer with the request itself.","input_schema":{"additionalProperties":false,"description":"Values of every wire shape.","properties":{"data":{"contentEncoding":"base64","description":"Bytes.","type":"string"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"integer"},"type":"array"},"tags":{"additionalProperties":{"type":"string"},"description":"A map.","type":"object"},"text":{"description":"Text.","type":"string"},"value":{"description":"Anything."}},"required":["text","data","items","tags"],"type":"object"},"name":"echo"},{"description":"A handler that panics.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"crash"},{"description":"A handler that panics, written as a plain function (answered without\na future).","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"crash_now"},{"description":"Sleep for a while.","input_schema":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"name":"sleep"},{"description":"Render for a while.","input_schema":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"name":"render"},{"description":"Stream chunks at an interval.","input_schema":{"additionalProperties":false,"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"integer"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["chunks","interval_ms"],"type":"object"},"name":"generate"},{"description":"A handler that ignores cancellation.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"stubborn"},{"description":"A long handler that panics.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"meltdown"},{"description":"Launch, failing on request.","input_schema":{"additionalProperties":false,"properties":{"fail":{"description":"Fail with `engine_down`.","type":"boolean"}},"required":["fail"],"type":"object"},"name":"launch"},{"description":"Count up to `to`, a page at a time.","input_schema":{"additionalProperties":false,"properties":{"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.","type":"string"},"lie":{"default":false,"description":"Answer with paging that contradicts itself: `more` without a\ncursor.","type":"boolean"},"per_page":{"default":10,"description":"Numbers on one page.","maximum":100,"minimum":1,"type":"integer"},"to":{"description":"The last number.","maximum":4294967295,"minimum":0,"type":"integer"}},"required":["to"],"type":"object"},"name":"count"},{"description":"A file system.","input_schema":{"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `list`: List the files, a page at a time (as a job that is waited for).\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs","enum":["read","list","write","help","schema","status"],"type":"string"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":"string"},"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.\n\nUsed by: `list`.","type":"string"},"files":{"description":"How many files there are.\n\nUsed by: `list` (required).","maximum":4294967295,"minimum":0,"type":"integer"},"ms":{"default":0,"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":"integer"},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","list","write"],"type":"string"},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":"string"}},"required":["action"],"type":"object"},"name":"fs"}]"##;
+    const GEMINI_TOOLS: &'static str = r#"[{"description":"Report one job's state, timing and (when finished) result.","name":"job_status","parameters":{"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"STRING"}},"required":["job_id"],"type":"OBJECT"}},{"description":"List jobs, newest first, optionally only those in one state.","name":"job_list","parameters":{"properties":{"limit":{"default":100,"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":"INTEGER"},"state":{"description":"Only jobs in this state, e.g. `failed` to see what went wrong.","enum":["pending","running","complete","failed","cancelled"],"type":"STRING"},"tool_name":{"description":"Only jobs started by this tool.","type":"STRING"}},"type":"OBJECT"}},{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","name":"job_poll","parameters":{"properties":{"job_ids":{"default":[],"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"STRING"},"maxItems":100,"minItems":0,"type":"ARRAY"},"mode":{"description":"Return when any job finishes, or only when all have.","enum":["any","all"],"type":"STRING"},"timeout_ms":{"default":5000,"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":"INTEGER"}},"type":"OBJECT"}},{"description":"Cancel a job; its handler is stopped, not just forgotten.","name":"job_cancel","parameters":{"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"STRING"}},"required":["job_id"],"type":"OBJECT"}},{"description":"Add two integers.","name":"add","parameters":{"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"INTEGER"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"INTEGER"}},"required":["a","b"],"type":"OBJECT"}},{"description":"Answer with the request itself.","name":"echo","parameters":{"description":"Values of every wire shape.","properties":{"data":{"description":"Bytes.","type":"STRING"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"INTEGER"},"type":"ARRAY"},"text":{"description":"Text.","type":"STRING"}},"required":["text","data","items"],"type":"OBJECT"}},{"description":"A handler that panics.","name":"crash"},{"description":"A handler that panics, written as a plain function (answered without\na future).","name":"crash_now"},{"description":"Sleep for a while.","name":"sleep","parameters":{"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"}},"required":["ms"],"type":"OBJECT"}},{"description":"Render for a while.","name":"render","parameters":{"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"}},"required":["ms"],"type":"OBJECT"}},{"description":"Stream chunks at an interval.","name":"generate","parameters":{"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"INTEGER"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"}},"required":["chunks","interval_ms"],"type":"OBJECT"}},{"description":"A handler that ignores cancellation.","name":"stubborn"},{"description":"A long handler that panics.","name":"meltdown"},{"description":"Launch, failing on request.","name":"launch","parameters":{"properties":{"fail":{"description":"Fail with `engine_down`.","type":"BOOLEAN"}},"required":["fail"],"type":"OBJECT"}},{"description":"Count up to `to`, a page at a time.","name":"count","parameters":{"properties":{"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.","type":"STRING"},"lie":{"default":false,"description":"Answer with paging that contradicts itself: `more` without a\ncursor.","type":"BOOLEAN"},"per_page":{"default":10,"description":"Numbers on one page.","maximum":100,"minimum":1,"type":"INTEGER"},"to":{"description":"The last number.","maximum":4294967295,"minimum":0,"type":"INTEGER"}},"required":["to"],"type":"OBJECT"}},{"description":"A file system.","name":"fs","parameters":{"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `list`: List the files, a page at a time (as a job that is waited for).\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs","enum":["read","list","write","help","schema","status"],"type":"STRING"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":"STRING"},"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.\n\nUsed by: `list`.","type":"STRING"},"files":{"description":"How many files there are.\n\nUsed by: `list` (required).","maximum":4294967295,"minimum":0,"type":"INTEGER"},"ms":{"default":0,"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","list","write"],"type":"STRING"},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":"STRING"}},"required":["action"],"type":"OBJECT"}}]"#;
     fn tool(name: &str) -> ::core::option::Option<&'static ::toolwright::__private::ToolInfo> {
         match name {
             "job_status" => ::core::option::Option::Some(&Self::TOOLS[0]),
@@ -5755,7 +6601,8 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             "stubborn" => ::core::option::Option::Some(&Self::TOOLS[11]),
             "meltdown" => ::core::option::Option::Some(&Self::TOOLS[12]),
             "launch" => ::core::option::Option::Some(&Self::TOOLS[13]),
-            "fs" => ::core::option::Option::Some(&Self::TOOLS[14]),
+            "count" => ::core::option::Option::Some(&Self::TOOLS[14]),
+            "fs" => ::core::option::Option::Some(&Self::TOOLS[15]),
             _ => ::core::option::Option::None,
         }
     }
@@ -5776,8 +6623,10 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             ToolRequest::Stubborn => (11, None),
             ToolRequest::Meltdown => (12, None),
             ToolRequest::Launch(_) => (13, None),
-            ToolRequest::Fs(FsRequest::Read(_)) => (14, Some(0)),
-            ToolRequest::Fs(FsRequest::Write(_)) => (14, Some(1)),
+            ToolRequest::Count(_) => (14, None),
+            ToolRequest::Fs(FsRequest::Read(_)) => (15, Some(0)),
+            ToolRequest::Fs(FsRequest::List(_)) => (15, Some(1)),
+            ToolRequest::Fs(FsRequest::Write(_)) => (15, Some(2)),
         };
         let tool = &Self::TOOLS[tool];
         match action {
@@ -5794,6 +6643,24 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
                 action: None,
                 timing: tool.timing,
             },
+        }
+    }
+    fn cursor(
+        request: &mut ToolRequest,
+    ) -> ::core::option::Option<&mut ::core::option::Option<::std::string::String>> {
+        match request {
+            ToolRequest::Count(r) => ::core::option::Option::Some(&mut r.cursor),
+            ToolRequest::Fs(FsRequest::List(r)) => ::core::option::Option::Some(&mut r.cursor),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn paging(
+        response: &mut ToolResponse,
+    ) -> ::core::option::Option<&mut ::toolwright::__private::jobs::Paging> {
+        match response {
+            ToolResponse::Count(r) => ::core::option::Option::Some(&mut r.paging),
+            ToolResponse::Fs(FsResponse::List(r)) => ::core::option::Option::Some(&mut r.paging),
+            _ => ::core::option::Option::None,
         }
     }
     fn into_job_call(
@@ -5939,13 +6806,23 @@ macro_rules! __toolwright_catalogue {
                     timing fire_and_forget,
                     declared "runtime/tests/support/catalogue.tool:72:6",
                 }
+                tool "count" {
+                    variant Count,
+                    marker CountTool,
+                    request CountRequest,
+                    response CountResponse,
+                    timing sync,
+                    declared "runtime/tests/support/catalogue.tool:83:6",
+                    paged,
+                }
                 tool "fs" {
                     variant Fs,
                     marker FsTool,
                     request FsRequest,
                     response FsResponse,
                     timing async_short,
-                    declared "runtime/tests/support/catalogue.tool:82:6",
+                    declared "runtime/tests/support/catalogue.tool:102:6",
+                    paged,
                 }
             }
             $($input)*

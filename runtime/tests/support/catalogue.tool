@@ -78,6 +78,26 @@ tool launch {
     errors LaunchError
 }
 
+/// Count up to `to`, a page at a time.
+@paged
+tool count {
+    timing sync
+    request {
+        /// The last number.
+        to: u32,
+        /// Numbers on one page.
+        @range(1, 100)
+        per_page: u32 = 10,
+        /// Answer with paging that contradicts itself: `more` without a
+        /// cursor.
+        lie: bool = false,
+    }
+    response {
+        /// The numbers on this page.
+        numbers: list<u32>,
+    }
+}
+
 /// A file system.
 tool fs {
     /// Read a file.
@@ -90,6 +110,19 @@ tool fs {
         response {
             /// Its text.
             text: string,
+        }
+    }
+    /// List the files, a page at a time (as a job that is waited for).
+    @paged
+    action list {
+        timing async_short
+        request {
+            /// How many files there are.
+            files: u32,
+        }
+        response {
+            /// The files on this page.
+            names: list<string>,
         }
     }
     /// Write a file.

@@ -142,8 +142,46 @@ impl Studio {
         Ok(())
     }
 
+    /// The position is the next number to count.
+    fn count(&self, request: CountRequest) -> Result<CountResponse, ToolError> {
+        let from: u32 = match request.cursor {
+            Some(position) => position
+                .parse()
+                .map_err(|_| ToolError::internal(format!("not a position: {position}")))?,
+            None => 1,
+        };
+        let end = request.to.min(from.saturating_add(request.per_page - 1));
+        let numbers: Vec<u32> = (from..=end).collect();
+        let paging = if request.lie {
+            Paging {
+                cursor: None,
+                more: true,
+            }
+        } else if end < request.to {
+            Paging::next((end + 1).to_string())
+        } else {
+            Paging::last()
+        };
+        Ok(CountResponse { numbers, paging })
+    }
+
     async fn fs(&self, request: FsRequest) -> Result<FsResponse, ToolError> {
         match request {
+            FsRequest::List(l) => {
+                // Pages of two; the position is the index of the next file.
+                let from: u32 = l.cursor.as_deref().map_or(Ok(0), str::parse).map_err(|_| {
+                    ToolError::internal("the position is not the index the handler made")
+                })?;
+                let end = l.files.min(from + 2);
+                Ok(FsResponse::List(FsListResponse {
+                    names: (from..end).map(|i| format!("file{i}")).collect(),
+                    paging: if end < l.files {
+                        Paging::next(end.to_string())
+                    } else {
+                        Paging::last()
+                    },
+                }))
+            }
             FsRequest::Read(r) => Ok(FsResponse::Read(FsReadResponse {
                 text: format!("contents of {}", r.uri),
             })),
@@ -235,6 +273,13 @@ impl Service for Studio {
                         <Studio>::launch(&service, request).await;
                     result
                         .map(|()| ToolResponse::Launch)
+                        .map_err(IntoToolError::into_tool_error)
+                }
+                ToolRequest::Count(request) => {
+                    let result: PrivateResult<CountResponse, ToolError> =
+                        <Studio>::count(&service, request);
+                    result
+                        .map(ToolResponse::Count)
                         .map_err(IntoToolError::into_tool_error)
                 }
                 ToolRequest::Fs(request) => {

@@ -136,7 +136,7 @@ fn errors_carry_code_message_and_details() {
 #[test]
 fn the_catalogue_describes_every_tool() {
     let tools = ToolCatalogue::TOOLS;
-    assert_eq!(tools.len(), 69);
+    assert_eq!(tools.len(), 70);
     assert_eq!(ToolCatalogue::tool("add").map(|t| t.name), Some("add"));
     assert_eq!(ToolCatalogue::tool("nope"), None);
     assert!(ToolCatalogue::tool("job_status").unwrap().builtin);

@@ -61,6 +61,9 @@ async def test_every_answer_comes_in_the_envelope_its_schema_describes(data_dir:
         assert failed["error"]["details"] == {"not_found": {"hash": ZERO_HASH}}
         job = await enveloped(client, tools, "orpheus_generate", {"max_tokens": 8192})
         assert job["data"]["job_id"].startswith("job_")
+        paged = await enveloped(client, tools, "cas_list", {"limit": 1})
+        assert paged["meta"]["paging"] == paged["data"]["paging"]
+        assert "paging" not in added["meta"], "only a paged call's meta has it"
         helped = await enveloped(client, tools, "fs", {"action": "help"})
         assert helped["meta"]["action"] == "help"
         assert helped["data"]["tool"] == "fs"

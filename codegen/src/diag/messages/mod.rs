@@ -96,6 +96,7 @@ codes! {
     ClauseInAction = "TW204": "a clause that belongs on the tool, not on an action",
     ActionsWithShape = "TW205": "a tool with actions that also declares a request or response",
     ResponseNeverSent = "TW206": "a `fire_and_forget` tool that declares a response",
+    PagedShape = "TW207": "a `@paged` tool or action whose request or response cannot take the paging fields",
     UnknownAttribute = "TW301": "an attribute that does not exist",
     AttributeTarget = "TW302": "an attribute on something it cannot apply to",
     AttributeArguments = "TW303": "an attribute given the wrong number or kind of arguments",

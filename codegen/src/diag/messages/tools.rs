@@ -93,3 +93,76 @@ pub(crate) fn response_never_sent(span: Span, name: &str, timing: Option<Span>) 
         None => d,
     }
 }
+
+/// `@paged` on a tool with actions: paging is per action.
+pub(crate) fn paged_action_tool(span: Span, tool: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::PagedShape,
+        span,
+        format!("`@paged` on tool `{tool}`, which has actions"),
+    )
+    .label("on the tool")
+    .note("each action has its own request and response, so each is paged on its own")
+    .help("write `@paged` before each `action` that lists or searches")
+}
+
+/// `@paged` where the request or response is a struct declared elsewhere.
+pub(crate) fn paged_named_shape(
+    span: Span,
+    name: &str,
+    clause: &str,
+    field: &str,
+    attr: Span,
+) -> Diagnostic {
+    Diagnostic::error(
+        Code::PagedShape,
+        span,
+        format!("`{name}` is `@paged` but names its {clause} struct instead of declaring it"),
+    )
+    .label(format!("`@paged` would add `{field}` to this struct"))
+    .with_secondary(attr, "paged here")
+    .note(format!(
+        "`@paged` adds `{field}` to the {clause}; a struct declared elsewhere may be used \
+         by other tools too, so it is not changed"
+    ))
+    .help(format!(
+        "declare the {clause}'s fields in place: `{clause} {{ … }}` or `{clause} Name {{ … }}`"
+    ))
+}
+
+/// `@paged` on a tool or action that has no response.
+pub(crate) fn paged_without_response(span: Span, name: &str, attr: Span) -> Diagnostic {
+    Diagnostic::error(
+        Code::PagedShape,
+        span,
+        format!("`{name}` is `@paged` but has no response"),
+    )
+    .label("no response to page")
+    .with_secondary(attr, "paged here")
+    .note("each page is a response, and `@paged` adds its `paging` field")
+    .help("declare what a page holds: `response { items: list<…> }`")
+}
+
+/// `@paged` on a request or response that declares the field itself.
+pub(crate) fn paged_field(span: Span, name: &str, field: &str, attr: Span) -> Diagnostic {
+    Diagnostic::error(
+        Code::PagedShape,
+        span,
+        format!("`{name}` is `@paged`, which adds the field `{field}` itself"),
+    )
+    .label("declared again here")
+    .with_secondary(attr, "paged here")
+    .help(format!("remove this `{field}` field"))
+}
+
+/// `@paged` in a catalogue checked without the built-in files.
+pub(crate) fn paged_without_builtins(attr: Span) -> Diagnostic {
+    Diagnostic::error(
+        Code::PagedShape,
+        attr,
+        "`@paged` needs the built-in type `Paging`, which is left out with the job tools",
+    )
+    .label("paged here")
+    .note("`Paging` is declared in `<builtin>/jobs.tool`, beside the job tools")
+    .help("check the catalogue with the job tools (drop `--no-job-tools` or `Builder::job_tools(false)`)")
+}

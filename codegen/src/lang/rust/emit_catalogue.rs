@@ -146,6 +146,7 @@ fn catalogue_impl(cx: &Cx<'_>) -> TokenStream {
         }
     };
     let call_info = call_info(cx);
+    let paging = paging(cx);
     let mcp_schema_placeholder = format_ident!("{MCP_SCHEMA_PLACEHOLDER}");
     let metadata_placeholder = format_ident!("{METADATA_PLACEHOLDER}");
     let (into_job_call, from_job_reply) = job_calls(cx);
@@ -185,6 +186,7 @@ fn catalogue_impl(cx: &Cx<'_>) -> TokenStream {
             #tool
 
             #call_info
+            #paging
             #into_job_call
             #from_job_reply
         }
@@ -256,18 +258,21 @@ fn tool_info(cx: &Cx<'_>, tool: &Tool) -> TokenStream {
                 let title = option_str(a.title.as_deref());
                 let description = a.docs.as_deref().unwrap_or_default();
                 let action_timing = timing(cx, a.endpoint.timing);
+                let paged = a.endpoint.paged;
                 quote! {
                     #rt::ActionInfo {
                         name: #name,
                         title: #title,
                         description: #description,
                         timing: #action_timing,
+                        paged: #paged,
                     }
                 }
             })
             .collect(),
     };
     let streams = tool.stream.is_some();
+    let paged = matches!(&tool.kind, ToolKind::Single(e) if e.paged);
     let builtin = cx.builtin(tool);
     let toolsets = tool.toolsets();
     quote! {
@@ -278,6 +283,7 @@ fn tool_info(cx: &Cx<'_>, tool: &Tool) -> TokenStream {
             timing: #tool_timing,
             actions: &[#(#actions),*],
             streams: #streams,
+            paged: #paged,
             builtin: #builtin,
             toolsets: &[#(#toolsets),*],
         }
@@ -345,6 +351,63 @@ fn call_info(cx: &Cx<'_>) -> TokenStream {
                     action: None,
                     timing: tool.timing,
                 },
+            }
+        }
+    }
+}
+
+/// `fn cursor` and `fn paging`: the paging fields of the `@paged` tools'
+/// and actions' requests and responses; nothing (the trait's defaults)
+/// when none is paged.
+fn paging(cx: &Cx<'_>) -> TokenStream {
+    let rt = &cx.rt;
+    let mut requests = Vec::new();
+    let mut responses = Vec::new();
+    for tool in &cx.model.tools {
+        let variant = names::variant(&tool.name).ident;
+        let pascal = names::pascal(&tool.name);
+        for (action, endpoint) in tool.endpoints() {
+            if !endpoint.paged {
+                continue;
+            }
+            let (request, response) = match action {
+                None => (
+                    quote!(ToolRequest::#variant(r)),
+                    quote!(ToolResponse::#variant(r)),
+                ),
+                Some(a) => {
+                    let action = names::variant(&a.name).ident;
+                    let (req, resp) = (
+                        format_ident!("{pascal}Request"),
+                        format_ident!("{pascal}Response"),
+                    );
+                    (
+                        quote!(ToolRequest::#variant(#req::#action(r))),
+                        quote!(ToolResponse::#variant(#resp::#action(r))),
+                    )
+                }
+            };
+            requests.push(quote!(#request => ::core::option::Option::Some(&mut r.cursor)));
+            responses.push(quote!(#response => ::core::option::Option::Some(&mut r.paging)));
+        }
+    }
+    if requests.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        fn cursor(
+            request: &mut ToolRequest,
+        ) -> ::core::option::Option<&mut ::core::option::Option<::std::string::String>> {
+            match request {
+                #(#requests,)*
+                _ => ::core::option::Option::None,
+            }
+        }
+
+        fn paging(response: &mut ToolResponse) -> ::core::option::Option<&mut #rt::jobs::Paging> {
+            match response {
+                #(#responses,)*
+                _ => ::core::option::Option::None,
             }
         }
     }

@@ -93,5 +93,8 @@ fn describe(cx: &Cx<'_>, tool: &Tool, out: &mut String) {
     if cx.builtin(tool) {
         out.push_str("                    builtin,\n");
     }
+    if tool.endpoints().iter().any(|(_, e)| e.paged) {
+        out.push_str("                    paged,\n");
+    }
     out.push_str("                }\n");
 }

@@ -272,6 +272,23 @@ JobError = typing.Annotated[
 """Errors from the job tools."""
 
 
+class Paging(wire.ResponseModel):
+    """Where a page of a `@paged` tool ends. Every paged response has it as
+    its `paging` field.
+    """
+
+    cursor: wire.Str | None = pydantic.Field(
+        default=None,
+        description="Pass it as the next call's `cursor`, with the same arguments, to get\nthe next page; absent on the last page. Opaque: the server signs it\nand refuses one it did not issue for this query (`INVALID_CURSOR`).",
+    )
+    more: wire.Bool = pydantic.Field(description="True when another page follows.")
+
+    __wire__: typing.ClassVar[wire.Layout] = (
+        ("cursor", "cursor", wire.OPTIONAL),
+        ("more", "more", 0),
+    )
+
+
 class AbcParseRequest(wire.RequestModel):
     """The request of tool `abc_parse`."""
 
@@ -973,7 +990,7 @@ class ArtifactListRequest(wire.RequestModel):
     )
     cursor: wire.Str | None = pydantic.Field(
         default=None,
-        description="Cursor from a previous page's `page.next_cursor`.",
+        description="Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
     )
 
     __wire__: typing.ClassVar[wire.Layout] = (
@@ -1073,21 +1090,6 @@ class ArtifactInfo(wire.ResponseModel):
     )
 
 
-class PageInfo(wire.ResponseModel):
-    """Paging state returned by list and search actions."""
-
-    next_cursor: wire.Str | None = pydantic.Field(
-        default=None,
-        description="Pass as `cursor` to get the next page; absent on the last page.",
-    )
-    more: wire.Bool = pydantic.Field(description="True when more results follow.")
-
-    __wire__: typing.ClassVar[wire.Layout] = (
-        ("next_cursor", "next_cursor", wire.OPTIONAL),
-        ("more", "more", 0),
-    )
-
-
 class ArtifactListResponse(wire.ResponseModel):
     """The response of tool `artifact_list`."""
 
@@ -1095,12 +1097,14 @@ class ArtifactListResponse(wire.ResponseModel):
         description="The matching artifacts, newest first.",
     )
     count: wire.U32 = pydantic.Field(description="Number of artifacts in this page.")
-    page: PageInfo = pydantic.Field(description="Where the next page starts.")
+    paging: Paging = pydantic.Field(
+        description="Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it.",
+    )
 
     __wire__: typing.ClassVar[wire.Layout] = (
         ("artifacts", "artifacts", 0),
         ("count", "count", 0),
-        ("page", "page", 0),
+        ("paging", "paging", 0),
     )
 
 
@@ -1180,21 +1184,12 @@ class ArtifactErrorFileUnreadable(wire.ErrorVariant, wire.ResponseModel):
     )
 
 
-class ArtifactErrorInvalidCursor(wire.ErrorVariant, wire.ResponseModel):
-    """The paging cursor is malformed or expired."""
-
-    __tag__: typing.ClassVar[str] = "invalid_cursor"
-    __code__: typing.ClassVar[str] = "INVALID_CURSOR"
-    __message__: typing.ClassVar[str] = "The paging cursor is malformed or expired."
-
-
 ArtifactError = typing.Annotated[
     typing.Union[
         typing.Annotated[ArtifactErrorNotFound, pydantic.Tag("not_found")],
         typing.Annotated[ArtifactErrorHashNotInCas, pydantic.Tag("hash_not_in_cas")],
         typing.Annotated[ArtifactErrorParentNotFound, pydantic.Tag("parent_not_found")],
         typing.Annotated[ArtifactErrorFileUnreadable, pydantic.Tag("file_unreadable")],
-        typing.Annotated[ArtifactErrorInvalidCursor, pydantic.Tag("invalid_cursor")],
     ],
     pydantic.Discriminator(wire.variant_tag),
     pydantic.BeforeValidator(wire.unwrap_variant),
@@ -2011,6 +2006,48 @@ class CasInspected(wire.ResponseModel):
     )
 
 
+class CasListRequest(wire.RequestModel):
+    """The request of tool `cas_list`."""
+
+    prefix: wire.Str = pydantic.Field(
+        default="",
+        pattern="^[0-9a-f]{0,64}$",
+        description="Only hashes that start with these hex digits, e.g. `ab`.",
+    )
+    limit: wire.U32 = pydantic.Field(
+        default=100,
+        ge=1,
+        le=1000,
+        description="Most hashes on one page.",
+    )
+    cursor: wire.Str | None = pydantic.Field(
+        default=None,
+        description="Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
+    )
+
+    __wire__: typing.ClassVar[wire.Layout] = (
+        ("prefix", "prefix", 0),
+        ("limit", "limit", 0),
+        ("cursor", "cursor", wire.OPTIONAL),
+    )
+
+
+class CasListResponse(wire.ResponseModel):
+    """The response of tool `cas_list`."""
+
+    hashes: list[wire.Str] = pydantic.Field(
+        description="The hashes on this page, in ascending order.",
+    )
+    paging: Paging = pydantic.Field(
+        description="Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it.",
+    )
+
+    __wire__: typing.ClassVar[wire.Layout] = (
+        ("hashes", "hashes", 0),
+        ("paging", "paging", 0),
+    )
+
+
 class CasUploadFileRequest(wire.RequestModel):
     """The request of tool `cas_upload_file`."""
 
@@ -2476,7 +2513,7 @@ class CodeReferencesRequest(wire.RequestModel):
     )
     cursor: wire.Str | None = pydantic.Field(
         default=None,
-        description="Cursor from a previous page's `page.next_cursor`.",
+        description="Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
     )
 
     __wire__: typing.ClassVar[wire.Layout] = (
@@ -2494,11 +2531,13 @@ class CodeReferencesResponse(wire.ResponseModel):
     references: list[SymbolRef] = pydantic.Field(
         description="The references, grouped by file.",
     )
-    page: PageInfo = pydantic.Field(description="Where the next page starts.")
+    paging: Paging = pydantic.Field(
+        description="Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it.",
+    )
 
     __wire__: typing.ClassVar[wire.Layout] = (
         ("references", "references", 0),
-        ("page", "page", 0),
+        ("paging", "paging", 0),
     )
 
 
@@ -2687,7 +2726,7 @@ class CodeSearchSymbolRequest(wire.RequestModel):
     )
     cursor: wire.Str | None = pydantic.Field(
         default=None,
-        description="Cursor from a previous page's `page.next_cursor`.",
+        description="Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
     )
 
     __wire__: typing.ClassVar[wire.Layout] = (
@@ -2706,11 +2745,13 @@ class CodeSearchSymbolResponse(wire.ResponseModel):
     symbols: list[SymbolRef] = pydantic.Field(
         description="The symbols, best match first.",
     )
-    page: PageInfo = pydantic.Field(description="Where the next page starts.")
+    paging: Paging = pydantic.Field(
+        description="Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it.",
+    )
 
     __wire__: typing.ClassVar[wire.Layout] = (
         ("symbols", "symbols", 0),
-        ("page", "page", 0),
+        ("paging", "paging", 0),
     )
 
 
@@ -3172,7 +3213,7 @@ class FsListRequest(wire.RequestModel):
     )
     cursor: wire.Str | None = pydantic.Field(
         default=None,
-        description="Cursor from a previous page's `page.next_cursor`.",
+        description="Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
     )
 
     __wire__: typing.ClassVar[wire.Layout] = (
@@ -3229,11 +3270,13 @@ class FsListResponse(wire.ResponseModel):
     """The response of action `list` of tool `fs`."""
 
     entries: list[FileStat] = pydantic.Field(description="The entries, in path order.")
-    page: PageInfo = pydantic.Field(description="Where the next page starts.")
+    paging: Paging = pydantic.Field(
+        description="Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it.",
+    )
 
     __wire__: typing.ClassVar[wire.Layout] = (
         ("entries", "entries", 0),
-        ("page", "page", 0),
+        ("paging", "paging", 0),
     )
 
 
@@ -3351,7 +3394,7 @@ class FsSearchTextRequest(wire.RequestModel):
     )
     cursor: wire.Str | None = pydantic.Field(
         default=None,
-        description="Cursor from a previous page's `page.next_cursor`.",
+        description="Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
     )
 
     __wire__: typing.ClassVar[wire.Layout] = (
@@ -3388,11 +3431,13 @@ class FsSearchTextResponse(wire.ResponseModel):
     matches: list[TextMatch] = pydantic.Field(
         description="The matches, grouped by file in path order.",
     )
-    page: PageInfo = pydantic.Field(description="Where the next page starts.")
+    paging: Paging = pydantic.Field(
+        description="Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it.",
+    )
 
     __wire__: typing.ClassVar[wire.Layout] = (
         ("matches", "matches", 0),
-        ("page", "page", 0),
+        ("paging", "paging", 0),
     )
 
 

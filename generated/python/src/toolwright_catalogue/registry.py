@@ -1076,7 +1076,6 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
             "HASH_NOT_IN_CAS",
             "PARENT_NOT_FOUND",
             "FILE_UNREADABLE",
-            "INVALID_CURSOR",
         ],
         "errors": [
             {
@@ -1098,11 +1097,6 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                 "code": "FILE_UNREADABLE",
                 "description": "The file to upload does not exist or cannot be read.",
                 "name": "file_unreadable",
-            },
-            {
-                "code": "INVALID_CURSOR",
-                "description": "The paging cursor is malformed or expired.",
-                "name": "invalid_cursor",
             },
         ],
         "example": {
@@ -1215,7 +1209,6 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
             "HASH_NOT_IN_CAS",
             "PARENT_NOT_FOUND",
             "FILE_UNREADABLE",
-            "INVALID_CURSOR",
         ],
         "errors": [
             {
@@ -1237,11 +1230,6 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                 "code": "FILE_UNREADABLE",
                 "description": "The file to upload does not exist or cannot be read.",
                 "name": "file_unreadable",
-            },
-            {
-                "code": "INVALID_CURSOR",
-                "description": "The paging cursor is malformed or expired.",
-                "name": "invalid_cursor",
             },
         ],
         "example": {
@@ -1342,7 +1330,6 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
             "HASH_NOT_IN_CAS",
             "PARENT_NOT_FOUND",
             "FILE_UNREADABLE",
-            "INVALID_CURSOR",
         ],
         "errors": [
             {
@@ -1364,11 +1351,6 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                 "code": "FILE_UNREADABLE",
                 "description": "The file to upload does not exist or cannot be read.",
                 "name": "file_unreadable",
-            },
-            {
-                "code": "INVALID_CURSOR",
-                "description": "The paging cursor is malformed or expired.",
-                "name": "invalid_cursor",
             },
         ],
         "example": {
@@ -1493,7 +1475,6 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
             "HASH_NOT_IN_CAS",
             "PARENT_NOT_FOUND",
             "FILE_UNREADABLE",
-            "INVALID_CURSOR",
         ],
         "errors": [
             {
@@ -1516,21 +1497,17 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                 "description": "The file to upload does not exist or cannot be read.",
                 "name": "file_unreadable",
             },
-            {
-                "code": "INVALID_CURSOR",
-                "description": "The paging cursor is malformed or expired.",
-                "name": "invalid_cursor",
-            },
         ],
         "example": {
             "request": {},
             "response": {
                 "artifacts": [],
                 "count": 1,
-                "page": {"more": False, "next_cursor": "x"},
+                "paging": {"cursor": "x", "more": False},
             },
         },
         "name": "artifact_list",
+        "paged": True,
         "parameters": [
             {
                 "description": "Only artifacts carrying this tag.",
@@ -1563,7 +1540,7 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                 "type": "integer",
             },
             {
-                "description": "Cursor from a previous page's `page.next_cursor`.",
+                "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
                 "idlType": "string?",
                 "name": "cursor",
                 "required": False,
@@ -1586,9 +1563,9 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                 "type": "integer",
             },
             {
-                "description": "Where the next page starts.",
-                "idlType": "PageInfo",
-                "name": "page",
+                "description": "Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it.",
+                "idlType": "Paging",
+                "name": "paging",
                 "required": True,
                 "type": "object",
             },
@@ -2671,6 +2648,109 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
             "destructiveHint": False,
             "idempotentHint": True,
             "openWorldHint": False,
+            "readOnlyHint": True,
+        },
+        "category": "cas",
+        "description": "List the hashes of the stored content in order, a page at a time.",
+        "errorCodes": [
+            "NOT_FOUND",
+            "INVALID_HASH",
+            "TOO_LARGE",
+            "FILE_UNREADABLE",
+            "DISK_FULL",
+            "STORAGE_FAILED",
+        ],
+        "errors": [
+            {
+                "code": "NOT_FOUND",
+                "description": "No content is stored under this hash.",
+                "name": "not_found",
+            },
+            {
+                "code": "INVALID_HASH",
+                "description": "The hash is not 64 lowercase hex digits.",
+                "name": "invalid_hash",
+            },
+            {
+                "code": "TOO_LARGE",
+                "description": "The content exceeds the store's size limit.",
+                "name": "too_large",
+            },
+            {
+                "code": "FILE_UNREADABLE",
+                "description": "The file to upload does not exist or cannot be read.",
+                "name": "file_unreadable",
+            },
+            {
+                "code": "DISK_FULL",
+                "description": "The store's disk is full.",
+                "name": "disk_full",
+            },
+            {
+                "code": "STORAGE_FAILED",
+                "description": "Writing to the store failed for another reason.",
+                "name": "storage_failed",
+            },
+        ],
+        "example": {
+            "request": {},
+            "response": {"hashes": [], "paging": {"cursor": "x", "more": False}},
+        },
+        "name": "cas_list",
+        "paged": True,
+        "parameters": [
+            {
+                "constraints": {"pattern": "^[0-9a-f]{0,64}$"},
+                "default": "",
+                "description": "Only hashes that start with these hex digits, e.g. `ab`.",
+                "idlType": "string",
+                "name": "prefix",
+                "required": False,
+                "type": "string",
+            },
+            {
+                "constraints": {"range": [1, 1000]},
+                "default": 100,
+                "description": "Most hashes on one page.",
+                "idlType": "u32",
+                "name": "limit",
+                "required": False,
+                "type": "integer",
+            },
+            {
+                "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
+                "idlType": "string?",
+                "name": "cursor",
+                "required": False,
+                "type": "string",
+            },
+        ],
+        "response": [
+            {
+                "description": "The hashes on this page, in ascending order.",
+                "idlType": "list<string>",
+                "name": "hashes",
+                "required": True,
+                "type": "array",
+            },
+            {
+                "description": "Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it.",
+                "idlType": "Paging",
+                "name": "paging",
+                "required": True,
+                "type": "object",
+            },
+        ],
+        "source": "local",
+        "streams": False,
+        "timing": "sync",
+        "title": "List CAS content",
+    },
+    {
+        "annotations": {
+            "destructiveHint": False,
+            "idempotentHint": True,
+            "openWorldHint": False,
             "readOnlyHint": False,
         },
         "category": "cas",
@@ -3012,11 +3092,12 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                         "uri": "x",
                     },
                     "response": {
-                        "page": {"more": False, "next_cursor": "x"},
+                        "paging": {"cursor": "x", "more": False},
                         "references": [],
                     },
                 },
                 "name": "references",
+                "paged": True,
                 "parameters": [
                     {
                         "constraints": {"pattern": "^file://"},
@@ -3051,7 +3132,7 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                         "type": "integer",
                     },
                     {
-                        "description": "Cursor from a previous page's `page.next_cursor`.",
+                        "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
                         "idlType": "string?",
                         "name": "cursor",
                         "required": False,
@@ -3067,9 +3148,9 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                         "type": "array",
                     },
                     {
-                        "description": "Where the next page starts.",
-                        "idlType": "PageInfo",
-                        "name": "page",
+                        "description": "Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it.",
+                        "idlType": "Paging",
+                        "name": "paging",
                         "required": True,
                         "type": "object",
                     },
@@ -3233,11 +3314,12 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                 "example": {
                     "request": {"action": "search_symbol", "query": "x"},
                     "response": {
-                        "page": {"more": False, "next_cursor": "x"},
+                        "paging": {"cursor": "x", "more": False},
                         "symbols": [],
                     },
                 },
                 "name": "search_symbol",
+                "paged": True,
                 "parameters": [
                     {
                         "constraints": {"length": [1, 256]},
@@ -3280,7 +3362,7 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                         "type": "integer",
                     },
                     {
-                        "description": "Cursor from a previous page's `page.next_cursor`.",
+                        "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
                         "idlType": "string?",
                         "name": "cursor",
                         "required": False,
@@ -3296,9 +3378,9 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                         "type": "array",
                     },
                     {
-                        "description": "Where the next page starts.",
-                        "idlType": "PageInfo",
-                        "name": "page",
+                        "description": "Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it.",
+                        "idlType": "Paging",
+                        "name": "paging",
                         "required": True,
                         "type": "object",
                     },
@@ -3797,10 +3879,11 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                     "request": {"action": "list", "uri": "x"},
                     "response": {
                         "entries": [],
-                        "page": {"more": False, "next_cursor": "x"},
+                        "paging": {"cursor": "x", "more": False},
                     },
                 },
                 "name": "list",
+                "paged": True,
                 "parameters": [
                     {
                         "constraints": {"pattern": "^file://"},
@@ -3844,7 +3927,7 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                         "type": "integer",
                     },
                     {
-                        "description": "Cursor from a previous page's `page.next_cursor`.",
+                        "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
                         "idlType": "string?",
                         "name": "cursor",
                         "required": False,
@@ -3860,9 +3943,9 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                         "type": "array",
                     },
                     {
-                        "description": "Where the next page starts.",
-                        "idlType": "PageInfo",
-                        "name": "page",
+                        "description": "Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it.",
+                        "idlType": "Paging",
+                        "name": "paging",
                         "required": True,
                         "type": "object",
                     },
@@ -3990,10 +4073,11 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                     "request": {"action": "search_text", "pattern": "x"},
                     "response": {
                         "matches": [],
-                        "page": {"more": False, "next_cursor": "x"},
+                        "paging": {"cursor": "x", "more": False},
                     },
                 },
                 "name": "search_text",
+                "paged": True,
                 "parameters": [
                     {
                         "constraints": {"length": [1, 1000]},
@@ -4053,7 +4137,7 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                         "type": "integer",
                     },
                     {
-                        "description": "Cursor from a previous page's `page.next_cursor`.",
+                        "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
                         "idlType": "string?",
                         "name": "cursor",
                         "required": False,
@@ -4069,9 +4153,9 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                         "type": "array",
                     },
                     {
-                        "description": "Where the next page starts.",
-                        "idlType": "PageInfo",
-                        "name": "page",
+                        "description": "Where this page ends: `more` is true when another page follows, and\n`cursor` asks for it.",
+                        "idlType": "Paging",
+                        "name": "paging",
                         "required": True,
                         "type": "object",
                     },

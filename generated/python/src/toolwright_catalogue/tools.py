@@ -410,6 +410,22 @@ class CasInspectResult(wire.ToolResult):
     data: models.CasInspected
 
 
+class CasListCall(wire.ToolCall):
+    """A call of `cas_list`: List the hashes of the stored content in order, a page at a time."""
+
+    __tool__: typing.ClassVar[str] = "cas_list"
+
+    args: models.CasListRequest
+
+
+class CasListResult(wire.ToolResult):
+    """The result of `cas_list`: List the hashes of the stored content in order, a page at a time."""
+
+    __tool__: typing.ClassVar[str] = "cas_list"
+
+    data: models.CasListResponse
+
+
 class CasUploadFileCall(wire.ToolCall):
     """A call of `cas_upload_file`: Read a file from the server's filesystem and store its bytes in CAS."""
 
@@ -1758,6 +1774,7 @@ ToolRequest = typing.Annotated[
         typing.Annotated[CasStoreCall, pydantic.Tag("cas_store")],
         typing.Annotated[CasGetCall, pydantic.Tag("cas_get")],
         typing.Annotated[CasInspectCall, pydantic.Tag("cas_inspect")],
+        typing.Annotated[CasListCall, pydantic.Tag("cas_list")],
         typing.Annotated[CasUploadFileCall, pydantic.Tag("cas_upload_file")],
         typing.Annotated[CasStatsCall, pydantic.Tag("cas_stats")],
         typing.Annotated[ClapAnalyzeCall, pydantic.Tag("clap_analyze")],
@@ -1869,6 +1886,7 @@ ToolResponse = typing.Annotated[
         typing.Annotated[CasStoreResult, pydantic.Tag("cas_store")],
         typing.Annotated[CasGetResult, pydantic.Tag("cas_get")],
         typing.Annotated[CasInspectResult, pydantic.Tag("cas_inspect")],
+        typing.Annotated[CasListResult, pydantic.Tag("cas_list")],
         typing.Annotated[CasUploadFileResult, pydantic.Tag("cas_upload_file")],
         typing.Annotated[CasStatsResult, pydantic.Tag("cas_stats")],
         typing.Annotated[ClapAnalyzeResult, pydantic.Tag("clap_analyze")],
@@ -1979,6 +1997,7 @@ CALLS: typing.Final[dict[str, type[wire.ToolCall]]] = {
     "cas_store": CasStoreCall,
     "cas_get": CasGetCall,
     "cas_inspect": CasInspectCall,
+    "cas_list": CasListCall,
     "cas_upload_file": CasUploadFileCall,
     "cas_stats": CasStatsCall,
     "clap_analyze": ClapAnalyzeCall,
@@ -2087,6 +2106,7 @@ RESULTS: typing.Final[dict[str, type[wire.ToolResult]]] = {
     "cas_store": CasStoreResult,
     "cas_get": CasGetResult,
     "cas_inspect": CasInspectResult,
+    "cas_list": CasListResult,
     "cas_upload_file": CasUploadFileResult,
     "cas_stats": CasStatsResult,
     "clap_analyze": ClapAnalyzeResult,

@@ -138,6 +138,7 @@ mod tests {
             timing: ToolTiming::Sync,
             actions: &[],
             streams: false,
+            paged: false,
             builtin: false,
             toolsets,
         }

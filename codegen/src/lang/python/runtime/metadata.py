@@ -133,6 +133,8 @@ class ActionMetadata(_Metadata):
     """The action's documentation."""
     timing: Timing
     """How the dispatcher answers it."""
+    paged: bool = False
+    """True when it answers a page at a time (``cursor`` in, ``paging`` out)."""
     parameters: tuple[ToolParameter, ...] = ()
     """Its request's fields."""
     response: tuple[ToolParameter, ...] | None = None
@@ -175,6 +177,8 @@ class ToolMetadata(_Metadata):
     """The response's fields (single tools; ``None`` for an acknowledgement)."""
     streams: bool = False
     """True when it streams chunks while it runs."""
+    paged: bool = False
+    """True when it answers a page at a time (``cursor`` in, ``paging`` out)."""
     stream: ToolStreamMetadata | None = None
     """What it streams."""
     example: ToolExample | None = None
