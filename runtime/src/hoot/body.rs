@@ -23,11 +23,16 @@ pub struct CallBody<'a> {
     /// gateway passes its caller along, so that the jobs the call starts
     /// belong to that caller on the backend too.
     pub owner: Option<&'a str>,
+    /// Whether the caller takes what the handler says back while it runs:
+    /// its logs and progress, and its questions (sampling, elicitation,
+    /// roots), which the caller answers with Answer messages. A gateway
+    /// sets it when its own client can be reached.
+    pub talk_back: bool,
 }
 
 impl<'a> CallBody<'a> {
     /// Reads a call body: a map with `request` (required), `wait_ms`,
-    /// `stream` and `owner`, in any order. `wait_ms` may also be `nil`,
+    /// `stream`, `owner` and `talk_back`, in any order. `wait_ms` may also be `nil`,
     /// meaning absent.
     ///
     /// # Errors
@@ -52,8 +57,9 @@ impl<'a> CallBody<'a> {
         let mut wait = None;
         let mut stream = None;
         let mut owner = None;
-        // Every entry either fills one of four slots or is refused, so
-        // this loop ends by the fifth entry whatever the header claims.
+        let mut talk_back = None;
+        // Every entry either fills one of five slots or is refused, so
+        // this loop ends by the sixth entry whatever the header claims.
         for _ in 0..entries {
             let key = match r.byte() {
                 Some(marker @ 0xa0..=0xbf) => r.take(u64::from(marker & 0x1f)),
@@ -73,12 +79,11 @@ impl<'a> CallBody<'a> {
                 }
                 b"stream" => {
                     once(stream.is_some(), "stream")?;
-                    stream = Some(match r.byte() {
-                        Some(0xc2) => false,
-                        Some(0xc3) => true,
-                        Some(_) => return Err(invalid("`stream` in the call body is not a bool")),
-                        None => return Err(truncated(" in `stream`")),
-                    });
+                    stream = Some(read_bool(&mut r, "stream")?);
+                }
+                b"talk_back" => {
+                    once(talk_back.is_some(), "talk_back")?;
+                    talk_back = Some(read_bool(&mut r, "talk_back")?);
                 }
                 b"owner" => {
                     once(owner.is_some(), "owner")?;
@@ -88,7 +93,7 @@ impl<'a> CallBody<'a> {
                     let shown = String::from_utf8_lossy(key.get(..64).unwrap_or(key));
                     return Err(invalid(format!(
                         "the call body has an unknown key `{shown}`; \
-                         its keys are `request`, `wait_ms`, `stream` and `owner`"
+                         its keys are `request`, `wait_ms`, `stream`, `owner` and `talk_back`"
                     )));
                 }
             }
@@ -101,18 +106,20 @@ impl<'a> CallBody<'a> {
             wait: wait.flatten().map(Duration::from_millis),
             stream: stream.unwrap_or(false),
             owner,
+            talk_back: talk_back.unwrap_or(false),
         })
     }
 
     /// The body's bytes: `request`, then `wait_ms` when given (in whole
-    /// milliseconds, rounded down), `stream` when true and `owner` when
-    /// given. `request` must be one encoded tool request map; its bytes are
-    /// copied in as they are.
+    /// milliseconds, rounded down), `stream` when true, `owner` when given
+    /// and `talk_back` when true. `request` must be one encoded tool request
+    /// map; its bytes are copied in as they are.
     pub fn encode(&self) -> Vec<u8> {
         let entries = 1
             + u8::from(self.wait.is_some())
             + u8::from(self.stream)
-            + u8::from(self.owner.is_some());
+            + u8::from(self.owner.is_some())
+            + u8::from(self.talk_back);
         let mut out = Vec::with_capacity(self.request.len() + 32);
         out.push(0x80 | entries);
         push_str(&mut out, "request");
@@ -132,6 +139,10 @@ impl<'a> CallBody<'a> {
             push_str(&mut out, "owner");
             push_str(&mut out, owner);
         }
+        if self.talk_back {
+            push_str(&mut out, "talk_back");
+            out.push(0xc3);
+        }
         out
     }
 }
@@ -149,6 +160,7 @@ pub fn encode_call(request: &[u8], wait: Option<Duration>, stream: bool) -> Vec<
         wait,
         stream,
         owner: None,
+        talk_back: false,
     }
     .encode()
 }
@@ -165,6 +177,16 @@ pub(crate) fn error_body(code: &str, message: &str) -> Vec<u8> {
     push_str(&mut out, "message");
     push_str(&mut out, message);
     out
+}
+
+/// A bool value of the call body's `key`.
+fn read_bool(r: &mut Reader<'_>, key: &str) -> Result<bool, ToolError> {
+    match r.byte() {
+        Some(0xc2) => Ok(false),
+        Some(0xc3) => Ok(true),
+        Some(_) => Err(invalid(format!("`{key}` in the call body is not a bool"))),
+        None => Err(truncated(&format!(" in `{key}`"))),
+    }
 }
 
 fn push_str(out: &mut Vec<u8>, s: &str) {

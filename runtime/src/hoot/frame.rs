@@ -42,17 +42,21 @@ pub enum Command {
     Ready = 0x05,
     /// The sender is going away, either way.
     Disconnect = 0x06,
+    /// The answer to a question a call's handler asked its caller (in a
+    /// non-final Reply), client to server, with the call's id.
+    Answer = 0x07,
 }
 
 impl Command {
     /// Every command, in the order of their bytes.
-    pub const ALL: [Command; 6] = [
+    pub const ALL: [Command; 7] = [
         Command::Request,
         Command::Reply,
         Command::Heartbeat,
         Command::Cancel,
         Command::Ready,
         Command::Disconnect,
+        Command::Answer,
     ];
 
     /// The command with this byte, if one is defined.
@@ -64,6 +68,7 @@ impl Command {
             0x04 => Command::Cancel,
             0x05 => Command::Ready,
             0x06 => Command::Disconnect,
+            0x07 => Command::Answer,
             _ => return None,
         })
     }
@@ -82,15 +87,17 @@ impl Command {
             Command::Cancel => "Cancel",
             Command::Ready => "Ready",
             Command::Disconnect => "Disconnect",
+            Command::Answer => "Answer",
         }
     }
 
     /// Whether a message of this command may have `content_type`: a Request
-    /// MsgPack, a Reply MsgPack or RawBinary, every other command None.
+    /// or an Answer MsgPack, a Reply MsgPack or RawBinary, every other
+    /// command None.
     pub const fn allows(self, content_type: ContentType) -> bool {
         matches!(
             (self, content_type),
-            (Command::Request, ContentType::MsgPack)
+            (Command::Request | Command::Answer, ContentType::MsgPack)
                 | (
                     Command::Reply,
                     ContentType::MsgPack | ContentType::RawBinary
@@ -199,6 +206,18 @@ impl Message {
     pub fn reply(request_id: RequestId, body: Vec<u8>) -> Self {
         Message {
             command: Command::Reply,
+            content_type: ContentType::MsgPack,
+            request_id,
+            service: String::new(),
+            traceparent: None,
+            body,
+        }
+    }
+
+    /// An Answer to a question of the call `request_id`'s handler.
+    pub fn answer(request_id: RequestId, body: Vec<u8>) -> Self {
+        Message {
+            command: Command::Answer,
             content_type: ContentType::MsgPack,
             request_id,
             service: String::new(),

@@ -36,6 +36,7 @@ mod frame;
 pub mod iopub;
 mod mailbox;
 mod server;
+mod talk;
 
 pub use body::{CallBody, encode_call};
 pub use client::{Client, ClientConfig};

@@ -78,6 +78,24 @@ tool launch {
     errors LaunchError
 }
 
+/// Talk to the caller: log, report progress, ask its model, its user and
+/// its roots.
+tool chat {
+    timing async_short
+    request {
+        /// What to ask the model.
+        prompt: string,
+    }
+    response {
+        /// The model's answer.
+        answer: string,
+        /// The user's name; absent when they declined.
+        name: string?,
+        /// The caller's roots.
+        roots: list<string>,
+    }
+}
+
 /// Count up to `to`, a page at a time.
 @paged
 tool count {

@@ -6,9 +6,16 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
 use toolwright::__private::{Arc, Future, InlineAnswer, MsgpackCall, Result as PrivateResult};
+use toolwright::caller::{LogLevel, SamplingRequest};
 use toolwright::{CallContext, Context, IntoToolError, Service, Tool, ToolError, ToolTiming};
 
 use super::catalogue::*;
+
+/// The answer `chat` asks its caller's user for.
+#[derive(serde::Deserialize)]
+struct Named {
+    name: String,
+}
 
 /// What the handlers report to the tests.
 #[derive(Default)]
@@ -142,6 +149,33 @@ impl Studio {
         Ok(())
     }
 
+    async fn chat(&self, request: ChatRequest, cx: Context) -> Result<ChatResponse, ToolError> {
+        cx.log(LogLevel::Info, format!("asking about {}", request.prompt));
+        cx.progress(0.25);
+        let answer = cx
+            .sample(SamplingRequest::new(request.prompt, 50))
+            .await?
+            .text;
+        cx.progress(0.5);
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {"name": {"type": "string"}},
+            "required": ["name"],
+        });
+        let name = cx
+            .elicit::<Named>("Who is asking?", schema)
+            .await?
+            .accepted()
+            .map(|n| n.name);
+        let roots = cx.roots().await?.into_iter().map(|r| r.uri).collect();
+        cx.log(LogLevel::Debug, "done");
+        Ok(ChatResponse {
+            answer,
+            name,
+            roots,
+        })
+    }
+
     /// The position is the next number to count.
     fn count(&self, request: CountRequest) -> Result<CountResponse, ToolError> {
         let from: u32 = match request.cursor {
@@ -273,6 +307,13 @@ impl Service for Studio {
                         <Studio>::launch(&service, request).await;
                     result
                         .map(|()| ToolResponse::Launch)
+                        .map_err(IntoToolError::into_tool_error)
+                }
+                ToolRequest::Chat(request) => {
+                    let result: PrivateResult<ChatResponse, ToolError> =
+                        <Studio>::chat(&service, request, Context::new(cx)).await;
+                    result
+                        .map(ToolResponse::Chat)
                         .map_err(IntoToolError::into_tool_error)
                 }
                 ToolRequest::Count(request) => {

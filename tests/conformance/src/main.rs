@@ -6,13 +6,19 @@
 //! Usage: `toolwright-conformance [ADDR]` serves Streamable HTTP at `ADDR`
 //! (default `127.0.0.1:0`) and prints `listening on http://…/mcp` on
 //! standard error; `toolwright-conformance --stdio` serves one client on
-//! standard input and output.
+//! standard input and output. With `--gateway` first (`--gateway --stdio`,
+//! `--gateway [ADDR]`), the tools are served as a HOOT01 backend on a
+//! loopback port and MCP is served by a gateway in front of it, in the same
+//! process: every log, progress report and question of a handler crosses
+//! the HOOT01 wire to reach the client.
 
 use std::time::Duration;
 
 use serde_json::{Value, json};
 use toolwright::caller::{Elicited, LogLevel, Root, SamplingRequest};
+use toolwright::hoot::{Client, ClientConfig, Server, ServerConfig};
 use toolwright::mcp::{HttpConfig, McpServer};
+use toolwright::port::CallPort;
 use toolwright::{Context, Dispatcher, ToolError, codes};
 
 toolwright::include_tools!();
@@ -485,21 +491,47 @@ fn describe(answer: Elicited<Value>) -> String {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--gateway") {
+        args.remove(0);
+        let backend = Server::serve(
+            Dispatcher::new(Conformance),
+            ServerConfig::new("tcp://127.0.0.1:0"),
+        )?;
+        let client =
+            Client::<ToolCatalogue>::connect(&[backend.endpoint()], ClientConfig::default())?;
+        if !client.ready(Duration::from_secs(5)).await {
+            return Err("the HOOT01 backend does not answer".into());
+        }
+        let server = McpServer::new(client)?
+            .named("toolwright-conformance-gateway", env!("CARGO_PKG_VERSION"));
+        return serve(server, args.first().map(String::as_str)).await;
+    }
     let server = McpServer::new(Dispatcher::new(Conformance))?
         .named("toolwright-conformance", env!("CARGO_PKG_VERSION"));
-    let arg = std::env::args().nth(1);
-    if arg.as_deref() == Some("--stdio") {
+    serve(server, args.first().map(String::as_str)).await
+}
+
+/// Serves `server` on stdio (`--stdio`) or Streamable HTTP at `arg`.
+async fn serve<P: CallPort>(
+    server: McpServer<P>,
+    arg: Option<&str>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    if arg == Some("--stdio") {
         server.serve_stdio().await?;
         return Ok(());
     }
-    let addr = arg.as_deref().unwrap_or("127.0.0.1:0");
+    let addr = arg.unwrap_or("127.0.0.1:0");
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let config = HttpConfig::default();
-    eprintln!(
-        "listening on http://{}{}",
+    // One write, so that a reader never sees half the line: `eprintln!`
+    // writes its pieces one by one.
+    let line = format!(
+        "listening on http://{}{}\n",
         listener.local_addr()?,
         config.path
     );
+    std::io::Write::write_all(&mut std::io::stderr().lock(), line.as_bytes())?;
     server.serve_http_on(listener, config).await?;
     Ok(())
 }

@@ -112,7 +112,8 @@ async function serveHttp() {
     let said = '';
     server.stderr.on('data', (chunk) => {
       said += chunk;
-      const found = /^listening on (\S+)$/m.exec(said);
+      // The whole line: the server may write it in pieces.
+      const found = /^listening on (\S+)\n/m.exec(said);
       if (found) resolve(new URL(found[1]));
     });
     server.on('exit', (code) => reject(new Error(`the conformance server exited (${code}): ${said}`)));

@@ -182,9 +182,13 @@ def conformance_stdio() -> StdioServerParameters:
     return StdioServerParameters(command=str(conformance_bin()), args=["--stdio"])
 
 
-@pytest.fixture(params=["stdio", "http"])
+@pytest.fixture(params=["stdio", "http", "gateway"])
 def conformance_server(request: pytest.FixtureRequest) -> Any:
-    """The conformance server over stdio, then over Streamable HTTP."""
+    """The conformance server over stdio, then over Streamable HTTP, then
+    over stdio to a gateway whose handlers run behind HOOT01, so that what
+    they say and ask crosses that wire too."""
     if request.param == "stdio":
         return conformance_stdio()
+    if request.param == "gateway":
+        return StdioServerParameters(command=str(conformance_bin()), args=["--gateway", "--stdio"])
     return request.getfixturevalue("conformance_url")

@@ -166,7 +166,7 @@ fn bad_call_bodies_are_refused() {
         (
             after(&[b"\xa5extra", &[0xc0]]),
             "the call body has an unknown key `extra`; \
-             its keys are `request`, `wait_ms`, `stream` and `owner`",
+             its keys are `request`, `wait_ms`, `stream`, `owner` and `talk_back`",
         ),
         (map(&[b"\xa4tool", b"\xa3add"]), "unknown key `tool`"),
         (
@@ -273,6 +273,7 @@ fn an_owner_travels_as_a_short_string() {
         wait: None,
         stream: false,
         owner: Some("mcp-session-7"),
+        talk_back: false,
     }
     .encode();
     let expected = [
@@ -297,6 +298,7 @@ fn an_owner_travels_as_a_short_string() {
         wait: None,
         stream: false,
         owner: Some(&long),
+        talk_back: false,
     }
     .encode();
     assert_eq!(
@@ -314,4 +316,25 @@ fn an_owner_travels_as_a_short_string() {
     ]
     .concat();
     assert_eq!(refusal(&twice), "the call body has `owner` twice");
+}
+
+#[test]
+fn talk_back_is_a_bool_written_only_when_true() {
+    let body = CallBody {
+        request: REQUEST,
+        wait: None,
+        stream: false,
+        owner: None,
+        talk_back: true,
+    }
+    .encode();
+    let expected = [&[0x82][..], KEY_REQUEST, REQUEST, b"\xa9talk_back\xc3"].concat();
+    assert_eq!(body, expected);
+    assert!(decode(&body).expect("decodes").talk_back);
+    assert!(!decode(CALL).expect("decodes").talk_back);
+    let not_a_bool = [&[0x82][..], KEY_REQUEST, REQUEST, b"\xa9talk_back\x01"].concat();
+    assert_eq!(
+        refusal(&not_a_bool),
+        "`talk_back` in the call body is not a bool"
+    );
 }

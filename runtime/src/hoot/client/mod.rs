@@ -33,6 +33,7 @@
 pub(crate) mod route;
 mod socket;
 mod state;
+mod talk;
 
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -378,6 +379,7 @@ impl<C> Client<C> {
             wait: options.wait,
             stream: options.stream.is_some(),
             owner: options.owner.as_ref().map(|o| o.as_str()),
+            talk_back: options.caller.is_some(),
         }
         .encode();
         self.inner.outbox.push(Cmd::Send {
@@ -390,6 +392,9 @@ impl<C> Client<C> {
         };
         let deadline = limit.map(|l| tokio::time::Instant::now() + l);
         let mut cancelling = false;
+        // The caller's answers to the handler's questions, being thought
+        // of; dropped (and so abandoned) when the call ends.
+        let mut asks = tokio::task::JoinSet::new();
         loop {
             let expired = async {
                 match deadline {
@@ -402,12 +407,21 @@ impl<C> Client<C> {
                 // reach the caller before it.
                 biased;
                 Some(body) = inbox.stream.recv() => {
-                    self.forward_stream(&body, &options)?;
+                    self.forward(&body, &options, &mut asks)?;
+                }
+                Some(answered) = asks.join_next(), if !asks.is_empty() => {
+                    // A task that panicked or was aborted has no answer; the
+                    // handler's wait ends with the call.
+                    if let Ok(answer) = answered
+                        && let Some(body) = crate::hoot::talk::encode(&answer)
+                    {
+                        self.inner.outbox.push(Cmd::Send { backend, message: Message::answer(id, body) });
+                    }
                 }
                 answer = &mut inbox.answer => {
                     guard.done = true;
                     while let Ok(body) = inbox.stream.try_recv() {
-                        self.forward_stream(&body, &options)?;
+                        self.forward(&body, &options, &mut asks)?;
                     }
                     return answer.unwrap_or_else(|_| {
                         Err(ToolError::new(codes::UNAVAILABLE, "the client has stopped"))
@@ -432,6 +446,23 @@ impl<C> Client<C> {
                 }
             }
         }
+    }
+
+    /// Hands one non-final Reply on: what the handler says back to the
+    /// call's caller, a stream frame to its stream.
+    fn forward(
+        &self,
+        body: &[u8],
+        options: &CallOptions,
+        asks: &mut tokio::task::JoinSet<crate::hoot::talk::AnswerBody>,
+    ) -> Result<(), ToolError> {
+        if route::envelope_key(body).is_some_and(|(key, _)| crate::hoot::talk::KEYS.contains(&key))
+        {
+            let talk = crate::hoot::talk::decode(body, self.inner.config.limits)?;
+            talk::hear(talk, options.caller.as_ref(), asks);
+            return Ok(());
+        }
+        self.forward_stream(body, options)
     }
 
     /// Hands one stream Reply to the caller's stream, if it asked for one.

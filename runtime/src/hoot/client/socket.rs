@@ -10,8 +10,10 @@ use tokio::sync::{broadcast, watch};
 
 use super::route;
 use super::state::State;
+use crate::codec::Limits;
 use crate::hoot::iopub::{Published, decode_published};
 use crate::hoot::mailbox::Inbox;
+use crate::hoot::talk::{self, AnswerBody, Answered, Talk};
 use crate::hoot::{Command, Message, RequestId, decode, encode};
 use crate::jobs::JobEvent;
 
@@ -190,24 +192,38 @@ impl Thread {
                 {
                     state.owns(job_id, backend);
                 }
-                let last = !matches!(key, "stream_start" | "stream_chunk" | "stream_end");
+                let asks = key == "ask";
+                let last = !matches!(key, "stream_start" | "stream_chunk" | "stream_end")
+                    && !talk::KEYS.contains(&key);
                 let id = message.request_id;
-                let delivered = if last {
-                    state
+                if last {
+                    let delivered = state
                         .finish(id)
-                        .is_some_and(|p| p.waiter.answer.send(Ok(message.body)).is_ok())
-                } else {
-                    // A caller too slow for its stream loses stream frames,
-                    // never its answer.
-                    state
-                        .pending
-                        .get(&id)
-                        .is_some_and(|p| p.waiter.stream.try_send(message.body).is_ok())
+                        .is_some_and(|p| p.waiter.answer.send(Ok(message.body)).is_ok());
+                    // Otherwise its caller gave up (timeout, cancel, dropped).
+                    if !delivered {
+                        self.dropped.fetch_add(1, Ordering::Relaxed);
+                    }
+                    return;
+                }
+                // A caller too slow for its stream loses stream frames,
+                // never its answer.
+                let undelivered = match state.pending.get(&id) {
+                    Some(p) => p
+                        .waiter
+                        .stream
+                        .try_send(message.body)
+                        .err()
+                        .map(|e| e.into_inner()),
+                    None => Some(message.body),
                 };
-                // Otherwise its caller gave up (timeout, cancel, dropped),
-                // or fell behind its stream.
-                if !delivered {
+                if let Some(body) = undelivered {
                     self.dropped.fetch_add(1, Ordering::Relaxed);
+                    // A question nobody will answer is answered at once,
+                    // so that the handler asking it does not wait in vain.
+                    if asks {
+                        self.refuse_question(backend, id, &body);
+                    }
                 }
             }
             Command::Heartbeat | Command::Ready => {
@@ -223,9 +239,29 @@ impl Thread {
                     self.lose(&mut state, backend, "disconnected");
                 }
             }
-            Command::Request | Command::Cancel => {
+            Command::Request | Command::Cancel | Command::Answer => {
                 self.dropped.fetch_add(1, Ordering::Relaxed);
             }
+        }
+    }
+
+    /// Answers a question of the call `id` that reached no caller with
+    /// `UNAVAILABLE`.
+    fn refuse_question(&self, backend: usize, id: RequestId, body: &[u8]) {
+        let Ok(Talk::Ask { id: question, .. }) = talk::decode::<Talk>(body, Limits::default())
+        else {
+            return;
+        };
+        let answer = AnswerBody {
+            id: question,
+            answer: Answered::Error(crate::ToolError::new(
+                crate::codes::UNAVAILABLE,
+                "the caller of this call is no longer waiting for it",
+            )),
+        };
+        if let Some(body) = talk::encode(&answer) {
+            let _ = self.dealers[backend]
+                .send_multipart(encode(Message::answer(id, body)), zmq::DONTWAIT);
         }
     }
 

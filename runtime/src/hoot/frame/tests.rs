@@ -96,6 +96,7 @@ fn every_command_round_trips() {
         Message::cancel(id()),
         Message::ready(id()),
         Message::disconnect(),
+        Message::answer(id(), vec![0x80]),
     ];
     for message in messages {
         for message in [message.clone(), message.with_traceparent(traceparent())] {
@@ -110,6 +111,7 @@ fn every_command_round_trips() {
         Message::cancel(id()),
         Message::ready(id()),
         Message::disconnect(),
+        Message::answer(id(), vec![0x80]),
     ]
     .map(|m| m.command)
     .into();
@@ -128,7 +130,7 @@ fn bytes_and_names_round_trip() {
         assert_eq!(ContentType::from_byte(byte), Some(content_type));
     }
     assert_eq!(Command::from_byte(0), None);
-    assert_eq!(Command::from_byte(7), None);
+    assert_eq!(Command::from_byte(8), None);
     assert_eq!(ContentType::from_byte(3), None);
     assert_eq!(Command::Heartbeat.to_string(), "Heartbeat");
     assert_eq!(ContentType::RawBinary.to_string(), "RawBinary");

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
+use super::talk::HootCaller;
 use super::{Out, Shared};
 use crate::hoot::RequestId;
 use crate::hoot::iopub::{CallEvent, job_frames};
@@ -29,6 +30,8 @@ pub(super) struct Call {
     pub(super) wait: Option<Duration>,
     pub(super) stream: bool,
     pub(super) owner: Option<Owner>,
+    /// The caller takes the handler's logs, progress and questions.
+    pub(super) talk_back: bool,
 }
 
 /// Calls the port and queues the call's Replies: its stream, if asked
@@ -46,6 +49,7 @@ pub(super) async fn serve<P: CallPort>(
         wait,
         stream,
         owner,
+        talk_back,
     } = call;
     let tool = if shared.publishing {
         tool_of(&request)
@@ -57,15 +61,16 @@ pub(super) async fn serve<P: CallPort>(
     {
         shared.outbox.push(Out::Publish(frames));
     }
+    // Without `talk_back` a handler that logs is not heard, and one that
+    // samples or elicits is told `UNSUPPORTED`.
+    let caller =
+        talk_back.then(|| Arc::new(HootCaller::new(shared.clone(), peer.clone(), request_id)));
     let mut options = CallOptions {
         wait,
         cancel: Some(cancel),
         stream: None,
         owner,
-        // HOOT01 has no frame for a question back to the caller yet: a
-        // handler behind it that logs is not heard, one that samples or
-        // elicits is told `UNSUPPORTED`.
-        caller: None,
+        caller: caller.clone().map(|c| c as Arc<dyn crate::caller::Caller>),
     };
     let reply = |body: Vec<u8>, last: bool| Out::Reply {
         peer: peer.clone(),
@@ -101,6 +106,11 @@ pub(super) async fn serve<P: CallPort>(
         && let Some(frames) = CallEvent::complete(request_id, &tool, &envelope).frames()
     {
         shared.outbox.push(Out::Publish(frames));
+    }
+    // Before the final Reply: nothing the handler says after it (a job's,
+    // running on) can reach a caller that has stopped listening.
+    if let Some(caller) = &caller {
+        caller.answered();
     }
     let body = codec::to_msgpack(&envelope).unwrap_or_else(|e| {
         let error: ResponseEnvelope<()> = ResponseEnvelope::Error(ToolError::internal(format!(

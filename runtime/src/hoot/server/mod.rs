@@ -24,6 +24,7 @@
 
 mod calls;
 mod socket;
+mod talk;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -161,6 +162,7 @@ impl Server {
             publishing: publisher.is_some(),
             stopped: CancellationToken::new(),
             counts: Counts::default(),
+            questions: talk::Questions::default(),
         });
         if shared.publishing {
             runtime.spawn(calls::publish_jobs(port.subscribe(), shared.clone()));
@@ -290,6 +292,8 @@ struct Shared {
     publishing: bool,
     stopped: CancellationToken,
     counts: Counts,
+    /// Questions handlers asked their callers, waiting for Answers.
+    questions: talk::Questions,
 }
 
 impl std::fmt::Debug for Shared {

@@ -166,6 +166,15 @@ impl<P: CallPort> Thread<P> {
                     }
                 }
             }
+            Command::Answer => {
+                if !self
+                    .shared
+                    .questions
+                    .answer(&peer, message.request_id, &message.body)
+                {
+                    count(&self.shared.counts.dropped);
+                }
+            }
             Command::Reply | Command::Ready => count(&self.shared.counts.dropped),
         }
     }
@@ -222,6 +231,7 @@ impl<P: CallPort> Thread<P> {
                 wait: call.wait,
                 stream: call.stream,
                 owner: call.owner.map(Owner::new),
+                talk_back: call.talk_back,
             },
             Err(e) => {
                 count(&self.shared.counts.refused);
