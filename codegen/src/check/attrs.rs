@@ -144,6 +144,12 @@ const SPECS: &[Spec] = &[
         args: Args::String,
     },
     Spec {
+        name: "header",
+        targets: FIELD,
+        targets_text: "fields",
+        args: Args::String,
+    },
+    Spec {
         name: "form",
         targets: TYPE,
         targets_text: "structs",
@@ -182,6 +188,9 @@ pub(crate) struct Attrs {
     pub(crate) form: bool,
     /// `@paged`: the tool or action answers a page at a time.
     pub(crate) paged: bool,
+    /// `@header("Name")`: the HTTP header (`Mcp-Param-Name`) MCP clients
+    /// mirror the field into.
+    pub(crate) header: Option<(Span, String)>,
 }
 
 /// Checks `attrs` written on `target` and collects their values.
@@ -284,6 +293,13 @@ fn apply(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
         "open_world" => out.annotations.open_world = true,
         "form" => out.form = true,
         "paged" => out.paged = true,
+        "header" => {
+            let name = args
+                .first()
+                .and_then(|a| string(&a.kind))
+                .unwrap_or_default();
+            out.header = Some((attr.span, name));
+        }
         "toolset" => toolsets(out, cx, attr),
         "content" => {
             let name = args

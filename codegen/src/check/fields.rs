@@ -28,6 +28,7 @@ pub(crate) fn lower(
             continue;
         };
         let constraints = constraints(cx, &attrs, &ty);
+        let header = header(cx, &attrs, &ty);
         let default = match (&field.default, &field.ty) {
             (None, _) => None,
             (Some(lit), TypeExpr::Optional { question, .. }) => {
@@ -56,6 +57,7 @@ pub(crate) fn lower(
             constraints,
             indirect: false,
             content: attrs.content,
+            header,
             location: sources.location(field.name.span),
         });
     }
@@ -114,6 +116,32 @@ fn constraints(cx: &mut Ctxt, attrs: &attrs::Attrs, ty: &Type) -> Constraints {
         }
     }
     out
+}
+
+/// The name `@header` gives, when the field's type is one a header can
+/// carry: a string, an integer or a bool (optional or not), the primitive
+/// types SEP-2243 mirrors. Floats are left out: their text is not one.
+/// `@header("N") n: f64` → TW304; `@header("My Region")` → TW315.
+fn header(cx: &mut Ctxt, attrs: &attrs::Attrs, ty: &Type) -> Option<String> {
+    let (span, name) = attrs.header.as_ref()?;
+    let fits = matches!(
+        ty.strip_optional(),
+        Type::Primitive(p) if *p == Primitive::String || *p == Primitive::Bool || p.int_bounds().is_some()
+    );
+    if !fits {
+        cx.push(messages::attribute_type(
+            *span,
+            "header",
+            &ty.idl(),
+            "`string`, integer and `bool` fields",
+        ));
+        return None;
+    }
+    if let Some(problem) = super::header::name_problem(name) {
+        cx.push(messages::header_name(*span, name, problem));
+        return None;
+    }
+    Some(name.clone())
 }
 
 /// True when `x` rounds to a finite `f32` (so `3.4028235e38`, the way

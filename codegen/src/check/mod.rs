@@ -1,10 +1,12 @@
 //! The checker: turns syntax trees into the model, reporting every error it
 //! finds. Used by `crate::check` for every door (CLI, build.rs, proc-macro).
 //!
-//! Phases: add the fields `@paged` implies (`paged`) → collect names (`symbols`) → lower types (`types`, `fields`,
-//! `defaults`, `resolve`) → lower tools (`tools`) → analyse the type graph
-//! (`graph`) → check `@content` fields against their tools (`content`)
-//! and `@form` types against what elicitation asks (`form`). Each phase keeps going after an error; the caller gates.
+//! Phases: add the fields `@paged` implies (`paged`) → collect names
+//! (`symbols`) → lower types (`types`, `fields`, `defaults`, `resolve`) →
+//! lower tools (`tools`) → analyse the type graph (`graph`) → check
+//! `@content` and `@header` fields against their tools (`content`,
+//! `header`) and `@form` types against what elicitation asks (`form`).
+//! Each phase keeps going after an error; the caller gates.
 
 pub(crate) mod attrs;
 mod content;
@@ -12,6 +14,7 @@ mod defaults;
 mod fields;
 mod form;
 mod graph;
+pub(crate) mod header;
 mod names;
 mod paged;
 mod resolve;
@@ -34,6 +37,7 @@ pub(crate) fn check(sources: &Sources, files: &[ast::File], cx: &mut Ctxt) -> Mo
     let tools = tools::lower(&symbols, sources, cx);
     let type_order = graph::analyse(&symbols, &mut types, cx);
     content::check(&types, &tools, sources, cx);
+    header::check(&types, &tools, sources, cx);
     form::check(&types, sources, cx);
     Model {
         files: symbols.files,
@@ -161,6 +165,46 @@ mod tests {
             [Code::AttributeTarget],
             "only on tools and actions"
         );
+    }
+
+    #[test]
+    fn header_fields_are_a_tools_own_arguments_with_token_names() {
+        let m = model(
+            "tool t { timing sync request { @header(\"Region\") region: string, @header(\"N\") n: u32?, q: string } }",
+        );
+        let headers: Vec<Option<String>> = fields(&m, "TRequest")
+            .into_iter()
+            .map(|f| f.header)
+            .collect();
+        assert_eq!(headers, [Some("Region".into()), Some("N".into()), None]);
+        for (text, code) in [
+            (
+                "tool t { timing sync request { @header(\"My Region\") r: string } }",
+                Code::HeaderField,
+            ),
+            (
+                "tool t { timing sync request { @header(\"A\") a: string, @header(\"a\") b: string } }",
+                Code::HeaderField,
+            ),
+            (
+                "struct In { @header(\"A\") a: string }\ntool t { timing sync request { x: In } }",
+                Code::HeaderField,
+            ),
+            (
+                "tool fs { timing sync action read { request { @header(\"A\") a: string } } }",
+                Code::HeaderField,
+            ),
+            (
+                "tool t { timing sync request { @header(\"F\") f: f64 } }",
+                Code::AttributeType,
+            ),
+            (
+                "tool t { timing sync request { @header(\"L\") l: list<string> } }",
+                Code::AttributeType,
+            ),
+        ] {
+            assert_eq!(codes(text), [code], "{text}");
+        }
     }
 
     #[test]

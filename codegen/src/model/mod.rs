@@ -385,6 +385,11 @@ pub struct Field {
     /// as content blocks of this kind rather than in `structuredContent`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<ContentKind>,
+    /// Set by `@header("…")` on a request's field: MCP clients over
+    /// Streamable HTTP mirror its value into the header `Mcp-Param-<name>`
+    /// (the schema's `x-mcp-header`), and the server checks that they agree.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub header: Option<String>,
     /// Where it is declared.
     pub location: Location,
 }

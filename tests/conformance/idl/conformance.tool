@@ -8,6 +8,18 @@ tool test_simple_text {
     response Text
 }
 
+/// Answers with the region it was called for, which MCP clients on
+/// Streamable HTTP mirror into the `Mcp-Param-Region` header (SEP-2243).
+tool test_custom_header {
+    timing sync
+    request {
+        /// The region; its header must agree with it.
+        @header("Region")
+        region: string,
+    }
+    response Text
+}
+
 /// Answers with an image.
 tool test_image_content {
     timing sync

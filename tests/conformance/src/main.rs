@@ -38,6 +38,11 @@ impl Conformance {
     }
 
     #[tool]
+    fn test_custom_header(&self, request: TestCustomHeaderRequest) -> Result<Text, ToolError> {
+        Ok(text(&format!("Region: {}", request.region)))
+    }
+
+    #[tool]
     fn test_image_content(&self) -> Result<TestImageContentResponse, ToolError> {
         Ok(TestImageContentResponse { image: png() })
     }

@@ -205,3 +205,45 @@ pub(crate) fn form_field(span: Span, problem: &str) -> Diagnostic {
              an enum or a list of enum values, optional or not",
         )
 }
+
+/// `@header` on a field that is not an argument of a tool without actions.
+pub(crate) fn header_placement(span: Span, owner: &str, why: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::HeaderField,
+        span,
+        format!("`@header` on a field of `{owner}`, {why}"),
+    )
+    .label("not mirrored into a header")
+    .note(
+        "MCP clients mirror a tool's own arguments into `Mcp-Param-*` headers; \
+         an action tool's arguments are its actions' fields merged, so none is the tool's own",
+    )
+    .help("put `@header` on a field of a tool's `request`, or drop it")
+}
+
+/// `@header("…")` naming something that is not an HTTP header name.
+pub(crate) fn header_name(span: Span, name: &str, problem: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::HeaderField,
+        span,
+        format!("`@header(\"{name}\")` {problem}"),
+    )
+    .label("not a header name")
+    .note(
+        "the header is `Mcp-Param-` followed by this name, so the name must be an \
+         HTTP token (RFC 9110): one or more ASCII letters, digits and the symbols \
+         ! # $ % & ' * + - . ^ _ ` | ~",
+    )
+    .help("use a name such as `Region` or `Tenant-Id`")
+}
+
+/// Two fields of one request mirrored into the same header.
+pub(crate) fn duplicate_header(span: Span, name: &str, first: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::HeaderField,
+        span,
+        format!("`@header(\"{name}\")` names the header of field `{first}` again"),
+    )
+    .label("the same header")
+    .note("header names are compared without regard to case, so each field needs its own")
+}

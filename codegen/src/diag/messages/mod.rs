@@ -111,6 +111,7 @@ codes! {
     Uninhabited = "TW312": "a type that contains itself through required fields only",
     ContentPlacement = "TW313": "`@content` on a field that is not a tool response's own",
     FormField = "TW314": "a `@form` type that elicitation cannot ask for",
+    HeaderField = "TW315": "an `@header` that MCP cannot mirror into an HTTP header",
     UnusedType = "TW401": "a declared type that no tool uses (warning)",
     DeprecatedUse = "TW402": "a deprecated item used by one that is not deprecated (warning)",
     MissingDocs = "TW403": "a tool, action or field without a doc comment (warning)",

@@ -536,3 +536,12 @@ fn a_failure_inside_a_variant_points_at_the_variant_field() {
     assert!(d.message.contains("`Shape.named.label`"), "{}", d.message);
     assert_eq!(sources.snippet(d.primary.span), "label");
 }
+
+#[test]
+fn header_fields_say_x_mcp_header() {
+    let mcp =
+        mcp("tool t { timing sync request { @header(\"Region\") region: string, q: string } }");
+    let properties = &mcp["tools"][0]["inputSchema"]["properties"];
+    assert_eq!(properties["region"]["x-mcp-header"], "Region");
+    assert!(properties["q"].get("x-mcp-header").is_none());
+}

@@ -127,6 +127,9 @@ impl<'a> Cx<'a> {
         if let Some(default) = &field.default {
             schema.insert("default".into(), value_json(default));
         }
+        if let Some(header) = &field.header {
+            schema.insert("x-mcp-header".into(), json!(header));
+        }
         schema
     }
 }
