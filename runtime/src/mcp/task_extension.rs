@@ -61,9 +61,12 @@ impl<P: CallPort> McpServer<P> {
         let payload = match info.state {
             JobState::Pending | JobState::Running => TaskPayload::Working,
             JobState::Cancelled => TaskPayload::Cancelled,
+            JobState::Failed if server_failed(&info) => TaskPayload::Failed {
+                error: internal_error(&info),
+            },
             // A tool's error is a completed task whose result says
-            // `isError`, as the extension has it: `failed` is for protocol
-            // errors, which a job does not end with.
+            // `isError`, as the extension has it: `failed` is for the
+            // server's own failures, above.
             JobState::Complete | JobState::Failed => TaskPayload::Completed {
                 result: self.ended_result(&info),
             },
@@ -152,6 +155,7 @@ impl<P: CallPort> McpServer<P> {
         let status = match info.state {
             JobState::Pending | JobState::Running => rmcp::model::TaskStatus::Working,
             JobState::Cancelled => rmcp::model::TaskStatus::Cancelled,
+            JobState::Failed if server_failed(info) => rmcp::model::TaskStatus::Failed,
             JobState::Complete | JobState::Failed => rmcp::model::TaskStatus::Completed,
         };
         let updated = info
@@ -182,6 +186,34 @@ impl<P: CallPort> McpServer<P> {
             Ok(Json::Object(object)) => object,
             _ => JsonObject::new(),
         }
+    }
+}
+
+/// True when a job failed because the server did (its handler panicked,
+/// its answer did not encode, a restart interrupted it): a `failed` task,
+/// whose error is JSON-RPC's internal error. Every other failure is the
+/// tool's own, which the model may act on, and ends a completed task whose
+/// result says `isError`.
+fn server_failed(info: &JobInfo) -> bool {
+    info.state == JobState::Failed
+        && matches!(
+            info.error_code.as_deref(),
+            Some(codes::INTERNAL | crate::jobs::durable::INTERRUPTED)
+        )
+}
+
+/// A failed task's error: `-32603` with the job's code and message.
+fn internal_error(info: &JobInfo) -> JsonObject {
+    let code = info.error_code.as_deref().unwrap_or(codes::INTERNAL);
+    let message = info.error.as_deref().unwrap_or("the server failed");
+    let error = json!({
+        "code": rmcp::model::ErrorCode::INTERNAL_ERROR.0,
+        "message": format!("{code}: {message}"),
+        "data": {"code": code},
+    });
+    match error {
+        Json::Object(error) => error,
+        _ => JsonObject::new(),
     }
 }
 

@@ -233,10 +233,12 @@ tool failing_job {
     errors ConformanceError
 }
 
-/// Fails inside the server (its handler panics).
+/// Runs as a job and fails inside the server (its handler panics): a
+/// failed task, whose error is JSON-RPC's internal error.
 tool protocol_error_job {
-    timing async_medium
+    timing async_long
     response Text
+    errors ConformanceError
 }
 
 /// Asks the client's user to confirm a deletion.

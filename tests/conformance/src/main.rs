@@ -242,7 +242,7 @@ impl Conformance {
     }
 
     #[tool]
-    async fn protocol_error_job(&self) -> Result<Text, ToolError> {
+    async fn protocol_error_job(&self) -> Result<Text, ConformanceError> {
         // The dispatcher catches the panic: the call's answer is `INTERNAL`.
         panic!("protocol_error_job fails on purpose")
     }
