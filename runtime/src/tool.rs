@@ -49,6 +49,9 @@ pub struct ToolInfo {
     /// True when it is `@paged`: its request has a `cursor` and its
     /// response a `paging`. An action tool's actions say so each.
     pub paged: bool,
+    /// True when it is `@task_required`: an MCP client that can call it
+    /// as a task must (every call of it runs as a job).
+    pub task_required: bool,
     /// True for the job tools, which the runtime serves itself.
     pub builtin: bool,
     /// The toolsets it belongs to: its category first, then those its

@@ -114,6 +114,12 @@ const SPECS: &[Spec] = &[
         args: Args::Strings,
     },
     Spec {
+        name: "task_required",
+        targets: TOOL,
+        targets_text: "tools",
+        args: Args::None,
+    },
+    Spec {
         name: "paged",
         targets: TOOL_OR_ACTION,
         targets_text: "tools and actions",
@@ -188,6 +194,8 @@ pub(crate) struct Attrs {
     pub(crate) form: bool,
     /// `@paged`: the tool or action answers a page at a time.
     pub(crate) paged: bool,
+    /// `@task_required`: MCP clients that can call the tool as a task must.
+    pub(crate) task_required: Option<Span>,
     /// `@header("Name")`: the HTTP header (`Mcp-Param-Name`) MCP clients
     /// mirror the field into.
     pub(crate) header: Option<(Span, String)>,
@@ -293,6 +301,7 @@ fn apply(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
         "open_world" => out.annotations.open_world = true,
         "form" => out.form = true,
         "paged" => out.paged = true,
+        "task_required" => out.task_required = Some(attr.span),
         "header" => {
             let name = args
                 .first()

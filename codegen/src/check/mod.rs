@@ -208,6 +208,24 @@ mod tests {
     }
 
     #[test]
+    fn task_required_tools_run_every_call_as_a_job() {
+        let m = model("@task_required tool t { timing async_long }");
+        assert!(m.tool("t").unwrap().task_required);
+        assert!(
+            !model("tool t { timing async_long }")
+                .tool("t")
+                .unwrap()
+                .task_required
+        );
+        for text in [
+            "@task_required tool t { timing sync }",
+            "@task_required tool fs { timing async_long action read { timing sync } action write { } }",
+        ] {
+            assert_eq!(codes(text), [Code::TaskRequiredSync], "{text}");
+        }
+    }
+
+    #[test]
     fn anonymous_shapes_are_named_after_the_tool_and_action() {
         let m = model(
             "tool abc_parse { timing sync request { a: string } response { b: bool } }\n\

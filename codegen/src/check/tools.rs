@@ -154,6 +154,23 @@ fn lower_tool(
         ToolKind::Actions(actions(symbols, sources, cx, tool, &clauses)?)
     };
 
+    let task_required = attrs.task_required.is_some_and(|span| {
+        let sync: Vec<String> = match &kind {
+            ToolKind::Single(e) if e.timing == Timing::Sync => vec![name.clone()],
+            ToolKind::Single(_) => Vec::new(),
+            ToolKind::Actions(actions) => actions
+                .iter()
+                .filter(|a| a.endpoint.timing == Timing::Sync)
+                .map(|a| format!("{name}.{}", a.name))
+                .collect(),
+        };
+        if let Some(first) = sync.first() {
+            cx.push(messages::task_required_sync(span, name, first));
+            return false;
+        }
+        true
+    });
+
     Some(Tool {
         name: name.clone(),
         category: entry.category.clone(),
@@ -169,6 +186,7 @@ fn lower_tool(
         kind,
         errors,
         stream,
+        task_required,
         location: sources.location(tool.name.span),
     })
 }

@@ -210,6 +210,11 @@ pub struct Tool {
     pub errors: Option<TypeId>,
     /// The chunk type it streams while running.
     pub stream: Option<TypeId>,
+    /// `@task_required`: every call of it runs as a job, and an MCP client
+    /// that can call it as a task must (`execution.taskSupport:
+    /// "required"`; `-32021` on 2026-07-28 without the tasks extension).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub task_required: bool,
     /// Where it is declared.
     pub location: Location,
 }

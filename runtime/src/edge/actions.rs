@@ -239,6 +239,7 @@ mod tests {
             actions,
             streams: false,
             paged: false,
+            task_required: false,
             builtin: false,
             toolsets: &["vcs"],
         }

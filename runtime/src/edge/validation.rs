@@ -186,6 +186,7 @@ mod tests {
         actions: &[],
         streams: false,
         paged: false,
+        task_required: false,
         builtin: false,
         toolsets: &["studio"],
     };

@@ -16,7 +16,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::json;
 
 use super::result;
-use super::task_extension::StartedJob;
+use super::task_extension::{self, StartedJob};
 use super::{McpServer, rounds};
 use crate::ToolInfo;
 use crate::caller::LogLevel;
@@ -90,6 +90,23 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         let name = request.name.clone();
         let args = request.arguments.clone();
         let answered = if context.meta.protocol_version().is_none() {
+            // A session on a revision with tasks calls a tool that requires
+            // one as a task, which is rerouted before it gets here.
+            let revision = context.protocol_version().map(|v| v.to_string());
+            if revision
+                .as_deref()
+                .is_some_and(crate::mcp::reroute::has_tasks)
+                && self.served_tool(&name).is_some_and(|t| t.task_required)
+            {
+                return Err(ErrorData::new(
+                    rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                    format!(
+                        "`{name}` must be called as a task (its execution.taskSupport is \
+                         required): call it with `task`"
+                    ),
+                    None,
+                ));
+            }
             CallToolResponse::Complete(self.call_tool_params(request, context).await?)
         } else {
             self.call_in_rounds(request, context).await?
@@ -267,6 +284,11 @@ impl<P: CallPort> McpServer<P> {
         let tasks = context
             .client_capabilities()
             .is_some_and(|c| c.supports_tasks());
+        if !tasks && self.served_tool(&tool).is_some_and(|t| t.task_required) {
+            return Err(ErrorData::missing_required_client_capability(
+                task_extension::required(),
+            ));
+        }
         let started = StartedJob::default();
         let options = if tasks {
             context.extensions.insert(started.clone());

@@ -96,18 +96,23 @@ impl<P: CallPort> McpServer<P> {
     }
 
     /// `tools/list`; from 2025-11-25, job-capable tools say they may be
-    /// called as tasks.
+    /// called as tasks, and `@task_required` ones that they must be.
     fn tools_list(&self, tasks: bool) -> Value {
         let mut tools = serde_json::to_value(self.listed()).unwrap_or_else(|_| json!([]));
         if tasks && let Some(tools) = tools.as_array_mut() {
             for tool in tools.iter_mut() {
-                let supported = tool
+                let info = tool
                     .get("name")
                     .and_then(Value::as_str)
                     .and_then(P::Catalogue::tool)
-                    .is_some_and(takes_tasks);
-                if supported && let Some(tool) = tool.as_object_mut() {
-                    tool.insert("execution".into(), json!({ "taskSupport": "optional" }));
+                    .filter(|info| takes_tasks(info));
+                if let (Some(info), Some(tool)) = (info, tool.as_object_mut()) {
+                    let support = if info.task_required {
+                        "required"
+                    } else {
+                        "optional"
+                    };
+                    tool.insert("execution".into(), json!({ "taskSupport": support }));
                 }
             }
         }

@@ -189,6 +189,13 @@ impl<P: CallPort> McpServer<P> {
     }
 }
 
+/// The capabilities a call of a `@task_required` tool needs: the tasks
+/// extension, as the `requiredCapabilities` of a `-32021` error.
+pub(super) fn required() -> rmcp::model::ClientCapabilities {
+    serde_json::from_value(json!({ "extensions": { rmcp::model::TASKS_EXTENSION_ID: {} } }))
+        .unwrap_or_default()
+}
+
 /// True when a job failed because the server did (its handler panicked,
 /// its answer did not encode, a restart interrupted it): a `failed` task,
 /// whose error is JSON-RPC's internal error. Every other failure is the

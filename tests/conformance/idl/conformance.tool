@@ -226,7 +226,8 @@ tool slow_compute {
 }
 
 /// Runs as a job and fails with a typed error: a completed task whose
-/// result says `isError`.
+/// result says `isError`. MCP clients must call it as a task.
+@task_required
 tool failing_job {
     timing async_long
     response Text

@@ -14,6 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
+  CallToolResultSchema,
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   LoggingMessageNotificationSchema,
@@ -134,5 +135,38 @@ test('a handler closes its stream, and the answer arrives on the resumed one', a
   } finally {
     await client.close();
     server.kill();
+  }
+});
+
+test('a @task_required tool is called as a task, and refused otherwise (2025-11-25)', async () => {
+  const client = new Client({ name: 'task-required-test', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: conformanceBin(), args: ['--stdio'] }));
+  try {
+    const { tools } = await client.listTools();
+    const failing = tools.find((t) => t.name === 'failing_job');
+    assert.equal(failing.execution?.taskSupport, 'required');
+    assert.equal(tools.find((t) => t.name === 'slow_compute').execution?.taskSupport, 'optional');
+
+    // The SDK itself refuses a plain call of a tool that requires a task;
+    // sent anyway, the server refuses it too.
+    await assert.rejects(client.callTool({ name: 'failing_job', arguments: {} }), /task/);
+    await assert.rejects(
+      client.request(
+        { method: 'tools/call', params: { name: 'failing_job', arguments: {} } },
+        CallToolResultSchema,
+      ),
+      (error) => error.code === -32601 && /must be called as a task/.test(error.message),
+    );
+
+    // As a task it runs, and fails as its handler does (on 2025-11-25 a
+    // failed task).
+    const seen = [];
+    for await (const message of client.experimental.tasks.callToolStream(
+      { name: 'failing_job', arguments: {} }, undefined, { timeout: 30_000 })) {
+      seen.push(message.type);
+    }
+    assert.deepEqual([seen[0], seen.at(-1)], ['taskCreated', 'error'], seen.join(', '));
+  } finally {
+    await client.close();
   }
 });

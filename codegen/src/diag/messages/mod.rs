@@ -97,6 +97,7 @@ codes! {
     ActionsWithShape = "TW205": "a tool with actions that also declares a request or response",
     ResponseNeverSent = "TW206": "a `fire_and_forget` tool that declares a response",
     PagedShape = "TW207": "a `@paged` tool or action whose request or response cannot take the paging fields",
+    TaskRequiredSync = "TW208": "`@task_required` on a tool that answers some calls at once (`sync`)",
     UnknownAttribute = "TW301": "an attribute that does not exist",
     AttributeTarget = "TW302": "an attribute on something it cannot apply to",
     AttributeArguments = "TW303": "an attribute given the wrong number or kind of arguments",

@@ -166,3 +166,20 @@ pub(crate) fn paged_without_builtins(attr: Span) -> Diagnostic {
     .note("`Paging` is declared in `<builtin>/jobs.tool`, beside the job tools")
     .help("check the catalogue with the job tools (drop `--no-job-tools` or `Builder::job_tools(false)`)")
 }
+
+/// `@task_required` on a tool with a `sync` call, which never runs as a
+/// job and so can never be a task.
+pub(crate) fn task_required_sync(attr: Span, tool: &str, sync: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::TaskRequiredSync,
+        attr,
+        if tool == sync {
+            format!("`{tool}` is `@task_required` but `sync`")
+        } else {
+            format!("`{tool}` is `@task_required`, but its action `{sync}` is `sync`")
+        },
+    )
+    .label("required to run as a task")
+    .note("an MCP task is a job; a `sync` call is answered at once and never runs as one")
+    .help("give it a job timing (`async_short`, `async_medium`, `async_long`, `fire_and_forget`), or drop `@task_required`")
+}

@@ -273,6 +273,7 @@ fn tool_info(cx: &Cx<'_>, tool: &Tool) -> TokenStream {
     };
     let streams = tool.stream.is_some();
     let paged = matches!(&tool.kind, ToolKind::Single(e) if e.paged);
+    let task_required = tool.task_required;
     let builtin = cx.builtin(tool);
     let toolsets = tool.toolsets();
     quote! {
@@ -284,6 +285,7 @@ fn tool_info(cx: &Cx<'_>, tool: &Tool) -> TokenStream {
             actions: &[#(#actions),*],
             streams: #streams,
             paged: #paged,
+            task_required: #task_required,
             builtin: #builtin,
             toolsets: &[#(#toolsets),*],
         }
