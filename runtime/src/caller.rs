@@ -64,6 +64,13 @@ pub trait Caller: std::fmt::Debug + Send + Sync + 'static {
         Box::pin(async { Err(unsupported("its roots")) })
     }
 
+    /// The call runs as job `job_id`: told once, when the job is created
+    /// and before its handler starts, so that what the handler asks can be
+    /// tied to the job (an MCP task's questions). Nothing by default.
+    fn started(&self, job_id: &str) {
+        let _ = job_id;
+    }
+
     /// Closes the stream the call's answer would go on, telling the client
     /// to reconnect after `retry` (MCP's SSE polling), so that a long call
     /// does not hold a connection open. The answer waits until the client

@@ -62,6 +62,9 @@ pub(super) fn spawn<S: Service>(
             tool: tool.to_owned(),
         });
     }
+    if let Some(caller) = &caller {
+        caller.started(&job.id);
+    }
     let sink = Arc::new(JobSink::new(inner.jobs.clone(), job.id.clone(), stream));
     let cx = CallContext::new(Some(job.id.clone()), job.token.clone(), Some(sink.clone()))
         .with_caller(caller);

@@ -13,6 +13,7 @@ use rmcp::service::{Peer, RequestContext};
 use tokio::sync::broadcast;
 
 use super::caller::{McpCaller, drain, tell};
+use super::in_task::InTask;
 use super::task_extension::StartedJob;
 use super::{McpServer, result};
 use crate::jobs::JobEvent;
@@ -111,6 +112,7 @@ impl<P: CallPort> McpServer<P> {
             .get_progress_token()
             .map(|token| Progress::new(token, context.peer.clone()));
         let started = context.extensions.get::<StartedJob>().cloned();
+        let in_task = context.extensions.get::<Arc<InTask>>().cloned();
         let (caller, mut told) = McpCaller::for_request(&context, &self.log_level);
         let resumption = caller.resumption();
         let cancelled = context.ct.clone();
@@ -137,6 +139,16 @@ impl<P: CallPort> McpServer<P> {
         let envelope = loop {
             tokio::select! {
                 envelope = &mut call => break envelope,
+                // A job that asks inside its task while the call still
+                // waits on it: the call answers with the task now, so that
+                // the client sees the question (the job runs on).
+                job_id = asked_in_task(in_task.as_deref()) => {
+                    break ResponseEnvelope::JobStarted {
+                        job_id,
+                        tool: tool.name.to_owned(),
+                        expected_timing: tool.timing,
+                    };
+                }
                 chunk = next_chunk(&mut chunks) => match (chunk, &mut progress) {
                     (Some(chunk), Some(progress)) => progress.send(edge::chunk_text(&chunk)).await,
                     (Some(_), None) => {}
@@ -186,6 +198,20 @@ impl<P: CallPort> McpServer<P> {
                 result::error(&edge::explain(e, &self.schema.edge, tool, args))
             }
             envelope => result::from_envelope(envelope, <P::Catalogue as Catalogue>::CONTENT),
+        }
+    }
+}
+
+/// The job of a call that may become a task, once its handler has asked a
+/// question inside it; never, for any other call.
+async fn asked_in_task(in_task: Option<&InTask>) -> String {
+    let Some(in_task) = in_task else {
+        return std::future::pending().await;
+    };
+    loop {
+        in_task.asked.notified().await;
+        if let Some(job) = in_task.job() {
+            return job.to_owned();
         }
     }
 }

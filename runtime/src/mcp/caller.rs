@@ -30,6 +30,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::call::Progress;
 use super::http::RequestStream;
+use super::in_task::InTask;
 use super::rounds::Rounds;
 use crate::caller::{
     self, Caller, CallerFuture, Elicited, LogLevel, Root, Sampled, SamplingRequest,
@@ -87,9 +88,12 @@ enum Asks {
     /// On 2026-07-28, which has no server-to-client requests: in the
     /// call's `input_required` result, for the capabilities the request
     /// declares.
+    /// A call that runs on as a task of the tasks extension asks inside
+    /// the task instead (`in_task.rs`): the handler waits for the answer.
     InResult {
         rounds: Arc<Rounds>,
         declared: Option<ClientCapabilities>,
+        in_task: Option<Arc<InTask>>,
     },
     /// On 2026-07-28 outside a `tools/call` that can answer with
     /// questions: not at all.
@@ -170,6 +174,7 @@ impl McpCaller {
             Some(rounds) => Asks::InResult {
                 rounds: rounds.clone(),
                 declared: context.client_capabilities(),
+                in_task: context.extensions.get::<Arc<InTask>>().cloned(),
             },
             None => Asks::Never,
         };
@@ -211,7 +216,8 @@ impl McpCaller {
         (!declared).then(|| not_declared(question))
     }
 
-    /// A question on 2026-07-28: the client's answer when this run has it,
+    /// A question on 2026-07-28: the client's answer when this run has it;
+    /// in a call that runs as a task, the answer `tasks/update` brings;
     /// else the question recorded for the call's `input_required` result
     /// and `INPUT_REQUIRED` for the handler. `None` up to 2025-11-25, whose
     /// questions are requests of their own.
@@ -220,32 +226,56 @@ impl McpCaller {
         key: Option<&str>,
         question: &Question,
         params: &Json,
-    ) -> Option<Result<(String, Json), ToolError>> {
-        let (rounds, declared) = match &self.asks {
+    ) -> Option<CallerFuture<(String, Json)>> {
+        let ready = |answer| -> Option<CallerFuture<(String, Json)>> {
+            Some(Box::pin(std::future::ready(answer)))
+        };
+        let (rounds, declared, in_task) = match &self.asks {
             Asks::Peer => return None,
             Asks::Never => {
-                return Some(Err(caller::unsupported(&format!(
+                return ready(Err(caller::unsupported(&format!(
                     "{} on MCP 2026-07-28 outside a `tools/call`",
                     question.what
                 ))));
             }
-            Asks::InResult { rounds, declared } => (rounds, declared),
+            Asks::InResult {
+                rounds,
+                declared,
+                in_task,
+            } => (rounds, declared, in_task),
         };
         let key = rounds.key(key, question.kind);
         if let Some(answer) = rounds.answer(&key) {
-            return Some(Ok((key, answer.clone())));
+            return ready(Ok((key, answer.clone())));
         }
         if !declared.as_ref().is_some_and(question.declared) {
             rounds.refuse(question.capability);
-            return Some(Err(not_declared(question)));
+            return ready(Err(not_declared(question)));
+        }
+        let request = json!({"method": question.method, "params": params});
+        if let Some(asked) = in_task
+            .as_ref()
+            .and_then(|in_task| in_task.ask(key.clone(), request.clone()))
+        {
+            let what = question.what;
+            return Some(Box::pin(async move {
+                let answer = asked.rx.await.map_err(|_| {
+                    ToolError::new(
+                        codes::UNAVAILABLE,
+                        format!("{what} was withdrawn from the task before an answer came"),
+                    )
+                })?;
+                drop(asked.withdraw);
+                Ok((key, answer))
+            }));
         }
         let message = format!(
             "{} has gone to the client in the call's answer, under `{key}`; the call runs \
              again with the client's answer",
             question.what
         );
-        rounds.ask(key, json!({"method": question.method, "params": params}));
-        Some(Err(ToolError::new(codes::INPUT_REQUIRED, message)))
+        rounds.ask(key, request);
+        ready(Err(ToolError::new(codes::INPUT_REQUIRED, message)))
     }
 }
 
@@ -321,7 +351,7 @@ impl Caller for McpCaller {
         let params = sampling_params(&request);
         if let Some(answered) = self.in_result(key, &SAMPLING, &params) {
             return Box::pin(async move {
-                let (key, answer) = answered?;
+                let (key, answer) = answered.await?;
                 sampled(&key, &answer)
             });
         }
@@ -346,7 +376,7 @@ impl Caller for McpCaller {
     fn roots(&self, key: Option<&str>) -> CallerFuture<Vec<Root>> {
         if let Some(answered) = self.in_result(key, &ROOTS, &json!({})) {
             return Box::pin(async move {
-                let (key, answer) = answered?;
+                let (key, answer) = answered.await?;
                 listed_roots(&key, &answer)
             });
         }
@@ -359,6 +389,16 @@ impl Caller for McpCaller {
             let answer = serde_json::to_value(&result).unwrap_or(Json::Null);
             listed_roots("roots", &answer)
         })
+    }
+
+    fn started(&self, job_id: &str) {
+        if let Asks::InResult {
+            in_task: Some(in_task),
+            ..
+        } = &self.asks
+        {
+            in_task.started(job_id);
+        }
     }
 
     fn close_stream(&self, retry: Duration) -> CallerFuture<bool> {
@@ -383,7 +423,7 @@ impl Caller for McpCaller {
         let params = json!({"mode": "form", "message": message, "requestedSchema": schema});
         if let Some(answered) = self.in_result(key, &ELICITATION, &params) {
             return Box::pin(async move {
-                let (key, answer) = answered?;
+                let (key, answer) = answered.await?;
                 elicited(&key, &answer)
             });
         }

@@ -1,6 +1,7 @@
 //! The rmcp `ServerHandler`: `initialize`, `tools/list` and `tools/call`.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use rmcp::model::SubscriptionFilter;
 use rmcp::model::{
@@ -15,6 +16,7 @@ use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::json;
 
+use super::in_task::InTask;
 use super::result;
 use super::task_extension::{self, StartedJob};
 use super::{McpServer, rounds};
@@ -292,6 +294,9 @@ impl<P: CallPort> McpServer<P> {
         let started = StartedJob::default();
         let options = if tasks {
             context.extensions.insert(started.clone());
+            // A job that asks waits inside its task (`in_task.rs`).
+            let in_task = Arc::new(InTask::new(self.task_questions.clone()));
+            context.extensions.insert(in_task);
             Some(self.call_options(&context.extensions))
         } else {
             None

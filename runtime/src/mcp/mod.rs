@@ -46,6 +46,7 @@ mod envelope;
 mod error;
 mod handler;
 mod http;
+mod in_task;
 mod jsonrpc;
 mod reroute;
 mod rerouted;
@@ -112,6 +113,9 @@ pub struct McpServer<P: CallPort> {
     /// Seals the answers a 2026-07-28 call was given into its
     /// `requestState`.
     seal: Arc<rounds::Seal>,
+    /// The questions jobs ask inside 2026-07-28 tasks, shared by every
+    /// session: a task is followed by requests of no session.
+    task_questions: Arc<in_task::TaskQuestions>,
     /// Set when results come in HIP-0300's envelope: its trace ids.
     envelope: Option<Arc<envelope::Traces>>,
 }
@@ -132,6 +136,7 @@ impl<P: CallPort> Clone for McpServer<P> {
             listeners: self.listeners.clone(),
             log_level: self.log_level.clone(),
             seal: self.seal.clone(),
+            task_questions: self.task_questions.clone(),
             envelope: self.envelope.clone(),
         }
     }
@@ -175,6 +180,7 @@ impl<P: CallPort> McpServer<P> {
             listeners: Listeners::default(),
             log_level: caller::SessionLevel::default(),
             seal: Arc::new(rounds::Seal::random().map_err(ServeError::StateKey)?),
+            task_questions: Arc::default(),
             envelope: None,
         })
     }

@@ -58,8 +58,12 @@ impl<P: CallPort> McpServer<P> {
     ) -> Result<GetTaskResult, ErrorData> {
         let options = self.call_options(&context.extensions);
         let info = self.job_of(&request.task_id, options).await?;
+        let waiting = self.task_questions.pending(&info.job_id);
         let payload = match info.state {
-            JobState::Pending | JobState::Running => TaskPayload::Working,
+            JobState::Pending | JobState::Running => match waiting {
+                Some(input_requests) => TaskPayload::InputRequired { input_requests },
+                None => TaskPayload::Working,
+            },
             JobState::Cancelled => TaskPayload::Cancelled,
             JobState::Failed if server_failed(&info) => TaskPayload::Failed {
                 error: internal_error(&info),
@@ -77,15 +81,19 @@ impl<P: CallPort> McpServer<P> {
         )))
     }
 
-    /// `tasks/update`: acknowledged for a task of the caller's. Its jobs
-    /// ask nothing mid-run, so there is nothing to hand the answers to.
+    /// `tasks/update`: the answers to the questions a task of the
+    /// caller's waits on (`in_task.rs`), each under its key; a key no
+    /// question waits under is ignored.
     pub(super) async fn extension_task_update(
         &self,
         request: UpdateTaskParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let options = self.call_options(&context.extensions);
-        self.job_of(&request.task_id, options).await.map(|_| ())
+        let info = self.job_of(&request.task_id, options).await?;
+        self.task_questions
+            .answer(&info.job_id, request.input_responses);
+        Ok(())
     }
 
     /// `tasks/cancel`: the job is cancelled; a task that has ended is left
@@ -153,6 +161,11 @@ impl<P: CallPort> McpServer<P> {
     /// to poll.
     fn task_of(&self, info: &JobInfo) -> Task {
         let status = match info.state {
+            JobState::Pending | JobState::Running
+                if self.task_questions.pending(&info.job_id).is_some() =>
+            {
+                rmcp::model::TaskStatus::InputRequired
+            }
             JobState::Pending | JobState::Running => rmcp::model::TaskStatus::Working,
             JobState::Cancelled => rmcp::model::TaskStatus::Cancelled,
             JobState::Failed if server_failed(info) => rmcp::model::TaskStatus::Failed,
