@@ -30,6 +30,15 @@ test('answers come in the envelope their output schema describes', async () => {
 
     const helped = await client.callTool({ name: 'fs', arguments: { action: 'help' } });
     assert.equal(helped.structuredContent.meta.action, 'help');
+
+    // HIP-0300's `status` action, in the envelope too.
+    const status = await client.callTool({ name: 'fs', arguments: { action: 'status' } });
+    assert.equal(status.structuredContent.meta.action, 'status');
+    const { data } = status.structuredContent;
+    assert.equal(data.tool, 'fs');
+    assert.equal(data.enabled, true);
+    assert.equal(data.backend, 'local');
+    assert.ok(typeof data.version === 'string' && data.version.length > 0, JSON.stringify(data));
   } finally {
     await client.close();
     dataDir.remove();
