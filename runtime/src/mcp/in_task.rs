@@ -47,6 +47,11 @@ impl TaskQuestions {
         (!requests.is_empty()).then_some(requests)
     }
 
+    /// True when job `job_id` waits on a question.
+    pub(super) fn waits(&self, job_id: &str) -> bool {
+        self.lock().contains_key(job_id)
+    }
+
     /// Hands each of `responses` to the question of job `job_id` under its
     /// key; a key no question waits under is ignored, as the extension
     /// has it.

@@ -13,7 +13,7 @@ use std::sync::{Arc, OnceLock};
 use rmcp::RoleServer;
 use rmcp::model::{
     CancelTaskParams, CreateTaskResult, DetailedTask, ErrorData, GetTaskParams, GetTaskResult,
-    JsonObject, Task, TaskPayload, UpdateTaskParams,
+    JsonObject, Task, TaskPayload, TaskStatus, UpdateTaskParams,
 };
 use rmcp::service::RequestContext;
 use serde_json::json;
@@ -47,7 +47,8 @@ impl<P: CallPort> McpServer<P> {
         options: CallOptions,
     ) -> Result<CreateTaskResult, ErrorData> {
         let info = self.job_of(job_id, options).await?;
-        Ok(CreateTaskResult::new(self.task_of(&info)))
+        let status = status_of(&info, self.task_questions.waits(&info.job_id));
+        Ok(CreateTaskResult::new(self.task_of(&info, status)))
     }
 
     /// `tasks/get`: the task, with its result or error once it has ended.
@@ -59,24 +60,22 @@ impl<P: CallPort> McpServer<P> {
         let options = self.call_options(&context.extensions);
         let info = self.job_of(&request.task_id, options).await?;
         let waiting = self.task_questions.pending(&info.job_id);
-        let payload = match info.state {
-            JobState::Pending | JobState::Running => match waiting {
+        let status = status_of(&info, waiting.is_some());
+        let payload = match status {
+            TaskStatus::Cancelled => TaskPayload::Cancelled,
+            TaskStatus::Failed => TaskPayload::Failed {
+                error: internal_error(&info),
+            },
+            TaskStatus::Completed => TaskPayload::Completed {
+                result: self.ended_result(&info),
+            },
+            _ => match waiting {
                 Some(input_requests) => TaskPayload::InputRequired { input_requests },
                 None => TaskPayload::Working,
             },
-            JobState::Cancelled => TaskPayload::Cancelled,
-            JobState::Failed if server_failed(&info) => TaskPayload::Failed {
-                error: internal_error(&info),
-            },
-            // A tool's error is a completed task whose result says
-            // `isError`, as the extension has it: `failed` is for the
-            // server's own failures, above.
-            JobState::Complete | JobState::Failed => TaskPayload::Completed {
-                result: self.ended_result(&info),
-            },
         };
         Ok(GetTaskResult::new(DetailedTask::new(
-            self.task_of(&info),
+            self.task_of(&info, status),
             payload,
         )))
     }
@@ -157,20 +156,9 @@ impl<P: CallPort> McpServer<P> {
         }
     }
 
-    /// A job as a task: its id, status, times, time to live and how often
-    /// to poll.
-    fn task_of(&self, info: &JobInfo) -> Task {
-        let status = match info.state {
-            JobState::Pending | JobState::Running
-                if self.task_questions.pending(&info.job_id).is_some() =>
-            {
-                rmcp::model::TaskStatus::InputRequired
-            }
-            JobState::Pending | JobState::Running => rmcp::model::TaskStatus::Working,
-            JobState::Cancelled => rmcp::model::TaskStatus::Cancelled,
-            JobState::Failed if server_failed(info) => rmcp::model::TaskStatus::Failed,
-            JobState::Complete | JobState::Failed => rmcp::model::TaskStatus::Completed,
-        };
+    /// A job as a task in `status`: its id, times, time to live and how
+    /// often to poll.
+    fn task_of(&self, info: &JobInfo, status: TaskStatus) -> Task {
         let updated = info
             .completed_at
             .or(info.started_at)
@@ -207,6 +195,21 @@ impl<P: CallPort> McpServer<P> {
 pub(super) fn required() -> rmcp::model::ClientCapabilities {
     serde_json::from_value(json!({ "extensions": { rmcp::model::TASKS_EXTENSION_ID: {} } }))
         .unwrap_or_default()
+}
+
+/// The status of a job's task; `waiting` when its handler waits on
+/// questions asked inside it.
+fn status_of(info: &JobInfo, waiting: bool) -> TaskStatus {
+    match info.state {
+        JobState::Pending | JobState::Running if waiting => TaskStatus::InputRequired,
+        JobState::Pending | JobState::Running => TaskStatus::Working,
+        JobState::Cancelled => TaskStatus::Cancelled,
+        JobState::Failed if server_failed(info) => TaskStatus::Failed,
+        // A tool's error is a completed task whose result says `isError`,
+        // as the extension has it: `failed` is for the server's own
+        // failures, above.
+        JobState::Complete | JobState::Failed => TaskStatus::Completed,
+    }
 }
 
 /// True when a job failed because the server did (its handler panicked,

@@ -20,6 +20,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from mcp import Client, StdioServerParameters
 
@@ -192,3 +193,41 @@ def conformance_server(request: pytest.FixtureRequest) -> Any:
     if request.param == "gateway":
         return StdioServerParameters(command=str(conformance_bin()), args=["--gateway", "--stdio"])
     return request.getfixturevalue("conformance_url")
+
+
+def post_2026(
+    url: str,
+    method: str,
+    params: dict[str, Any],
+    *,
+    capabilities: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """One MCP 2026-07-28 request over raw Streamable HTTP, naming its
+    revision, client and `capabilities` in its `_meta`, with `Mcp-Method`
+    and `headers` besides: the JSON-RPC answer, from a JSON body or the
+    last event of an SSE one. For what the official client does not send."""
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": method,
+        "params": {
+            **params,
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+                "io.modelcontextprotocol/clientCapabilities": capabilities or {},
+            },
+        },
+    }
+    standard = {
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2026-07-28",
+        "Mcp-Method": method,
+    }
+    text = httpx.post(url, json=body, headers={**standard, **(headers or {})}, timeout=30).text
+    if not text.startswith("{"):
+        events = [line[5:].strip() for line in text.splitlines() if line.startswith("data:") and line[5:].strip()]
+        text = events[-1]
+    answer: dict[str, Any] = json.loads(text)
+    return answer

@@ -6,12 +6,12 @@ disagrees with its argument, or leaves it out, is refused with -32020."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-import httpx
 import pytest
 from mcp import Client
+
+from conftest import post_2026
 
 pytestmark = pytest.mark.anyio
 
@@ -30,35 +30,8 @@ async def test_the_client_mirrors_the_argument_and_the_call_goes_through(conform
 
 
 def call(url: str, region: str, headers: dict[str, str]) -> dict[str, Any]:
-    body = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "tools/call",
-        "params": {
-            "name": "test_custom_header",
-            "arguments": {"region": region},
-            "_meta": {
-                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
-                "io.modelcontextprotocol/clientCapabilities": {},
-            },
-        },
-    }
-    standard = {
-        "Accept": "application/json, text/event-stream",
-        "MCP-Protocol-Version": "2026-07-28",
-        "Mcp-Method": "tools/call",
-        "Mcp-Name": "test_custom_header",
-    }
-    response = httpx.post(url, json=body, headers={**standard, **headers}, timeout=30)
-    text = response.text
-    # A JSON body, or SSE whose last event's data is the answer.
-    if text.startswith("{"):
-        answer: dict[str, Any] = response.json()
-        return answer
-    data = [line[5:].strip() for line in text.splitlines() if line.startswith("data:") and line[5:].strip()]
-    parsed: dict[str, Any] = json.loads(data[-1])
-    return parsed
+    params = {"name": "test_custom_header", "arguments": {"region": region}}
+    return post_2026(url, "tools/call", params, headers={"Mcp-Name": "test_custom_header", **headers})
 
 
 def test_a_header_that_disagrees_or_is_missing_is_refused(conformance_url: str) -> None:

@@ -7,13 +7,11 @@ extension with -32021."""
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
-import httpx
+from conftest import post_2026
 
-REVISION = "2026-07-28"
 TASKS = "io.modelcontextprotocol/tasks"
 
 
@@ -21,33 +19,8 @@ def rpc(url: str, method: str, params: dict[str, Any], name: str | None = None, 
     capabilities: dict[str, Any] = {"elicitation": {}}
     if tasks:
         capabilities["extensions"] = {TASKS: {}}
-    body = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": method,
-        "params": {
-            **params,
-            "_meta": {
-                "io.modelcontextprotocol/protocolVersion": REVISION,
-                "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
-                "io.modelcontextprotocol/clientCapabilities": capabilities,
-            },
-        },
-    }
-    headers = {
-        "Accept": "application/json, text/event-stream",
-        "MCP-Protocol-Version": REVISION,
-        "Mcp-Method": method,
-    }
-    if name is not None:
-        headers["Mcp-Name"] = name
-    response = httpx.post(url, json=body, headers=headers, timeout=30)
-    text = response.text
-    if not text.startswith("{"):
-        data = [line[5:].strip() for line in text.splitlines() if line.startswith("data:") and line[5:].strip()]
-        text = data[-1]
-    answer: dict[str, Any] = json.loads(text)
-    return answer
+    headers = {} if name is None else {"Mcp-Name": name}
+    return post_2026(url, method, params, capabilities=capabilities, headers=headers)
 
 
 def until(url: str, task_id: str, status: str) -> dict[str, Any]:

@@ -108,6 +108,9 @@ impl HootCaller {
 
     /// Asks `question` and waits for its Answer.
     fn ask(&self, question: Question, what: &'static str) -> CallerFuture<Answered> {
+        if !self.listening() {
+            return Box::pin(async move { Err(crate::caller::unsupported(what)) });
+        }
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let key = (self.peer.clone(), self.request_id, id);
         let (tx, rx) = oneshot::channel();
