@@ -214,14 +214,14 @@ pub fn peek_call(bytes: &[u8]) -> Result<Peek<'_>, ToolError> {
         return Err(ToolError::invalid_request(format!("empty map: {SHAPE}")));
     }
     let (key, rest) = read_str(rd, || format!("first key is not a string: {SHAPE}"))?;
-    if key != "tool" {
+    if key != crate::wire::TOOL_TAG {
         return Err(ToolError::invalid_request(format!(
             "first key is `{key}`: {SHAPE}"
         )));
     }
     let (tool, rest) = read_str(rest, || "the value of `tool` is not a string".to_owned())?;
     let action = match rmp::decode::read_str_from_slice(rest) {
-        Ok(("action", rest)) if len >= 2 => {
+        Ok((crate::wire::ACTION_TAG, rest)) if len >= 2 => {
             Some(read_str(rest, || "the value of `action` is not a string".to_owned())?.0)
         }
         _ => None,

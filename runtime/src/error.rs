@@ -100,13 +100,18 @@ impl ToolError {
         Self::new(codes::UNKNOWN_TOOL, message)
     }
 
-    /// `UNKNOWN_ACTION`, with a suggestion when one name is close.
-    pub fn unknown_action(tool: &str, action: &str, suggestion: Option<&str>) -> Self {
-        let message = did_you_mean(
-            format!("tool `{tool}` has no action `{action}`"),
-            suggestion,
-        );
-        Self::new(codes::UNKNOWN_ACTION, message)
+    /// `UNKNOWN_ACTION`: `action` is not one of `available`, the actions
+    /// of `tool` the caller's door takes. The message suggests the closest
+    /// and lists them all; so do the details (`{"available": […]}`).
+    pub fn unknown_action(tool: &str, action: &str, available: &[&str]) -> Self {
+        let shown = shown(action);
+        let suggestion = toolwright_suggest::closest(action, available.iter().copied());
+        let message = did_you_mean(format!("tool `{tool}` has no action `{shown}`"), suggestion);
+        Self::new(
+            codes::UNKNOWN_ACTION,
+            format!("{message}; available actions: {}", available.join(", ")),
+        )
+        .with_details(serde_json::json!({ "available": available }))
     }
 
     /// `NOT_IMPLEMENTED` for a declared tool without a handler.
@@ -131,6 +136,21 @@ impl ToolError {
     pub fn internal(message: impl Into<String>) -> Self {
         Self::new(codes::INTERNAL, message)
     }
+}
+
+/// `name` cut to a length fit for an error message, on a char boundary:
+/// names a caller sent are echoed back, and a long one would bury the
+/// message.
+pub(crate) fn shown(name: &str) -> String {
+    const SHOWN: usize = 64;
+    if name.len() <= SHOWN {
+        return name.to_owned();
+    }
+    let mut end = SHOWN;
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &name[..end])
 }
 
 /// `message`, followed by "; did you mean `s`?" when there is a suggestion.

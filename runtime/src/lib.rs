@@ -39,11 +39,15 @@ mod error;
 pub mod events;
 #[cfg(feature = "hoot")]
 pub mod hoot;
+#[cfg(feature = "mcp")]
+pub mod http;
 pub mod jobs;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod port;
 mod service;
+#[doc(hidden)]
+pub mod single;
 #[doc(hidden)]
 pub mod tagged;
 mod timing;
@@ -52,6 +56,7 @@ pub mod toon;
 pub mod validate;
 #[cfg(feature = "web")]
 mod web;
+mod wire;
 
 pub use ask::Ask;
 pub use bytes::Bytes;
@@ -99,6 +104,7 @@ pub mod __private {
     pub use crate::caller::Form;
     pub use crate::dispatcher::{InlineAnswer, MsgpackCall};
     pub use crate::jobs;
+    pub use crate::single;
     pub use crate::tagged;
     pub use crate::validate::{Pattern, check};
     pub use crate::{

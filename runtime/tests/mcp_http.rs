@@ -126,6 +126,30 @@ async fn foreign_hosts_and_origins_are_forbidden() {
     assert_eq!(host.status, StatusCode::FORBIDDEN);
     let origin = post(&server, &[("origin", "https://attacker.example")], ping).await;
     assert_eq!(origin.status, StatusCode::FORBIDDEN);
+    // The rules are the web routes' (one parser for every route): a
+    // loopback name followed by anything but a port is another site.
+    for malformed in [
+        "http://localhost:8741.evil.example",
+        "http://localhost.evil.example",
+        "localhost:3000",
+    ] {
+        let paths: &[&str] = if cfg!(feature = "web") {
+            &["/mcp", "/api/tools"]
+        } else {
+            &["/mcp"]
+        };
+        for &path in paths {
+            let method = if path == "/mcp" {
+                hyper::Method::POST
+            } else {
+                hyper::Method::GET
+            };
+            let answer =
+                support::http::request(&server, method, path, &[("origin", malformed)], ping)
+                    .await;
+            assert_eq!(answer.status, StatusCode::FORBIDDEN, "{malformed} at {path}");
+        }
+    }
     // A loopback origin is fine.
     let sid = session(
         &server,

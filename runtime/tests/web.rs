@@ -674,7 +674,8 @@ async fn bad_toon_frames_get_an_error_frame_and_text_closes_the_socket() {
         assert_eq!(error.header.message_type, MessageType::Error);
         assert!(!error.value.code.is_empty() && !error.value.message.is_empty());
     }
-    // A call of a tool that does not exist.
+    // A call of a tool that does not exist: a failed result, as the other
+    // doors answer it.
     let frame = Encoder::new(Version::V1)
         .frame(
             MessageType::ToolCall,
@@ -689,11 +690,14 @@ async fn bad_toon_frames_get_an_error_frame_and_text_closes_the_socket() {
         .send(Message::Binary(frame.into()))
         .await
         .expect("sent");
-    let error = decoder
-        .decode::<toolwright::toon::ErrorMessage>(&next_frame(&mut socket).await)
-        .expect("an ERROR frame");
-    assert_eq!(error.header.sequence_id, 9);
-    assert_eq!(error.value.code, "invalid_payload");
+    let result = decoder
+        .decode_tool_result::<support::ToolResponse>(&next_frame(&mut socket).await)
+        .expect("a TOOL_RESULT frame");
+    assert_eq!(result.header.sequence_id, 9);
+    assert_eq!(
+        result.value.outcome.map_err(|e| e.code),
+        Err("UNKNOWN_TOOL".into())
+    );
 
     socket
         .send(Message::Text("hello".into()))

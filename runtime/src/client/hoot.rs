@@ -69,9 +69,7 @@ fn outcome(body: &[u8]) -> Result<Json, ToolError> {
     match key {
         "success" => {
             let mut json = edge::msgpack_to_json(value)?;
-            if let Json::Object(fields) = &mut json {
-                fields.remove("tool");
-            }
+            crate::wire::untag(&mut json);
             Ok(json)
         }
         "job_started" => edge::msgpack_to_json(value),

@@ -109,7 +109,7 @@ pub(super) fn head<'a, 'de>(
     }
     let mut rd = bytes;
     let len = rmp::decode::read_map_len(&mut rd).ok()?;
-    let ("tool", rd) = rmp::decode::read_str_from_slice(rd).ok()? else {
+    let (crate::wire::TOOL_TAG, rd) = rmp::decode::read_str_from_slice(rd).ok()? else {
         return None;
     };
     let (tool, rd) = rmp::decode::read_str_from_slice(rd).ok()?;

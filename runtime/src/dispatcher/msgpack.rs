@@ -76,12 +76,8 @@ impl<S: Service> Dispatcher<S> {
             && !tool.actions.is_empty()
             && tool.action(action).is_none()
         {
-            let names = tool.actions.iter().map(|a| a.name);
-            return Err(ToolError::unknown_action(
-                tool.name,
-                &shown(action),
-                closest(action, names),
-            ));
+            let names: Vec<&str> = tool.actions.iter().map(|a| a.name).collect();
+            return Err(ToolError::unknown_action(tool.name, action, &names));
         }
         Ok(())
     }

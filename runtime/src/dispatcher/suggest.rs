@@ -3,19 +3,7 @@
 
 pub(super) use toolwright_suggest::closest;
 
-/// `name` cut to a length fit for an error message, on a char boundary.
-pub(super) fn shown(name: &str) -> String {
-    const SHOWN: usize = 64;
-    if name.len() <= SHOWN {
-        return name.to_owned();
-    }
-    let mut end = SHOWN;
-    while !name.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &name[..end])
-}
-
+pub(super) use crate::error::shown;
 #[cfg(test)]
 mod tests {
     use super::*;

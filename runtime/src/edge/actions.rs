@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use serde_json::json;
 
 use super::{JsonObject, Schema};
-use crate::{Json, ToolError, ToolInfo, codes};
+use crate::{Json, ToolError, ToolInfo};
 
 /// Describes the tool and its actions.
 const HELP: &str = "help";
@@ -18,6 +18,8 @@ const SCHEMA: &str = "schema";
 const STATUS: &str = "status";
 /// The argument of `schema` naming one action.
 const OF_ACTION: &str = "of_action";
+/// The argument naming the action.
+const ACTION: &str = crate::wire::ACTION_TAG;
 
 /// What `status` says about the server a tool is served by.
 #[derive(Clone, Copy, Debug)]
@@ -62,7 +64,7 @@ pub(crate) fn route(
     args: &JsonObject,
     served: Served<'_>,
 ) -> Route {
-    let action = match args.get("action") {
+    let action = match args.get(ACTION) {
         Some(Json::String(action)) => action.as_str(),
         Some(_) => {
             return answer_error(ToolError::invalid_request(format!(
@@ -79,10 +81,13 @@ pub(crate) fn route(
         }
     };
     match action {
-        HELP => Route::Answer(Ok(help(info))),
-        SCHEMA => Route::Answer(schemas(info, schema, args.get(OF_ACTION))),
+        HELP => Route::Answer(check_fields(HELP, args, &[]).map(|()| help(info))),
+        SCHEMA => Route::Answer(
+            check_fields(SCHEMA, args, &[OF_ACTION])
+                .and_then(|()| schemas(info, schema, args.get(OF_ACTION))),
+        ),
         name if info.action(name).is_some() => Route::Dispatch,
-        STATUS => Route::Answer(Ok(status(info, served))),
+        STATUS => Route::Answer(check_fields(STATUS, args, &[]).map(|()| status(info, served))),
         name => answer_error(unknown_action(info, name)),
     }
 }
@@ -93,18 +98,30 @@ fn answer_error(e: ToolError) -> Route {
 
 /// `UNKNOWN_ACTION`, listing the actions there are.
 fn unknown_action(info: &ToolInfo, name: &str) -> ToolError {
-    // Names are echoed back; a long one is cut so the message stays short.
-    let shown: String = name.chars().take(64).collect();
     let available: Vec<&str> = action_names(info).collect();
-    ToolError::new(
-        codes::UNKNOWN_ACTION,
-        format!(
-            "tool `{}` has no action `{shown}`; available actions: {}",
-            info.name,
-            available.join(", ")
-        ),
-    )
-    .with_details(json!({ "available": available }))
+    ToolError::unknown_action(info.name, name, &available)
+}
+
+/// The arguments of a built-in action, which takes `action` and `takes`:
+/// any other is refused as a declared action refuses a field it does not
+/// declare, so a built-in is no way around the schema.
+fn check_fields(action: &str, args: &JsonObject, takes: &[&str]) -> Result<(), ToolError> {
+    let Some(field) = args
+        .keys()
+        .find(|key| *key != ACTION && !takes.contains(&key.as_str()))
+    else {
+        return Ok(());
+    };
+    let expected = match takes {
+        [] => format!("`{ACTION}`"),
+        [one] => format!("`{ACTION}` or `{one}`"),
+        more => format!("one of `{ACTION}`, `{}`", more.join("`, `")),
+    };
+    Err(ToolError::invalid_request(format!(
+        "unknown field `{}`, expected {expected} (the `{action}` action takes no other)",
+        crate::error::shown(field)
+    ))
+    .with_details(json!({ "field": field })))
 }
 
 /// The tool's actions, then `help`, `schema` and (unless declared)

@@ -28,6 +28,22 @@ pub(crate) fn to_json(msgpack: &[u8]) -> Result<Json, crate::ToolError> {
     codec::from_msgpack::<Value>(msgpack, codec::Limits::default()).map(|Value(json)| json)
 }
 
+/// A call's arguments read from JSON or MsgPack alike: an object, `bin`
+/// as base64 (as JSON carries `bytes`), so a door that takes either hands
+/// the edge the same arguments.
+#[cfg(feature = "web")]
+pub(crate) struct Arguments(pub(crate) serde_json::Map<String, Json>);
+
+#[cfg(feature = "web")]
+impl<'de> Deserialize<'de> for Arguments {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match Value::deserialize(deserializer)?.0 {
+            Json::Object(args) => Ok(Arguments(args)),
+            _ => Err(de::Error::custom("the arguments must be an object")),
+        }
+    }
+}
+
 /// Any MsgPack value as JSON, `bin` as base64.
 struct Value(Json);
 

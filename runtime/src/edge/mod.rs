@@ -1,7 +1,9 @@
-//! The JSON edge: what every transport that takes a tool call as JSON
-//! arguments shares, free of any protocol's types. MCP uses it today; the
-//! HTTP endpoints for web frontends build on the same pieces.
+//! The JSON edge: the one stage every door that takes a tool call as JSON
+//! arguments goes through (MCP, the web routes, the TOON WebSocket), free
+//! of any protocol's types.
 //!
+//! - [`Edge`]: the stage itself — arguments → action routing (`help`,
+//!   `schema`, `status`) → MsgPack → the port → errors explained.
 //! - [`request_msgpack`]: arguments → the MsgPack request a
 //!   [`CallPort`](crate::port::CallPort) takes, tool first, action second.
 //! - [`explain`]: a decode error with the expected type of the field.
@@ -13,32 +15,54 @@
 //! - [`drop_absent_nulls`]: a `null` a property's schema does not admit,
 //!   as providers' strict modes send for a property left out, read as absent.
 
-#[cfg(feature = "mcp")]
+#[cfg(any(feature = "mcp", feature = "web"))]
 mod actions;
+#[cfg(any(feature = "mcp", feature = "web"))]
+mod call;
 mod chunk;
-#[cfg(feature = "mcp")]
+#[cfg(any(feature = "mcp", feature = "web"))]
 mod nulls;
-#[cfg(any(feature = "mcp", all(feature = "client", feature = "hoot")))]
+#[cfg(any(
+    feature = "mcp",
+    feature = "web",
+    all(feature = "client", feature = "hoot")
+))]
 mod request;
-#[cfg(feature = "mcp")]
+#[cfg(any(feature = "mcp", feature = "web"))]
 mod schema;
-#[cfg(feature = "mcp")]
+#[cfg(any(feature = "mcp", feature = "web"))]
 mod validation;
 
-#[cfg(feature = "mcp")]
+#[cfg(any(feature = "mcp", feature = "web"))]
 pub(crate) use actions::{Answer, Route, Served, route};
-#[cfg(feature = "mcp")]
+#[cfg(feature = "web")]
+pub(crate) use call::Outcome;
+#[cfg(any(feature = "mcp", feature = "web"))]
+pub(crate) use call::{Edge, Prepared};
+#[cfg(feature = "web")]
+pub(crate) use chunk::Arguments;
+#[cfg(any(feature = "mcp", feature = "web"))]
 pub(crate) use chunk::text as chunk_text;
 pub(crate) use chunk::to_json as msgpack_to_json;
-#[cfg(feature = "mcp")]
+#[cfg(any(feature = "mcp", feature = "web"))]
 pub(crate) use nulls::drop_absent as drop_absent_nulls;
-#[cfg(any(feature = "mcp", all(feature = "client", feature = "hoot")))]
+#[cfg(feature = "web")]
+pub(crate) use request::WithTag;
+#[cfg(any(
+    feature = "mcp",
+    feature = "web",
+    all(feature = "client", feature = "hoot")
+))]
 pub(crate) use request::request_msgpack;
-#[cfg(feature = "mcp")]
+#[cfg(any(feature = "mcp", feature = "web"))]
 pub(crate) use schema::Schema;
-#[cfg(feature = "mcp")]
+#[cfg(any(feature = "mcp", feature = "web"))]
 pub(crate) use validation::explain;
 
 /// A JSON object: a call's arguments, a schema.
-#[cfg(any(feature = "mcp", all(feature = "client", feature = "hoot")))]
+#[cfg(any(
+    feature = "mcp",
+    feature = "web",
+    all(feature = "client", feature = "hoot")
+))]
 pub(crate) type JsonObject = serde_json::Map<String, crate::Json>;

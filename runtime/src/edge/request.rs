@@ -4,6 +4,7 @@ use serde::Serialize;
 use serde::ser::SerializeMap as _;
 
 use super::JsonObject;
+use crate::wire::{ACTION_TAG, TOOL_TAG};
 use crate::{ToolError, codec};
 
 /// `{"tool": name, "action": …, …args}` as MsgPack: the tag first and the
@@ -15,27 +16,31 @@ pub(crate) fn request_msgpack(
     limits: codec::Limits,
 ) -> Result<Vec<u8>, ToolError> {
     let mut out = Vec::with_capacity(64);
-    RequestArgs { tool, args }
+    WithTag { tool, args }
         .serialize(&mut rmp_serde::Serializer::new(&mut out))
         .map_err(|e| ToolError::internal(format!("cannot encode the arguments: {e}")))?;
     limits.check_size(out.len())?;
     Ok(out)
 }
 
-/// A call's arguments with its tool's name, in the request's key order.
-struct RequestArgs<'a> {
-    tool: &'a str,
-    args: &'a JsonObject,
+/// Fields with their tool's name in front, in the wire's key order (the
+/// tag, the action, the rest): a call's arguments as its request, or an
+/// answer the edge gave as a response.
+pub(crate) struct WithTag<'a> {
+    /// The tool's name.
+    pub(crate) tool: &'a str,
+    /// The fields, without a tag of their own.
+    pub(crate) args: &'a JsonObject,
 }
 
-impl Serialize for RequestArgs<'_> {
+impl Serialize for WithTag<'_> {
     fn serialize<Ser: serde::Serializer>(&self, serializer: Ser) -> Result<Ser::Ok, Ser::Error> {
         let mut map = serializer.serialize_map(Some(self.args.len() + 1))?;
-        map.serialize_entry("tool", self.tool)?;
-        if let Some(action) = self.args.get("action") {
-            map.serialize_entry("action", action)?;
+        map.serialize_entry(TOOL_TAG, self.tool)?;
+        if let Some(action) = self.args.get(ACTION_TAG) {
+            map.serialize_entry(ACTION_TAG, action)?;
         }
-        for (key, value) in self.args.iter().filter(|(key, _)| *key != "action") {
+        for (key, value) in self.args.iter().filter(|(key, _)| *key != ACTION_TAG) {
             map.serialize_entry(key, value)?;
         }
         map.end()

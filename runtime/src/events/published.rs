@@ -73,9 +73,12 @@ impl Payload {
         };
         let text = match value {
             Json::Object(mut fields) => {
-                fields.remove("tool");
-                if fields.get("action").is_some_and(Json::is_string) {
-                    fields.remove("action");
+                fields.remove(crate::wire::TOOL_TAG);
+                if fields
+                    .get(crate::wire::ACTION_TAG)
+                    .is_some_and(Json::is_string)
+                {
+                    fields.remove(crate::wire::ACTION_TAG);
                 }
                 Json::Object(fields).to_string()
             }

@@ -20,7 +20,7 @@ use crate::jobs::JobEvent;
 use crate::port::{
     CallOptions, CallPort, PortEnvelope, StreamEvent, StreamReceiver, stream_channel,
 };
-use crate::{Bytes, Catalogue, ResponseEnvelope, ToolError, ToolInfo, codes, edge};
+use crate::{Bytes, Catalogue, ResponseEnvelope, ToolError, ToolInfo, edge};
 
 /// The job tool that waits, during which its caller is sent progress.
 const JOB_POLL: &str = "job_poll";
@@ -100,13 +100,10 @@ impl<P: CallPort> McpServer<P> {
         &self,
         tool: &'static ToolInfo,
         args: &JsonObject,
+        request: Vec<u8>,
         options: CallOptions,
         context: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let request = match edge::request_msgpack(tool.name, args, self.port.limits()) {
-            Ok(request) => request,
-            Err(e) => return result::error(&e),
-        };
         let mut progress = context
             .meta
             .get_progress_token()
@@ -130,11 +127,11 @@ impl<P: CallPort> McpServer<P> {
             if tool.name == JOB_POLL {
                 // Subscribed before the call starts, so no event between
                 // the two is missed.
-                events = Some(self.port.subscribe());
+                events = Some(self.edge.port().subscribe());
                 watched = Some(Watched::from_poll(args));
             }
         }
-        let call = self.port.call(request, options);
+        let call = self.edge.port().call(request, options);
         tokio::pin!(call);
         let envelope = loop {
             tokio::select! {
@@ -185,20 +182,16 @@ impl<P: CallPort> McpServer<P> {
         self.answer(tool, args, envelope)
     }
 
-    /// The result for a call's final answer. A request that did not decode
-    /// gets the type its field expected, from the tool's input schema.
+    /// The result for a call's final answer, finished by the edge (a
+    /// request that did not decode gets the type its field expected).
     pub(super) fn answer(
         &self,
         tool: &ToolInfo,
         args: &JsonObject,
         envelope: PortEnvelope<P>,
     ) -> CallToolResult {
-        match envelope {
-            ResponseEnvelope::Error(e) if e.code == codes::INVALID_REQUEST => {
-                result::error(&edge::explain(e, &self.schema.edge, tool, args))
-            }
-            envelope => result::from_envelope(envelope, <P::Catalogue as Catalogue>::CONTENT),
-        }
+        let envelope = self.edge.finish(tool, args, envelope);
+        result::from_envelope(envelope, <P::Catalogue as Catalogue>::CONTENT)
     }
 }
 

@@ -20,9 +20,8 @@ use super::in_task::InTask;
 use super::result;
 use super::task_extension::{self, StartedJob};
 use super::{McpServer, rounds};
-use crate::ToolInfo;
 use crate::caller::LogLevel;
-use crate::edge::{self, JsonObject, Route};
+use crate::edge::Prepared;
 use crate::port::CallPort;
 
 /// What `initialize` tells the client about calling the tools.
@@ -246,15 +245,13 @@ impl<P: CallPort> McpServer<P> {
         let Some(tool) = self.served_tool(&request.name) else {
             return Err(unknown_tool(&request.name));
         };
-        let args = self.arguments(tool, request.arguments);
-        if !tool.actions.is_empty()
-            && let Route::Answer(answer) =
-                edge::route(tool, &self.schema.edge, &args, self.served())
-        {
-            return Ok(result::from_answer(answer));
-        }
+        let mut args = request.arguments.unwrap_or_default();
+        let request = match self.edge.prepare(tool, &mut args) {
+            Prepared::Call(request) => request,
+            Prepared::Answered(answer) => return Ok(result::from_answer(answer)),
+        };
         let options = self.call_options(&context.extensions);
-        Ok(self.call(tool, &args, options, context).await)
+        Ok(self.call(tool, &args, request, options, context).await)
     }
 
     /// A 2026-07-28 `tools/call`: run with the answers the client has given
@@ -321,16 +318,6 @@ impl<P: CallPort> McpServer<P> {
             return Err(ErrorData::missing_required_client_capability(missing));
         }
         Ok(result.into())
-    }
-
-    /// A call's arguments, each `null` its property does not admit read as
-    /// absent (what providers' strict modes send for a property left out).
-    pub(super) fn arguments(&self, tool: &ToolInfo, args: Option<JsonObject>) -> JsonObject {
-        let mut args = args.unwrap_or_default();
-        if let Some(schema) = self.schema.edge.input(tool.name) {
-            edge::drop_absent_nulls(schema, &mut args);
-        }
-        args
     }
 }
 

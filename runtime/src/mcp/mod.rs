@@ -66,6 +66,7 @@ pub use error::ServeError;
 pub use http::HttpConfig;
 pub use toolsets::UnknownToolset;
 
+use crate::edge::Edge;
 use crate::jobs::Owner;
 use crate::port::{CallOptions, CallPort};
 use crate::{Catalogue, ToolInfo};
@@ -88,7 +89,9 @@ pub const PROTOCOL_VERSIONS: [&str; 5] = [
 /// An MCP server over a [`CallPort`]. Cheap to clone: clones share the
 /// port and the parsed schema.
 pub struct McpServer<P: CallPort> {
-    port: P,
+    /// The stage calls go through: the port, the schema's edge view, and
+    /// the version `status` reports.
+    edge: Edge<P>,
     schema: Arc<McpSchema>,
     name: Arc<str>,
     version: Arc<str>,
@@ -123,7 +126,7 @@ pub struct McpServer<P: CallPort> {
 impl<P: CallPort> Clone for McpServer<P> {
     fn clone(&self) -> Self {
         McpServer {
-            port: self.port.clone(),
+            edge: self.edge.clone(),
             schema: self.schema.clone(),
             name: self.name.clone(),
             version: self.version.clone(),
@@ -166,11 +169,12 @@ impl<P: CallPort> McpServer<P> {
         // `schema` answers of action tools (docs/schemas.md).
         let schema = McpSchema::parse(<P::Catalogue as Catalogue>::MCP_SCHEMA)
             .map_err(|e| ServeError::Schema(e.to_string()))?;
+        let version: Arc<str> = Arc::from(env!("CARGO_PKG_VERSION"));
         Ok(McpServer {
-            port,
+            edge: Edge::new(port, schema.edge.clone(), version.clone()),
             schema: Arc::new(schema),
             name: Arc::from("toolwright"),
-            version: Arc::from(env!("CARGO_PKG_VERSION")),
+            version,
             tasks: Arc::default(),
             owner: None,
             shared_jobs: false,
@@ -337,7 +341,7 @@ impl<P: CallPort> McpServer<P> {
         let meta = envelope::Meta {
             tool,
             action,
-            backend: self.port.events().source().as_str(),
+            backend: self.edge.port().events().source().as_str(),
             paged: P::Catalogue::tool(tool).is_some_and(|info| info.pages(action)),
         };
         envelope::wrap(result, &meta, traces.next())
@@ -348,6 +352,11 @@ impl<P: CallPort> McpServer<P> {
     pub fn named(mut self, name: &str, version: &str) -> Self {
         self.name = Arc::from(name);
         self.version = Arc::from(version);
+        self.edge = Edge::new(
+            self.edge.port().clone(),
+            self.schema.edge.clone(),
+            self.version.clone(),
+        );
         self
     }
 
@@ -408,17 +417,9 @@ impl<P: CallPort> McpServer<P> {
         Some(Owner::new("mcp-anonymous"))
     }
 
-    /// What an action tool's `status` says of this server.
-    fn served(&self) -> crate::edge::Served<'_> {
-        crate::edge::Served {
-            version: &self.version,
-            backend: self.port.events().source().as_str(),
-        }
-    }
-
     /// The port it serves.
     pub fn port(&self) -> &P {
-        &self.port
+        self.edge.port()
     }
 
     /// Serves one client on standard input and output until it disconnects.

@@ -19,7 +19,7 @@ use super::call::{Progress, cancelled};
 use super::reroute::{self, PREFIX};
 use super::tasks::{NewTask, RELATED_TASK, State, TaskError, View};
 use super::{McpServer, jsonrpc, result};
-use crate::edge::{self, Route};
+use crate::edge::{self, Prepared};
 use crate::jobs::JobState;
 use crate::port::{
     CallOptions, CallPort, PortEnvelope, StreamEvent, StreamReceiver, stream_channel,
@@ -166,9 +166,9 @@ impl<P: CallPort> McpServer<P> {
             .as_ref()
             .and_then(|m| m.get_progress_token())
             .map(|token| Progress::new(token, context.peer.clone()));
-        let args = self.arguments(tool, request.arguments);
+        let mut args = request.arguments.unwrap_or_default();
         let options = self.call_options(&context.extensions);
-        let new = self.start(tool, &args, options, ttl, progress).await;
+        let new = self.start(tool, &mut args, options, ttl, progress).await;
         let view = self.tasks.create(new.task).map_err(task_error)?;
         if let Some(followed) = new.followed {
             self.follow_task(view.task_id.to_string(), followed, context.peer.clone());
@@ -181,7 +181,7 @@ impl<P: CallPort> McpServer<P> {
     async fn start(
         &self,
         tool: &'static ToolInfo,
-        args: &JsonObject,
+        args: &mut JsonObject,
         options: CallOptions,
         ttl: Duration,
         progress: Option<Progress>,
@@ -196,20 +196,15 @@ impl<P: CallPort> McpServer<P> {
             },
             followed: None,
         };
-        if !tool.actions.is_empty()
-            && let Route::Answer(answer) = edge::route(tool, &self.schema.edge, args, self.served())
-        {
-            return over(result::from_answer(answer), tool.timing);
-        }
-        let timing = call_timing(tool, args);
-        let request = match edge::request_msgpack(tool.name, args, self.port.limits()) {
-            Ok(request) => request,
-            Err(e) => return over(result::error(&e), timing),
+        let request = match self.edge.prepare(tool, args) {
+            Prepared::Call(request) => request,
+            Prepared::Answered(answer) => return over(result::from_answer(answer), tool.timing),
         };
+        let timing = call_timing(tool, args);
         // The call runs to its end in the background; the task is its job,
         // made when the job starts.
         let (tx, mut stream) = stream_channel();
-        let port = self.port.clone();
+        let port = self.edge.port().clone();
         let options = options.wait_until_done().stream_to(tx);
         let mut call = tokio::spawn(async move { port.call(request, options).await });
         loop {
@@ -301,7 +296,7 @@ impl<P: CallPort> McpServer<P> {
 
     /// A finished job's answer from the job store.
     async fn stored_result(&self, job_id: &str) -> CallToolResult {
-        match self.port.job_status(job_id).await {
+        match self.edge.port().job_status(job_id).await {
             Ok(info) => result::from_job(&info, P::Catalogue::CONTENT),
             Err(e) => result::error(&e),
         }
@@ -310,7 +305,7 @@ impl<P: CallPort> McpServer<P> {
     /// The time-to-live granted for a requested one: at most the job
     /// store's, which keeps the job as long.
     fn task_ttl(&self, requested: Option<u64>) -> Duration {
-        let most = self.port.job_ttl();
+        let most = self.edge.port().job_ttl();
         requested.map_or(most, |ms| Duration::from_millis(ms).min(most))
     }
 
@@ -324,7 +319,7 @@ impl<P: CallPort> McpServer<P> {
         if !view.job || !matches!(view.state, State::Working) {
             return None;
         }
-        let info = self.port.job_status(&view.task_id).await.ok()?;
+        let info = self.edge.port().job_status(&view.task_id).await.ok()?;
         match (info.state, info.progress) {
             (JobState::Pending, _) => Some(format!("`{}` is queued", view.tool)),
             (_, Some(p)) => Some(format!("`{}` is {:.0}% done", view.tool, p * 100.0)),
@@ -386,7 +381,7 @@ impl<P: CallPort> McpServer<P> {
         if view.job {
             // Returns when the handler has stopped or its grace has run out;
             // a job that ended meanwhile is left as it is.
-            let _ = self.port.job_cancel(task_id).await;
+            let _ = self.edge.port().job_cancel(task_id).await;
         }
         Ok(view.to_json(None))
     }

@@ -36,10 +36,11 @@ pub(super) fn success<R: Serialize>(
     response: &R,
     content: &'static [ResponseContent],
 ) -> CallToolResult {
-    match serde_json::to_value(response) {
+    let mut value = serde_json::to_value(response);
+    let tool = value.as_mut().ok().and_then(crate::wire::untag);
+    match value {
         Ok(Json::Object(mut fields)) => {
-            let tool = fields.remove("tool");
-            let action = fields.get("action").and_then(Json::as_str);
+            let action = fields.get(crate::wire::ACTION_TAG).and_then(Json::as_str);
             let listed = tool
                 .as_ref()
                 .and_then(Json::as_str)

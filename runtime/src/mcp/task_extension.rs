@@ -139,14 +139,12 @@ impl<P: CallPort> McpServer<P> {
         args: &JsonObject,
         options: CallOptions,
     ) -> Result<Json, ToolError> {
-        let request = edge::request_msgpack(tool, args, self.port.limits())?;
-        match self.port.call(request, options).await {
+        let request = edge::request_msgpack(tool, args, self.edge.port().limits())?;
+        match self.edge.port().call(request, options).await {
             ResponseEnvelope::Success(response) => {
                 let mut fields = serde_json::to_value(&response)
                     .map_err(|e| ToolError::internal(e.to_string()))?;
-                if let Some(fields) = fields.as_object_mut() {
-                    fields.remove("tool");
-                }
+                crate::wire::untag(&mut fields);
                 Ok(fields)
             }
             ResponseEnvelope::Error(e) => Err(e),
@@ -171,7 +169,7 @@ impl<P: CallPort> McpServer<P> {
             tasks::iso8601(info.created_at),
             tasks::iso8601(updated),
         )
-        .with_ttl_ms(u64::try_from(self.port.job_ttl().as_millis()).unwrap_or(u64::MAX))
+        .with_ttl_ms(u64::try_from(self.edge.port().job_ttl().as_millis()).unwrap_or(u64::MAX))
         .with_poll_interval_ms(tasks::poll_interval(timing));
         if let (JobState::Running, Some(progress)) = (info.state, info.progress) {
             task = task.with_status_message(format!("{:.0}% done", progress * 100.0));

@@ -15,7 +15,7 @@ use super::payload::ToolResult;
 use crate::ToolError;
 
 /// The tag key of requests and responses.
-const TAG: &str = "tool";
+const TAG: &str = crate::wire::TOOL_TAG;
 
 /// A `TOOL_CALL` payload, read into the request `R`.
 pub(crate) struct CallPayload<R>(pub(crate) R);

@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::{EncodeError, Version};
 
 /// The tag key of requests and responses.
-const TAG: &str = "tool";
+const TAG: &str = crate::wire::TOOL_TAG;
 
 /// A value written as `{"tool": name, ...fields}`, split after its tag.
 pub(crate) struct Tagged {

@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use super::Web;
 use super::events::query_values;
+use crate::edge::{Edge, Outcome};
 use crate::port::CallPort;
 use crate::{Json, ResponseEnvelope, ToolError, codes};
 
@@ -36,20 +37,15 @@ pub(super) async fn serve<P: CallPort>(
     let Ok(bytes) = to_bytes(body, limit).await else {
         return too_large(limit);
     };
-    let mut args = match serde_json::from_slice::<Json>(&bytes) {
+    let args = match serde_json::from_slice::<Json>(&bytes) {
         Ok(Json::Object(args)) => args,
         // An empty body is a call without arguments.
         Err(_) if bytes.iter().all(u8::is_ascii_whitespace) => serde_json::Map::new(),
         Ok(_) => return answer::<()>(&invalid("the arguments must be a JSON object")),
         Err(e) => return answer::<()>(&invalid(format!("the body is not JSON: {e}"))),
     };
-    // A model's arguments in a provider's strict mode send `null` for
-    // what they leave out: read as absent, as the MCP edge does.
-    if let Some(input) = web.schema.input(&name) {
-        crate::edge::drop_absent_nulls(input, &mut args);
-    }
-    let request = match crate::edge::request_msgpack(&name, &args, web.port.limits()) {
-        Ok(request) => request,
+    let tool = match Edge::<P>::tool(&name) {
+        Ok(tool) => tool,
         Err(e) => return answer::<()>(&ResponseEnvelope::Error(e)),
     };
     let mut options = super::call_options();
@@ -64,7 +60,11 @@ pub(super) async fn serve<P: CallPort>(
             }
         };
     }
-    answer(&web.port.call(request, options).await)
+    match web.edge.call(tool, args, options).await {
+        Outcome::Port(envelope) => answer(&envelope),
+        Outcome::Edge(Ok(edge)) => answer(&ResponseEnvelope::Success(edge.value)),
+        Outcome::Edge(Err(e)) => answer::<()>(&ResponseEnvelope::Error(e)),
+    }
 }
 
 /// The envelope as JSON with its status (docs/web.md § Calling a tool).

@@ -48,7 +48,7 @@ pub(super) async fn serve<P: CallPort>(
         return refused.into_response();
     }
     let feed = Feed {
-        events: web.port.events().subscribe(),
+        events: web.edge.port().events().subscribe(),
         tools: query_values(uri.query().unwrap_or(""), "tool"),
         shutdown: web.config.shutdown.clone(),
         sent: 0,

@@ -2,7 +2,6 @@
 //! behind the same rules (docs/web.md): the tool metadata, the live event
 //! feed, a call endpoint, TOON frames over a WebSocket, and the viewer.
 
-mod access;
 mod call;
 mod events;
 mod page;
@@ -14,10 +13,10 @@ use std::sync::Arc;
 use axum::Router;
 use axum::routing::{get, post};
 
+use crate::edge::Edge;
 use crate::jobs::Owner;
-use crate::mcp::HttpConfig;
+use crate::http::{Access, HttpConfig};
 use crate::port::CallPort;
-pub(crate) use access::Access;
 
 /// What every route shares.
 /// The options of every call made through these routes. They act for
@@ -28,33 +27,25 @@ fn call_options() -> crate::port::CallOptions {
 }
 
 pub(crate) struct Web<P> {
-    pub(crate) port: P,
+    /// The stage every call goes through, shared with MCP.
+    pub(crate) edge: Edge<P>,
     pub(crate) access: Access,
     pub(crate) config: HttpConfig,
     pub(crate) tools: tools::Document,
-    /// The tools' input schemas, to read a provider's strict-mode nulls
-    /// as absent (see `edge::drop_absent_nulls`).
-    pub(crate) schema: Arc<crate::edge::Schema>,
 }
 
-/// The web routes for `port`, to merge with the MCP route, reading
-/// arguments against `schema` (the MCP server's, parsed once).
+/// The web routes for the port of `edge`, to merge with the MCP route.
 ///
 /// # Errors
 /// When the catalogue's generated metadata is not valid JSON, which only a
 /// hand-written catalogue can cause.
-pub(crate) fn routes<P: CallPort>(
-    port: P,
-    schema: Arc<crate::edge::Schema>,
-    config: &HttpConfig,
-) -> Result<Router, String> {
-    let tools = tools::Document::new::<P>(port.events().source())?;
+pub(crate) fn routes<P: CallPort>(edge: Edge<P>, config: &HttpConfig) -> Result<Router, String> {
+    let tools = tools::Document::new::<P>(edge.port().events().source())?;
     let web = Arc::new(Web {
         access: Access::new(config),
         config: config.clone(),
         tools,
-        schema,
-        port,
+        edge,
     });
     Ok(Router::new()
         .route("/", get(page::serve::<P>))

@@ -11,16 +11,17 @@ use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::http::{HeaderMap, Uri};
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tokio::sync::{Semaphore, mpsc};
 
 use super::Web;
+use crate::edge::{Arguments, Edge, Prepared, WithTag};
 use crate::jobs::JobEvent;
 use crate::port::{CallPort, StreamEvent, stream_channel};
 use crate::toon::{
     Decoder, Encoder, ErrorMessage, Heartbeat, MessageType, Stamp, Status, ToolResult, Version,
 };
-use crate::{Catalogue, ResponseEnvelope, ToolError, codec, codes};
+use crate::{Json, ResponseEnvelope, ToolError, ToolInfo, codes};
 
 /// Calls one socket may have running; a call beyond them is answered
 /// `BUSY` at once.
@@ -108,35 +109,37 @@ fn receive<P: CallPort>(
     outbox: &mpsc::Sender<Vec<u8>>,
     running: &Arc<Semaphore>,
 ) -> Option<Vec<u8>> {
-    let header = match decoder.decode_frame(bytes) {
-        Ok(frame) => *frame.header(),
+    let frame = match decoder.decode_frame(bytes) {
+        Ok(frame) => frame,
         Err(e) => return frame_error(Version::V1, 0, e.kind().as_str(), e.reason()),
     };
+    let header = *frame.header();
     let (version, seq) = (header.version, header.sequence_id);
     match header.message_type {
         MessageType::Heartbeat => encode(version, seq, MessageType::Heartbeat, &Heartbeat {}),
         MessageType::ToolCall => {
-            let request =
-                match decoder.decode_tool_call::<<P::Catalogue as Catalogue>::Request>(bytes) {
-                    Ok(message) => message.value,
-                    Err(e) => return frame_error(version, seq, e.kind().as_str(), e.reason()),
-                };
-            let tool = <P::Catalogue as Catalogue>::call_info(&request).tool.name;
+            // The call goes to the edge as JSON arguments, as every other
+            // door's does: no typed decode here, and the port's is the
+            // only one.
+            let call = match frame.value::<CallPayload>() {
+                Ok(call) => call,
+                Err(e) => return frame_error(version, seq, e.kind().as_str(), e.reason()),
+            };
+            let tool = match Edge::<P>::tool(&call.tool) {
+                Ok(tool) => tool,
+                Err(e) => return result::<()>(version, seq, &call.tool, Err(e), 0),
+            };
             let Ok(permit) = running.clone().try_acquire_owned() else {
                 let busy = ToolError::new(
                     codes::BUSY,
                     format!("this socket already runs {CALLS_PER_SOCKET} calls"),
                 );
-                return result::<()>(version, seq, tool, Err(busy), 0);
-            };
-            let request = match codec::to_msgpack(&request) {
-                Ok(request) => request,
-                Err(e) => return result::<()>(version, seq, tool, Err(e), 0),
+                return result::<()>(version, seq, tool.name, Err(busy), 0);
             };
             let (web, outbox) = (web.clone(), outbox.clone());
             tokio::spawn(async move {
                 let _permit = permit;
-                let frame = call(&web.port, request, version, seq, tool, &outbox).await;
+                let frame = run(&web.edge, tool, call.args, version, seq, &outbox).await;
                 if let Some(frame) = frame {
                     let _ = outbox.send(frame).await;
                 }
@@ -155,17 +158,45 @@ fn receive<P: CallPort>(
     }
 }
 
-/// Runs one call to its end, sending `STATUS` frames for its job's
-/// progress; the `TOOL_RESULT` frame.
-async fn call<P: CallPort>(
-    port: &P,
-    request: Vec<u8>,
+/// A `TOOL_CALL` payload, `{"toolName": str, "args": {...}}`, with the
+/// arguments as JSON (`bin` as base64, as JSON carries `bytes`).
+#[derive(Deserialize)]
+struct CallPayload {
+    #[serde(rename = "toolName")]
+    tool: String,
+    args: Arguments,
+}
+
+/// Runs one call to its end through the edge, sending `STATUS` frames
+/// for its job's progress; the `TOOL_RESULT` frame.
+async fn run<P: CallPort>(
+    edge: &Edge<P>,
+    tool: &'static ToolInfo,
+    Arguments(mut args): Arguments,
     version: Version,
     seq: u32,
-    tool: &str,
     outbox: &mpsc::Sender<Vec<u8>>,
 ) -> Option<Vec<u8>> {
     let started = Instant::now();
+    let elapsed = || u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let request = match edge.prepare(tool, &mut args) {
+        Prepared::Call(request) => request,
+        Prepared::Answered(Ok(answer)) => {
+            let mut value = answer.value;
+            crate::wire::untag(&mut value);
+            let fields = match value {
+                Json::Object(fields) => fields,
+                _ => serde_json::Map::new(),
+            };
+            let response = WithTag {
+                tool: tool.name,
+                args: &fields,
+            };
+            return result(version, seq, tool.name, Ok(response), elapsed());
+        }
+        Prepared::Answered(Err(e)) => return result::<()>(version, seq, tool.name, Err(e), 0),
+    };
+    let port = edge.port();
     let (stream, mut steps) = stream_channel();
     let mut jobs = port.subscribe();
     let answer = port.call(
@@ -195,8 +226,7 @@ async fn call<P: CallPort>(
             }
         }
     };
-    let ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-    let outcome = match envelope {
+    let outcome = match edge.finish(tool, &args, envelope) {
         ResponseEnvelope::Success(response) => Ok(response),
         ResponseEnvelope::Error(e) => Err(e),
         ResponseEnvelope::JobStarted { job_id, .. } => Err(ToolError::internal(format!(
@@ -204,7 +234,7 @@ async fn call<P: CallPort>(
         ))),
         _ => Err(ToolError::internal("the call ended without an answer")),
     };
-    result(version, seq, tool, outcome, ms)
+    result(version, seq, tool.name, outcome, elapsed())
 }
 
 fn result<R: Serialize>(

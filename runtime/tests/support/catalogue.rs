@@ -123,6 +123,38 @@ pub struct ChatResponse {
     pub roots: ::std::vec::Vec<::std::string::String>,
 }
 
+/// The request of tool `scale`.
+#[derive(
+    ::core::clone::Clone,
+    ::core::fmt::Debug,
+    ::core::cmp::PartialEq,
+    ::toolwright::__private::serde::Serialize,
+    ::toolwright::__private::serde::Deserialize,
+)]
+#[serde(crate = "::toolwright::__private::serde", deny_unknown_fields)]
+pub struct ScaleRequest {
+    /// The factor.
+    #[serde(deserialize_with = "::toolwright::__private::single::deserialize")]
+    pub factor: f32,
+}
+
+impl ::toolwright::__private::Validate for ScaleRequest {}
+
+/// The response of tool `scale`.
+#[derive(
+    ::core::clone::Clone,
+    ::core::fmt::Debug,
+    ::core::cmp::PartialEq,
+    ::toolwright::__private::serde::Serialize,
+    ::toolwright::__private::serde::Deserialize,
+)]
+#[serde(crate = "::toolwright::__private::serde")]
+pub struct ScaleResponse {
+    /// The factor, as read.
+    #[serde(deserialize_with = "::toolwright::__private::single::deserialize")]
+    pub factor: f32,
+}
+
 /// The request of tool `count`.
 #[derive(
     ::core::clone::Clone,
@@ -689,6 +721,25 @@ impl ::toolwright::__private::Tool for ChatTool {
         "Talk to the caller: log, report progress, ask its model, its user and\nits roots.";
 }
 
+/// Answer with the factor as read: an `f32`, to show what becomes of a
+/// number too large for one.
+///
+/// Tool `scale`, at the type level: its `Tool` impl names its request, response, error and stream types.
+#[derive(
+    ::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug, ::core::default::Default,
+)]
+pub struct ScaleTool;
+
+impl ::toolwright::__private::Tool for ScaleTool {
+    type Request = ScaleRequest;
+    type Response = ScaleResponse;
+    type Error = ::toolwright::__private::ToolError;
+    type Chunk = ();
+    const NAME: &'static str = "scale";
+    const TIMING: ::toolwright::__private::ToolTiming = ::toolwright::__private::ToolTiming::Sync;
+    const DESCRIPTION: &'static str = "Answer with the factor as read: an `f32`, to show what becomes of a\nnumber too large for one.";
+}
+
 /// Count up to `to`, a page at a time.
 ///
 /// Tool `count`, at the type level: its `Tool` impl names its request, response, error and stream types.
@@ -880,6 +931,10 @@ pub enum ToolRequest {
     /// its roots.
     #[serde(rename = "chat")]
     Chat(ChatRequest),
+    /// `scale`: Answer with the factor as read: an `f32`, to show what becomes of a
+    /// number too large for one.
+    #[serde(rename = "scale")]
+    Scale(ScaleRequest),
     /// `count`: Count up to `to`, a page at a time.
     #[serde(rename = "count")]
     Count(CountRequest),
@@ -916,6 +971,7 @@ impl ::toolwright::__private::tagged::Tagged for ToolRequest {
         "meltdown",
         "launch",
         "chat",
+        "scale",
         "count",
         "fs",
     ];
@@ -940,6 +996,7 @@ impl ::toolwright::__private::tagged::Tagged for ToolRequest {
             "meltdown" => tagged::unit(map).map(|()| Self::Meltdown),
             "launch" => tagged::rest(map).map(Self::Launch),
             "chat" => tagged::rest(map).map(Self::Chat),
+            "scale" => tagged::rest(map).map(Self::Scale),
             "count" => tagged::rest(map).map(Self::Count),
             "fs" => tagged::rest(map).map(Self::Fs),
             _ => ::core::result::Result::Err(tagged::unknown::<_, Self>(name)),
@@ -1014,6 +1071,9 @@ pub enum ToolResponse {
     /// The answer of `chat`.
     #[serde(rename = "chat")]
     Chat(ChatResponse),
+    /// The answer of `scale`.
+    #[serde(rename = "scale")]
+    Scale(ScaleResponse),
     /// The answer of `count`.
     #[serde(rename = "count")]
     Count(CountResponse),
@@ -1050,6 +1110,7 @@ impl ::toolwright::__private::tagged::Tagged for ToolResponse {
         "meltdown",
         "launch",
         "chat",
+        "scale",
         "count",
         "fs",
     ];
@@ -1074,6 +1135,7 @@ impl ::toolwright::__private::tagged::Tagged for ToolResponse {
             "meltdown" => tagged::unit(map).map(|()| Self::Meltdown),
             "launch" => tagged::unit(map).map(|()| Self::Launch),
             "chat" => tagged::rest(map).map(Self::Chat),
+            "scale" => tagged::rest(map).map(Self::Scale),
             "count" => tagged::rest(map).map(Self::Count),
             "fs" => tagged::rest(map).map(Self::Fs),
             _ => ::core::result::Result::Err(tagged::unknown::<_, Self>(name)),
@@ -1265,6 +1327,18 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             title: ::core::option::Option::None,
             description: "Talk to the caller: log, report progress, ask its model, its user and\nits roots.",
             timing: ::toolwright::__private::ToolTiming::AsyncShort,
+            actions: &[],
+            streams: false,
+            paged: false,
+            task_required: false,
+            builtin: false,
+            toolsets: &["studio"],
+        },
+        ::toolwright::__private::ToolInfo {
+            name: "scale",
+            title: ::core::option::Option::None,
+            description: "Answer with the factor as read: an `f32`, to show what becomes of a\nnumber too large for one.",
+            timing: ::toolwright::__private::ToolTiming::Sync,
             actions: &[],
             streams: false,
             paged: false,
@@ -3339,6 +3413,73 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           },
           {
             "$ref": "#/$defs/JobHandle"
+          },
+          {
+            "$ref": "#/$defs/ToolError"
+          }
+        ],
+        "type": "object"
+      }
+    },
+    {
+      "annotations": {
+        "destructiveHint": false,
+        "idempotentHint": false,
+        "openWorldHint": false,
+        "readOnlyHint": false
+      },
+      "description": "Answer with the factor as read: an `f32`, to show what becomes of a\nnumber too large for one.",
+      "inputSchema": {
+        "additionalProperties": false,
+        "properties": {
+          "factor": {
+            "description": "The factor.",
+            "type": "number"
+          }
+        },
+        "required": [
+          "factor"
+        ],
+        "type": "object"
+      },
+      "name": "scale",
+      "outputSchema": {
+        "$defs": {
+          "ToolError": {
+            "additionalProperties": false,
+            "description": "The call failed (`isError: true`): a stable error code, a message, and details when the error has fields.",
+            "properties": {
+              "code": {
+                "description": "A built-in code such as `INVALID_REQUEST`, or one of the tool's error codes.",
+                "type": "string"
+              },
+              "details": {
+                "description": "The error variant's fields, or what the runtime adds (the field at fault, the available actions)."
+              },
+              "message": {
+                "description": "What went wrong, for people.",
+                "type": "string"
+              }
+            },
+            "required": [
+              "code",
+              "message"
+            ],
+            "type": "object"
+          }
+        },
+        "anyOf": [
+          {
+            "properties": {
+              "factor": {
+                "description": "The factor, as read.",
+                "type": "number"
+              }
+            },
+            "required": [
+              "factor"
+            ],
+            "type": "object"
           },
           {
             "$ref": "#/$defs/ToolError"
@@ -6170,6 +6311,104 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "readOnlyHint": false
       },
       "category": "studio",
+      "description": "Answer with the factor as read: an `f32`, to show what becomes of a\nnumber too large for one.",
+      "errorCodes": [],
+      "example": {
+        "request": {
+          "factor": 0.5
+        },
+        "response": {
+          "factor": 0.5
+        }
+      },
+      "inputSchema": {
+        "additionalProperties": false,
+        "properties": {
+          "factor": {
+            "description": "The factor.",
+            "type": "number"
+          }
+        },
+        "required": [
+          "factor"
+        ],
+        "type": "object"
+      },
+      "name": "scale",
+      "outputSchema": {
+        "$defs": {
+          "ToolError": {
+            "additionalProperties": false,
+            "description": "The call failed (`isError: true`): a stable error code, a message, and details when the error has fields.",
+            "properties": {
+              "code": {
+                "description": "A built-in code such as `INVALID_REQUEST`, or one of the tool's error codes.",
+                "type": "string"
+              },
+              "details": {
+                "description": "The error variant's fields, or what the runtime adds (the field at fault, the available actions)."
+              },
+              "message": {
+                "description": "What went wrong, for people.",
+                "type": "string"
+              }
+            },
+            "required": [
+              "code",
+              "message"
+            ],
+            "type": "object"
+          }
+        },
+        "anyOf": [
+          {
+            "properties": {
+              "factor": {
+                "description": "The factor, as read.",
+                "type": "number"
+              }
+            },
+            "required": [
+              "factor"
+            ],
+            "type": "object"
+          },
+          {
+            "$ref": "#/$defs/ToolError"
+          }
+        ],
+        "type": "object"
+      },
+      "parameters": [
+        {
+          "description": "The factor.",
+          "idlType": "f32",
+          "name": "factor",
+          "required": true,
+          "type": "number"
+        }
+      ],
+      "response": [
+        {
+          "description": "The factor, as read.",
+          "idlType": "f32",
+          "name": "factor",
+          "required": true,
+          "type": "number"
+        }
+      ],
+      "source": "local",
+      "streams": false,
+      "timing": "sync"
+    },
+    {
+      "annotations": {
+        "destructiveHint": false,
+        "idempotentHint": false,
+        "openWorldHint": false,
+        "readOnlyHint": false
+      },
+      "category": "studio",
       "description": "Count up to `to`, a page at a time.",
       "errorCodes": [],
       "example": {
@@ -6946,9 +7185,9 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
     }
   ]
 }"##;
-    const OPENAI_TOOLS: &'static str = r##"[{"function":{"description":"Report one job's state, timing and (when finished) result.","name":"job_status","parameters":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"List jobs, newest first, optionally only those in one state.","name":"job_list","parameters":{"$defs":{"JobState":{"description":"Where a job is in its life.\n\nValues:\n- `pending`: Accepted, waiting for a worker.\n- `running`: A worker is running it.\n- `complete`: Finished successfully; the result is available.\n- `failed`: Finished with an error.\n- `cancelled`: Stopped by `job_cancel` or by shutdown.","enum":["pending","running","complete","failed","cancelled"],"type":"string"}},"additionalProperties":false,"properties":{"limit":{"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":["integer","null"]},"state":{"anyOf":[{"$ref":"#/$defs/JobState"},{"type":"null"}],"description":"Only jobs in this state, e.g. `failed` to see what went wrong."},"tool_name":{"description":"Only jobs started by this tool.","type":["string","null"]}},"required":["limit","state","tool_name"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","name":"job_poll","parameters":{"$defs":{"PollMode":{"description":"What `job_poll` waits for.\n\nValues:\n- `any`: Return as soon as any one job finishes.\n- `all`: Return only when every job has finished.","enum":["any","all"],"type":"string"}},"additionalProperties":false,"properties":{"job_ids":{"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"string"},"maxItems":100,"minItems":0,"type":["array","null"]},"mode":{"anyOf":[{"$ref":"#/$defs/PollMode"},{"type":"null"}],"description":"Return when any job finishes, or only when all have."},"timeout_ms":{"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":["integer","null"]}},"required":["job_ids","mode","timeout_ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Cancel a job; its handler is stopped, not just forgotten.","name":"job_cancel","parameters":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Add two integers.","name":"add","parameters":{"additionalProperties":false,"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"}},"required":["a","b"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Answer with the request itself.","name":"echo","parameters":{"additionalProperties":false,"description":"Values of every wire shape.","properties":{"data":{"contentEncoding":"base64","description":"Bytes.","type":"string"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"integer"},"type":"array"},"tags":{"additionalProperties":{"type":"string"},"description":"A map.","type":"object"},"text":{"description":"Text.","type":"string"},"value":{"description":"Anything."}},"required":["text","data","items","tags"],"type":"object"},"strict":false},"type":"function"},{"function":{"description":"A handler that panics.","name":"crash","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A handler that panics, written as a plain function (answered without\na future).","name":"crash_now","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Sleep for a while.","name":"sleep","parameters":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Render for a while.","name":"render","parameters":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Stream chunks at an interval.","name":"generate","parameters":{"additionalProperties":false,"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"integer"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["chunks","interval_ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A handler that ignores cancellation.","name":"stubborn","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A long handler that panics.","name":"meltdown","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Launch, failing on request.","name":"launch","parameters":{"additionalProperties":false,"properties":{"fail":{"description":"Fail with `engine_down`.","type":"boolean"}},"required":["fail"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Talk to the caller: log, report progress, ask its model, its user and\nits roots.","name":"chat","parameters":{"additionalProperties":false,"properties":{"prompt":{"description":"What to ask the model.","type":"string"}},"required":["prompt"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Count up to `to`, a page at a time.","name":"count","parameters":{"additionalProperties":false,"properties":{"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.","type":["string","null"]},"lie":{"description":"Answer with paging that contradicts itself: `more` without a\ncursor.","type":["boolean","null"]},"per_page":{"description":"Numbers on one page.","maximum":100,"minimum":1,"type":["integer","null"]},"to":{"description":"The last number.","maximum":4294967295,"minimum":0,"type":"integer"}},"required":["cursor","lie","per_page","to"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A file system.","name":"fs","parameters":{"additionalProperties":false,"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `list`: List the files, a page at a time (as a job that is waited for).\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs","enum":["read","list","write","help","schema","status"],"type":"string"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":["string","null"]},"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.\n\nUsed by: `list`.","type":["string","null"]},"files":{"description":"How many files there are.\n\nUsed by: `list` (required).","maximum":4294967295,"minimum":0,"type":["integer","null"]},"ms":{"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":["integer","null"]},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","list","write",null],"type":["string","null"]},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":["string","null"]}},"required":["action","content","cursor","files","ms","of_action","uri"],"type":"object"},"strict":true},"type":"function"}]"##;
-    const ANTHROPIC_TOOLS: &'static str = r##"[{"description":"Report one job's state, timing and (when finished) result.","input_schema":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"name":"job_status"},{"description":"List jobs, newest first, optionally only those in one state.","input_schema":{"$defs":{"JobState":{"description":"Where a job is in its life.\n\nValues:\n- `pending`: Accepted, waiting for a worker.\n- `running`: A worker is running it.\n- `complete`: Finished successfully; the result is available.\n- `failed`: Finished with an error.\n- `cancelled`: Stopped by `job_cancel` or by shutdown.","enum":["pending","running","complete","failed","cancelled"],"type":"string"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"limit":{"default":100,"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":"integer"},"state":{"$ref":"#/$defs/JobState","description":"Only jobs in this state, e.g. `failed` to see what went wrong."},"tool_name":{"description":"Only jobs started by this tool.","type":"string"}},"type":"object"},"name":"job_list"},{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","input_schema":{"$defs":{"PollMode":{"description":"What `job_poll` waits for.\n\nValues:\n- `any`: Return as soon as any one job finishes.\n- `all`: Return only when every job has finished.","enum":["any","all"],"type":"string"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"job_ids":{"default":[],"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"string"},"maxItems":100,"minItems":0,"type":"array"},"mode":{"$ref":"#/$defs/PollMode","default":"any","description":"Return when any job finishes, or only when all have."},"timeout_ms":{"default":5000,"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":"integer"}},"type":"object"},"name":"job_poll"},{"description":"Cancel a job; its handler is stopped, not just forgotten.","input_schema":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"name":"job_cancel"},{"description":"Add two integers.","input_schema":{"additionalProperties":false,"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"}},"required":["a","b"],"type":"object"},"name":"add"},{"description":"Answer with the request itself.","input_schema":{"additionalProperties":false,"description":"Values of every wire shape.","properties":{"data":{"contentEncoding":"base64","description":"Bytes.","type":"string"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"integer"},"type":"array"},"tags":{"additionalProperties":{"type":"string"},"description":"A map.","type":"object"},"text":{"description":"Text.","type":"string"},"value":{"description":"Anything."}},"required":["text","data","items","tags"],"type":"object"},"name":"echo"},{"description":"A handler that panics.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"crash"},{"description":"A handler that panics, written as a plain function (answered without\na future).","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"crash_now"},{"description":"Sleep for a while.","input_schema":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"name":"sleep"},{"description":"Render for a while.","input_schema":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"name":"render"},{"description":"Stream chunks at an interval.","input_schema":{"additionalProperties":false,"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"integer"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["chunks","interval_ms"],"type":"object"},"name":"generate"},{"description":"A handler that ignores cancellation.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"stubborn"},{"description":"A long handler that panics.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"meltdown"},{"description":"Launch, failing on request.","input_schema":{"additionalProperties":false,"properties":{"fail":{"description":"Fail with `engine_down`.","type":"boolean"}},"required":["fail"],"type":"object"},"name":"launch"},{"description":"Talk to the caller: log, report progress, ask its model, its user and\nits roots.","input_schema":{"additionalProperties":false,"properties":{"prompt":{"description":"What to ask the model.","type":"string"}},"required":["prompt"],"type":"object"},"name":"chat"},{"description":"Count up to `to`, a page at a time.","input_schema":{"additionalProperties":false,"properties":{"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.","type":"string"},"lie":{"default":false,"description":"Answer with paging that contradicts itself: `more` without a\ncursor.","type":"boolean"},"per_page":{"default":10,"description":"Numbers on one page.","maximum":100,"minimum":1,"type":"integer"},"to":{"description":"The last number.","maximum":4294967295,"minimum":0,"type":"integer"}},"required":["to"],"type":"object"},"name":"count"},{"description":"A file system.","input_schema":{"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `list`: List the files, a page at a time (as a job that is waited for).\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs","enum":["read","list","write","help","schema","status"],"type":"string"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":"string"},"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.\n\nUsed by: `list`.","type":"string"},"files":{"description":"How many files there are.\n\nUsed by: `list` (required).","maximum":4294967295,"minimum":0,"type":"integer"},"ms":{"default":0,"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":"integer"},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","list","write"],"type":"string"},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":"string"}},"required":["action"],"type":"object"},"name":"fs"}]"##;
-    const GEMINI_TOOLS: &'static str = r#"[{"description":"Report one job's state, timing and (when finished) result.","name":"job_status","parameters":{"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"STRING"}},"required":["job_id"],"type":"OBJECT"}},{"description":"List jobs, newest first, optionally only those in one state.","name":"job_list","parameters":{"properties":{"limit":{"default":100,"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":"INTEGER"},"state":{"description":"Only jobs in this state, e.g. `failed` to see what went wrong.","enum":["pending","running","complete","failed","cancelled"],"type":"STRING"},"tool_name":{"description":"Only jobs started by this tool.","type":"STRING"}},"type":"OBJECT"}},{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","name":"job_poll","parameters":{"properties":{"job_ids":{"default":[],"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"STRING"},"maxItems":100,"minItems":0,"type":"ARRAY"},"mode":{"description":"Return when any job finishes, or only when all have.","enum":["any","all"],"type":"STRING"},"timeout_ms":{"default":5000,"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":"INTEGER"}},"type":"OBJECT"}},{"description":"Cancel a job; its handler is stopped, not just forgotten.","name":"job_cancel","parameters":{"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"STRING"}},"required":["job_id"],"type":"OBJECT"}},{"description":"Add two integers.","name":"add","parameters":{"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"INTEGER"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"INTEGER"}},"required":["a","b"],"type":"OBJECT"}},{"description":"Answer with the request itself.","name":"echo","parameters":{"description":"Values of every wire shape.","properties":{"data":{"description":"Bytes.","type":"STRING"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"INTEGER"},"type":"ARRAY"},"text":{"description":"Text.","type":"STRING"}},"required":["text","data","items"],"type":"OBJECT"}},{"description":"A handler that panics.","name":"crash"},{"description":"A handler that panics, written as a plain function (answered without\na future).","name":"crash_now"},{"description":"Sleep for a while.","name":"sleep","parameters":{"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"}},"required":["ms"],"type":"OBJECT"}},{"description":"Render for a while.","name":"render","parameters":{"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"}},"required":["ms"],"type":"OBJECT"}},{"description":"Stream chunks at an interval.","name":"generate","parameters":{"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"INTEGER"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"}},"required":["chunks","interval_ms"],"type":"OBJECT"}},{"description":"A handler that ignores cancellation.","name":"stubborn"},{"description":"A long handler that panics.","name":"meltdown"},{"description":"Launch, failing on request.","name":"launch","parameters":{"properties":{"fail":{"description":"Fail with `engine_down`.","type":"BOOLEAN"}},"required":["fail"],"type":"OBJECT"}},{"description":"Talk to the caller: log, report progress, ask its model, its user and\nits roots.","name":"chat","parameters":{"properties":{"prompt":{"description":"What to ask the model.","type":"STRING"}},"required":["prompt"],"type":"OBJECT"}},{"description":"Count up to `to`, a page at a time.","name":"count","parameters":{"properties":{"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.","type":"STRING"},"lie":{"default":false,"description":"Answer with paging that contradicts itself: `more` without a\ncursor.","type":"BOOLEAN"},"per_page":{"default":10,"description":"Numbers on one page.","maximum":100,"minimum":1,"type":"INTEGER"},"to":{"description":"The last number.","maximum":4294967295,"minimum":0,"type":"INTEGER"}},"required":["to"],"type":"OBJECT"}},{"description":"A file system.","name":"fs","parameters":{"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `list`: List the files, a page at a time (as a job that is waited for).\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs","enum":["read","list","write","help","schema","status"],"type":"STRING"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":"STRING"},"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.\n\nUsed by: `list`.","type":"STRING"},"files":{"description":"How many files there are.\n\nUsed by: `list` (required).","maximum":4294967295,"minimum":0,"type":"INTEGER"},"ms":{"default":0,"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","list","write"],"type":"STRING"},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":"STRING"}},"required":["action"],"type":"OBJECT"}}]"#;
+    const OPENAI_TOOLS: &'static str = r##"[{"function":{"description":"Report one job's state, timing and (when finished) result.","name":"job_status","parameters":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"List jobs, newest first, optionally only those in one state.","name":"job_list","parameters":{"$defs":{"JobState":{"description":"Where a job is in its life.\n\nValues:\n- `pending`: Accepted, waiting for a worker.\n- `running`: A worker is running it.\n- `complete`: Finished successfully; the result is available.\n- `failed`: Finished with an error.\n- `cancelled`: Stopped by `job_cancel` or by shutdown.","enum":["pending","running","complete","failed","cancelled"],"type":"string"}},"additionalProperties":false,"properties":{"limit":{"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":["integer","null"]},"state":{"anyOf":[{"$ref":"#/$defs/JobState"},{"type":"null"}],"description":"Only jobs in this state, e.g. `failed` to see what went wrong."},"tool_name":{"description":"Only jobs started by this tool.","type":["string","null"]}},"required":["limit","state","tool_name"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","name":"job_poll","parameters":{"$defs":{"PollMode":{"description":"What `job_poll` waits for.\n\nValues:\n- `any`: Return as soon as any one job finishes.\n- `all`: Return only when every job has finished.","enum":["any","all"],"type":"string"}},"additionalProperties":false,"properties":{"job_ids":{"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"string"},"maxItems":100,"minItems":0,"type":["array","null"]},"mode":{"anyOf":[{"$ref":"#/$defs/PollMode"},{"type":"null"}],"description":"Return when any job finishes, or only when all have."},"timeout_ms":{"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":["integer","null"]}},"required":["job_ids","mode","timeout_ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Cancel a job; its handler is stopped, not just forgotten.","name":"job_cancel","parameters":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Add two integers.","name":"add","parameters":{"additionalProperties":false,"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"}},"required":["a","b"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Answer with the request itself.","name":"echo","parameters":{"additionalProperties":false,"description":"Values of every wire shape.","properties":{"data":{"contentEncoding":"base64","description":"Bytes.","type":"string"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"integer"},"type":"array"},"tags":{"additionalProperties":{"type":"string"},"description":"A map.","type":"object"},"text":{"description":"Text.","type":"string"},"value":{"description":"Anything."}},"required":["text","data","items","tags"],"type":"object"},"strict":false},"type":"function"},{"function":{"description":"A handler that panics.","name":"crash","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A handler that panics, written as a plain function (answered without\na future).","name":"crash_now","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Sleep for a while.","name":"sleep","parameters":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Render for a while.","name":"render","parameters":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Stream chunks at an interval.","name":"generate","parameters":{"additionalProperties":false,"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"integer"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["chunks","interval_ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A handler that ignores cancellation.","name":"stubborn","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A long handler that panics.","name":"meltdown","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Launch, failing on request.","name":"launch","parameters":{"additionalProperties":false,"properties":{"fail":{"description":"Fail with `engine_down`.","type":"boolean"}},"required":["fail"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Talk to the caller: log, report progress, ask its model, its user and\nits roots.","name":"chat","parameters":{"additionalProperties":false,"properties":{"prompt":{"description":"What to ask the model.","type":"string"}},"required":["prompt"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Answer with the factor as read: an `f32`, to show what becomes of a\nnumber too large for one.","name":"scale","parameters":{"additionalProperties":false,"properties":{"factor":{"description":"The factor.","type":"number"}},"required":["factor"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Count up to `to`, a page at a time.","name":"count","parameters":{"additionalProperties":false,"properties":{"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.","type":["string","null"]},"lie":{"description":"Answer with paging that contradicts itself: `more` without a\ncursor.","type":["boolean","null"]},"per_page":{"description":"Numbers on one page.","maximum":100,"minimum":1,"type":["integer","null"]},"to":{"description":"The last number.","maximum":4294967295,"minimum":0,"type":"integer"}},"required":["cursor","lie","per_page","to"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A file system.","name":"fs","parameters":{"additionalProperties":false,"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `list`: List the files, a page at a time (as a job that is waited for).\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs","enum":["read","list","write","help","schema","status"],"type":"string"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":["string","null"]},"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.\n\nUsed by: `list`.","type":["string","null"]},"files":{"description":"How many files there are.\n\nUsed by: `list` (required).","maximum":4294967295,"minimum":0,"type":["integer","null"]},"ms":{"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":["integer","null"]},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","list","write",null],"type":["string","null"]},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":["string","null"]}},"required":["action","content","cursor","files","ms","of_action","uri"],"type":"object"},"strict":true},"type":"function"}]"##;
+    const ANTHROPIC_TOOLS: &'static str = r##"[{"description":"Report one job's state, timing and (when finished) result.","input_schema":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"name":"job_status"},{"description":"List jobs, newest first, optionally only those in one state.","input_schema":{"$defs":{"JobState":{"description":"Where a job is in its life.\n\nValues:\n- `pending`: Accepted, waiting for a worker.\n- `running`: A worker is running it.\n- `complete`: Finished successfully; the result is available.\n- `failed`: Finished with an error.\n- `cancelled`: Stopped by `job_cancel` or by shutdown.","enum":["pending","running","complete","failed","cancelled"],"type":"string"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"limit":{"default":100,"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":"integer"},"state":{"$ref":"#/$defs/JobState","description":"Only jobs in this state, e.g. `failed` to see what went wrong."},"tool_name":{"description":"Only jobs started by this tool.","type":"string"}},"type":"object"},"name":"job_list"},{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","input_schema":{"$defs":{"PollMode":{"description":"What `job_poll` waits for.\n\nValues:\n- `any`: Return as soon as any one job finishes.\n- `all`: Return only when every job has finished.","enum":["any","all"],"type":"string"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"job_ids":{"default":[],"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"string"},"maxItems":100,"minItems":0,"type":"array"},"mode":{"$ref":"#/$defs/PollMode","default":"any","description":"Return when any job finishes, or only when all have."},"timeout_ms":{"default":5000,"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":"integer"}},"type":"object"},"name":"job_poll"},{"description":"Cancel a job; its handler is stopped, not just forgotten.","input_schema":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"name":"job_cancel"},{"description":"Add two integers.","input_schema":{"additionalProperties":false,"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"}},"required":["a","b"],"type":"object"},"name":"add"},{"description":"Answer with the request itself.","input_schema":{"additionalProperties":false,"description":"Values of every wire shape.","properties":{"data":{"contentEncoding":"base64","description":"Bytes.","type":"string"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"integer"},"type":"array"},"tags":{"additionalProperties":{"type":"string"},"description":"A map.","type":"object"},"text":{"description":"Text.","type":"string"},"value":{"description":"Anything."}},"required":["text","data","items","tags"],"type":"object"},"name":"echo"},{"description":"A handler that panics.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"crash"},{"description":"A handler that panics, written as a plain function (answered without\na future).","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"crash_now"},{"description":"Sleep for a while.","input_schema":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"name":"sleep"},{"description":"Render for a while.","input_schema":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"name":"render"},{"description":"Stream chunks at an interval.","input_schema":{"additionalProperties":false,"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"integer"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["chunks","interval_ms"],"type":"object"},"name":"generate"},{"description":"A handler that ignores cancellation.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"stubborn"},{"description":"A long handler that panics.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"meltdown"},{"description":"Launch, failing on request.","input_schema":{"additionalProperties":false,"properties":{"fail":{"description":"Fail with `engine_down`.","type":"boolean"}},"required":["fail"],"type":"object"},"name":"launch"},{"description":"Talk to the caller: log, report progress, ask its model, its user and\nits roots.","input_schema":{"additionalProperties":false,"properties":{"prompt":{"description":"What to ask the model.","type":"string"}},"required":["prompt"],"type":"object"},"name":"chat"},{"description":"Answer with the factor as read: an `f32`, to show what becomes of a\nnumber too large for one.","input_schema":{"additionalProperties":false,"properties":{"factor":{"description":"The factor.","type":"number"}},"required":["factor"],"type":"object"},"name":"scale"},{"description":"Count up to `to`, a page at a time.","input_schema":{"additionalProperties":false,"properties":{"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.","type":"string"},"lie":{"default":false,"description":"Answer with paging that contradicts itself: `more` without a\ncursor.","type":"boolean"},"per_page":{"default":10,"description":"Numbers on one page.","maximum":100,"minimum":1,"type":"integer"},"to":{"description":"The last number.","maximum":4294967295,"minimum":0,"type":"integer"}},"required":["to"],"type":"object"},"name":"count"},{"description":"A file system.","input_schema":{"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `list`: List the files, a page at a time (as a job that is waited for).\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs","enum":["read","list","write","help","schema","status"],"type":"string"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":"string"},"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.\n\nUsed by: `list`.","type":"string"},"files":{"description":"How many files there are.\n\nUsed by: `list` (required).","maximum":4294967295,"minimum":0,"type":"integer"},"ms":{"default":0,"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":"integer"},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","list","write"],"type":"string"},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":"string"}},"required":["action"],"type":"object"},"name":"fs"}]"##;
+    const GEMINI_TOOLS: &'static str = r#"[{"description":"Report one job's state, timing and (when finished) result.","name":"job_status","parameters":{"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"STRING"}},"required":["job_id"],"type":"OBJECT"}},{"description":"List jobs, newest first, optionally only those in one state.","name":"job_list","parameters":{"properties":{"limit":{"default":100,"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":"INTEGER"},"state":{"description":"Only jobs in this state, e.g. `failed` to see what went wrong.","enum":["pending","running","complete","failed","cancelled"],"type":"STRING"},"tool_name":{"description":"Only jobs started by this tool.","type":"STRING"}},"type":"OBJECT"}},{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","name":"job_poll","parameters":{"properties":{"job_ids":{"default":[],"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"STRING"},"maxItems":100,"minItems":0,"type":"ARRAY"},"mode":{"description":"Return when any job finishes, or only when all have.","enum":["any","all"],"type":"STRING"},"timeout_ms":{"default":5000,"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":"INTEGER"}},"type":"OBJECT"}},{"description":"Cancel a job; its handler is stopped, not just forgotten.","name":"job_cancel","parameters":{"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"STRING"}},"required":["job_id"],"type":"OBJECT"}},{"description":"Add two integers.","name":"add","parameters":{"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"INTEGER"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"INTEGER"}},"required":["a","b"],"type":"OBJECT"}},{"description":"Answer with the request itself.","name":"echo","parameters":{"description":"Values of every wire shape.","properties":{"data":{"description":"Bytes.","type":"STRING"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"INTEGER"},"type":"ARRAY"},"text":{"description":"Text.","type":"STRING"}},"required":["text","data","items"],"type":"OBJECT"}},{"description":"A handler that panics.","name":"crash"},{"description":"A handler that panics, written as a plain function (answered without\na future).","name":"crash_now"},{"description":"Sleep for a while.","name":"sleep","parameters":{"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"}},"required":["ms"],"type":"OBJECT"}},{"description":"Render for a while.","name":"render","parameters":{"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"}},"required":["ms"],"type":"OBJECT"}},{"description":"Stream chunks at an interval.","name":"generate","parameters":{"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"INTEGER"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"}},"required":["chunks","interval_ms"],"type":"OBJECT"}},{"description":"A handler that ignores cancellation.","name":"stubborn"},{"description":"A long handler that panics.","name":"meltdown"},{"description":"Launch, failing on request.","name":"launch","parameters":{"properties":{"fail":{"description":"Fail with `engine_down`.","type":"BOOLEAN"}},"required":["fail"],"type":"OBJECT"}},{"description":"Talk to the caller: log, report progress, ask its model, its user and\nits roots.","name":"chat","parameters":{"properties":{"prompt":{"description":"What to ask the model.","type":"STRING"}},"required":["prompt"],"type":"OBJECT"}},{"description":"Answer with the factor as read: an `f32`, to show what becomes of a\nnumber too large for one.","name":"scale","parameters":{"properties":{"factor":{"description":"The factor.","type":"NUMBER"}},"required":["factor"],"type":"OBJECT"}},{"description":"Count up to `to`, a page at a time.","name":"count","parameters":{"properties":{"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.","type":"STRING"},"lie":{"default":false,"description":"Answer with paging that contradicts itself: `more` without a\ncursor.","type":"BOOLEAN"},"per_page":{"default":10,"description":"Numbers on one page.","maximum":100,"minimum":1,"type":"INTEGER"},"to":{"description":"The last number.","maximum":4294967295,"minimum":0,"type":"INTEGER"}},"required":["to"],"type":"OBJECT"}},{"description":"A file system.","name":"fs","parameters":{"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `list`: List the files, a page at a time (as a job that is waited for).\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs","enum":["read","list","write","help","schema","status"],"type":"STRING"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":"STRING"},"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.\n\nUsed by: `list`.","type":"STRING"},"files":{"description":"How many files there are.\n\nUsed by: `list` (required).","maximum":4294967295,"minimum":0,"type":"INTEGER"},"ms":{"default":0,"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","list","write"],"type":"STRING"},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":"STRING"}},"required":["action"],"type":"OBJECT"}}]"#;
     fn tool(name: &str) -> ::core::option::Option<&'static ::toolwright::__private::ToolInfo> {
         match name {
             "job_status" => ::core::option::Option::Some(&Self::TOOLS[0]),
@@ -6966,8 +7205,9 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             "meltdown" => ::core::option::Option::Some(&Self::TOOLS[12]),
             "launch" => ::core::option::Option::Some(&Self::TOOLS[13]),
             "chat" => ::core::option::Option::Some(&Self::TOOLS[14]),
-            "count" => ::core::option::Option::Some(&Self::TOOLS[15]),
-            "fs" => ::core::option::Option::Some(&Self::TOOLS[16]),
+            "scale" => ::core::option::Option::Some(&Self::TOOLS[15]),
+            "count" => ::core::option::Option::Some(&Self::TOOLS[16]),
+            "fs" => ::core::option::Option::Some(&Self::TOOLS[17]),
             _ => ::core::option::Option::None,
         }
     }
@@ -6989,10 +7229,11 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             ToolRequest::Meltdown => (12, None),
             ToolRequest::Launch(_) => (13, None),
             ToolRequest::Chat(_) => (14, None),
-            ToolRequest::Count(_) => (15, None),
-            ToolRequest::Fs(FsRequest::Read(_)) => (16, Some(0)),
-            ToolRequest::Fs(FsRequest::List(_)) => (16, Some(1)),
-            ToolRequest::Fs(FsRequest::Write(_)) => (16, Some(2)),
+            ToolRequest::Scale(_) => (15, None),
+            ToolRequest::Count(_) => (16, None),
+            ToolRequest::Fs(FsRequest::Read(_)) => (17, Some(0)),
+            ToolRequest::Fs(FsRequest::List(_)) => (17, Some(1)),
+            ToolRequest::Fs(FsRequest::Write(_)) => (17, Some(2)),
         };
         let tool = &Self::TOOLS[tool];
         match action {
@@ -7180,13 +7421,21 @@ macro_rules! __toolwright_catalogue {
                     timing async_short,
                     declared "runtime/tests/support/catalogue.tool:83:6",
                 }
+                tool "scale" {
+                    variant Scale,
+                    marker ScaleTool,
+                    request ScaleRequest,
+                    response ScaleResponse,
+                    timing sync,
+                    declared "runtime/tests/support/catalogue.tool:101:6",
+                }
                 tool "count" {
                     variant Count,
                     marker CountTool,
                     request CountRequest,
                     response CountResponse,
                     timing sync,
-                    declared "runtime/tests/support/catalogue.tool:101:6",
+                    declared "runtime/tests/support/catalogue.tool:115:6",
                     paged,
                 }
                 tool "fs" {
@@ -7195,7 +7444,7 @@ macro_rules! __toolwright_catalogue {
                     request FsRequest,
                     response FsResponse,
                     timing async_short,
-                    declared "runtime/tests/support/catalogue.tool:120:6",
+                    declared "runtime/tests/support/catalogue.tool:134:6",
                     paged,
                 }
             }

@@ -96,6 +96,20 @@ tool chat {
     }
 }
 
+/// Answer with the factor as read: an `f32`, to show what becomes of a
+/// number too large for one.
+tool scale {
+    timing sync
+    request {
+        /// The factor.
+        factor: f32,
+    }
+    response {
+        /// The factor, as read.
+        factor: f32,
+    }
+}
+
 /// Count up to `to`, a page at a time.
 @paged
 tool count {

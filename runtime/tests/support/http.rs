@@ -68,12 +68,26 @@ impl Answer {
 
 /// Sends one POST to `/mcp` with the headers MCP asks for, plus `extra`.
 pub async fn post(server: &Server, extra: &[(&str, &str)], body: impl Into<Bytes>) -> Answer {
+    request(server, hyper::Method::POST, "/mcp", extra, body).await
+}
+
+/// Sends one request to `path` with the headers MCP asks for, plus
+/// `extra`.
+pub async fn request(
+    server: &Server,
+    method: hyper::Method,
+    path: &str,
+    extra: &[(&str, &str)],
+    body: impl Into<Bytes>,
+) -> Answer {
     let stream = TcpStream::connect(server.addr).await.expect("connect");
     let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
         .await
         .expect("handshake");
     tokio::spawn(connection);
-    let request = Request::post("/mcp")
+    let request = Request::builder()
+        .method(method)
+        .uri(path)
         .header(header::HOST, server.addr.to_string())
         .header(header::CONTENT_TYPE, "application/json")
         .header(header::ACCEPT, "application/json, text/event-stream");

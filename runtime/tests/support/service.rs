@@ -74,6 +74,12 @@ impl Studio {
         Ok(request)
     }
 
+    fn scale(&self, request: ScaleRequest) -> Result<ScaleResponse, ToolError> {
+        Ok(ScaleResponse {
+            factor: request.factor,
+        })
+    }
+
     async fn crash(&self) -> Result<(), ToolError> {
         panic!("the crash tool always panics")
     }
@@ -314,6 +320,13 @@ impl Service for Studio {
                         <Studio>::chat(&service, request, Context::new(cx)).await;
                     result
                         .map(ToolResponse::Chat)
+                        .map_err(IntoToolError::into_tool_error)
+                }
+                ToolRequest::Scale(request) => {
+                    let result: PrivateResult<ScaleResponse, ToolError> =
+                        <Studio>::scale(&service, request);
+                    result
+                        .map(ToolResponse::Scale)
                         .map_err(IntoToolError::into_tool_error)
                 }
                 ToolRequest::Count(request) => {

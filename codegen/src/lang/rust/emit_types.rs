@@ -5,7 +5,7 @@ use quote::{format_ident, quote};
 
 use super::context::{Cx, allow_deprecated, deprecated_attr};
 use super::{docs, layout, names, values};
-use crate::model::{EnumValue, Field, Origin, TypeDef, TypeId, TypeKind, Variant};
+use crate::model::{EnumValue, Field, Origin, Primitive, Type, TypeDef, TypeId, TypeKind, Variant};
 
 /// Every item of one type: its definition and its impls.
 pub(crate) fn type_def(cx: &Cx<'_>, ty: &TypeDef) -> TokenStream {
@@ -180,6 +180,12 @@ fn field(
             skip_serializing_if = "::core::option::Option::is_none"
         ));
     }
+    if decodes && ends_in_f32(&f.ty) {
+        // serde reads an `f32` with `as`: a number too large for it would
+        // arrive as infinity instead of being refused.
+        let with = format!("{}::single::deserialize", cx.rt_path);
+        serde.push(quote!(deserialize_with = #with));
+    }
     let serde = if serde.is_empty() {
         TokenStream::new()
     } else {
@@ -196,6 +202,15 @@ fn field(
         #deprecated
         #serde
         #vis #ident: #ty
+    }
+}
+
+/// True for `f32` and for options, lists and maps whose items end in it.
+fn ends_in_f32(ty: &Type) -> bool {
+    match ty {
+        Type::Primitive(p) => *p == Primitive::F32,
+        Type::List(inner) | Type::Map(inner) | Type::Optional(inner) => ends_in_f32(inner),
+        Type::Named(_) => false,
     }
 }
 

@@ -126,10 +126,8 @@ pub(crate) fn is_finished(state: JobState) -> bool {
 /// `None` when it has no JSON form (a map with non-string keys).
 fn response_json<R: Serialize>(response: &R, tool: &str) -> Option<Json> {
     let mut json = serde_json::to_value(response).ok()?;
-    if let Json::Object(map) = &mut json
-        && map.get("tool").and_then(Json::as_str) == Some(tool)
-    {
-        map.remove("tool");
+    if json.get(crate::wire::TOOL_TAG).and_then(Json::as_str) == Some(tool) {
+        crate::wire::untag(&mut json);
     }
     Some(json)
 }

@@ -1,5 +1,6 @@
-//! The guard in front of rmcp: the bearer token, the body limit, and
-//! JSON-RPC errors for malformed messages and batches.
+//! The guard in front of rmcp: the access rules every HTTP route shares
+//! (`Host`, `Origin`, the bearer token), the body limit, and JSON-RPC
+//! errors for malformed messages and batches.
 
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, Method, StatusCode, header};
@@ -8,6 +9,7 @@ use serde_json::Value;
 use std::sync::Arc;
 
 use super::{HttpConfig, Inner, batch};
+use crate::http::Access;
 use crate::mcp::jsonrpc::{self, Checked};
 use crate::mcp::reroute;
 use crate::port::CallPort;
@@ -15,7 +17,8 @@ use crate::port::CallPort;
 /// The rmcp service and what the guard checks before it.
 pub(super) struct Guard<P: CallPort> {
     pub(super) inner: Inner<P>,
-    bearer: Option<String>,
+    /// The `Host`, `Origin` and token rules every HTTP route shares.
+    access: Access,
     pub(super) max_body_bytes: usize,
 }
 
@@ -23,23 +26,9 @@ impl<P: CallPort> Guard<P> {
     pub(super) fn new(inner: Inner<P>, config: &HttpConfig) -> Self {
         Guard {
             inner,
-            bearer: config.bearer_token.clone(),
+            access: Access::new(config),
             max_body_bytes: config.max_body_bytes,
         }
-    }
-
-    /// True when the request carries the token, or none is needed.
-    fn authorized(&self, headers: &HeaderMap) -> bool {
-        let Some(expected) = &self.bearer else {
-            return true;
-        };
-        let given = headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "));
-        // Compared in constant time, so the answer's timing does not tell how
-        // much of a guess was right.
-        given.is_some_and(|given| constant_time_eq(given.as_bytes(), expected.as_bytes()))
     }
 
     /// Hands a request to rmcp.
@@ -53,13 +42,8 @@ pub(super) async fn handle<P: CallPort>(
     guard: Arc<Guard<P>>,
     request: axum::http::Request<Body>,
 ) -> Response {
-    if !guard.authorized(request.headers()) {
-        return (
-            StatusCode::UNAUTHORIZED,
-            [(header::WWW_AUTHENTICATE, "Bearer")],
-            "Unauthorized: this server needs `Authorization: Bearer <token>`",
-        )
-            .into_response();
+    if let Err(refused) = guard.access.check(request.headers(), true) {
+        return refused.into_response();
     }
     // Only JSON POSTs carry messages; rmcp answers the rest (GET streams,
     // DELETE sessions, wrong content types) itself.
@@ -269,13 +253,6 @@ async fn read_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<Byte
     axum::body::to_bytes(body, limit)
         .await
         .map_err(|_| too_large())
-}
-
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// An HTTP response carrying one JSON-RPC error.

@@ -1,9 +1,8 @@
 //! Streamable HTTP: rmcp's `StreamableHttpService` on axum, behind a guard
-//! that checks the bearer token, bounds the body and answers malformed
-//! JSON-RPC and batches itself.
+//! that applies the access rules of every HTTP route (`crate::http`),
+//! bounds the body and answers malformed JSON-RPC and batches itself.
 
 mod batch;
-mod config;
 mod guard;
 mod sessions;
 
@@ -14,7 +13,7 @@ use axum::serve::ListenerExt as _;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 
-pub use config::HttpConfig;
+pub use crate::http::HttpConfig;
 pub(crate) use sessions::RequestStream;
 
 use super::{McpServer, ServeError};
@@ -86,22 +85,18 @@ impl<P: CallPort> McpServer<P> {
                     config.path
                 )));
             }
-            Some(
-                crate::web::routes(self.port().clone(), self.schema.edge.clone(), &config)
-                    .map_err(ServeError::Config)?,
-            )
+            Some(crate::web::routes(self.edge.clone(), &config).map_err(ServeError::Config)?)
         } else {
             None
         };
-        let mut rmcp_config = StreamableHttpServerConfig::default()
-            .with_allowed_hosts(config.allowed_hosts.iter().cloned())
-            .with_allowed_origins(config.allowed_origins.iter().cloned())
+        // `Host` and `Origin` are the guard's, by the rules the web routes
+        // follow too (`http::Access`), so rmcp's own checks are off.
+        let rmcp_config = StreamableHttpServerConfig::default()
+            .disable_allowed_hosts()
+            .disable_allowed_origins()
             .with_max_request_body_bytes(config.max_body_bytes)
             .with_json_response(config.json_response)
             .with_cancellation_token(config.shutdown.child_token());
-        if config.allowed_origins.is_empty() {
-            rmcp_config = rmcp_config.disable_allowed_origins();
-        }
         let inner: Inner<P> = StreamableHttpService::new(
             move || Ok(self.for_session()),
             Arc::new(Sessions::default()),

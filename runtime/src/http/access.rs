@@ -1,10 +1,11 @@
-//! Who may use the web routes: the `Host` and `Origin` rules and the bearer
-//! token of the MCP endpoint beside them (`HttpConfig`).
+//! Who may use a route: the `Host` and `Origin` rules and the bearer
+//! token of the server's [`HttpConfig`], one parser and one rule set for
+//! MCP and the web routes alike.
 
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use crate::mcp::HttpConfig;
+use super::HttpConfig;
 
 /// The rules, from the server's `HttpConfig`.
 #[derive(Clone, Debug)]

@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 /// rebinding), no token, a 4 MiB body limit.
 ///
 /// ```
-/// use toolwright::mcp::HttpConfig;
+/// use toolwright::http::HttpConfig;
 /// let config = HttpConfig::default()
 ///     .addr("127.0.0.1:9000".parse().unwrap())
 ///     .bearer_token("s3cret");

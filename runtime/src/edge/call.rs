@@ -1,0 +1,152 @@
+//! The edge stage: the one path a call with JSON arguments takes to a
+//! [`CallPort`], whatever door it came in by (MCP on stdio or HTTP,
+//! `POST /api/tools/{name}`, the TOON WebSocket).
+//!
+//! ```text
+//! name, arguments ─▶ tool ─▶ strict-mode nulls dropped ─▶ action routed
+//!   (help / schema / status answered here, validated like any action)
+//!   ─▶ MsgPack request ─▶ port.call ─▶ a bad argument explained ─▶ answer
+//! ```
+//!
+//! A door adapts its protocol around [`Edge::prepare`] and
+//! [`Edge::finish`] (MCP, which talks to its client while the port works)
+//! or calls [`Edge::call`] for all of it (the web routes).
+
+use std::sync::Arc;
+
+use super::{Answer, JsonObject, Route, Schema, Served, explain, route};
+#[cfg(feature = "web")]
+use crate::Catalogue;
+#[cfg(feature = "web")]
+use crate::port::CallOptions;
+use crate::port::{CallPort, PortEnvelope};
+use crate::{ResponseEnvelope, ToolError, ToolInfo};
+
+/// The stage for one port: the port, its catalogue's schema (parsed once)
+/// and what an action tool's `status` says. Cheap to clone.
+pub(crate) struct Edge<P> {
+    port: P,
+    schema: Arc<Schema>,
+    version: Arc<str>,
+}
+
+impl<P: Clone> Clone for Edge<P> {
+    fn clone(&self) -> Self {
+        Edge {
+            port: self.port.clone(),
+            schema: self.schema.clone(),
+            version: self.version.clone(),
+        }
+    }
+}
+
+/// A call made ready for the port, or answered without it.
+pub(crate) enum Prepared {
+    /// Send this MsgPack request to the port.
+    Call(Vec<u8>),
+    /// The edge answered it: an action tool's `help`, `schema` or
+    /// `status`, or the error for arguments that name no action.
+    Answered(Result<Answer, ToolError>),
+}
+
+/// How a call through the stage ended.
+#[cfg(feature = "web")]
+pub(crate) enum Outcome<R> {
+    /// The port's envelope, a bad argument explained.
+    Port(ResponseEnvelope<R>),
+    /// The edge's own answer (see [`Prepared::Answered`]).
+    Edge(Result<Answer, ToolError>),
+}
+
+impl<P: CallPort> Edge<P> {
+    /// The stage for `port`; `version` is what `status` reports as the
+    /// server's.
+    pub(crate) fn new(port: P, schema: Arc<Schema>, version: Arc<str>) -> Self {
+        Edge {
+            port,
+            schema,
+            version,
+        }
+    }
+
+    /// The port calls go to.
+    pub(crate) fn port(&self) -> &P {
+        &self.port
+    }
+
+    /// The tool named `name`.
+    ///
+    /// # Errors
+    /// `UNKNOWN_TOOL`, with the closest name when one is close.
+    #[cfg(feature = "web")]
+    pub(crate) fn tool(name: &str) -> Result<&'static ToolInfo, ToolError> {
+        <P::Catalogue as Catalogue>::tool(name).ok_or_else(|| {
+            let names = <P::Catalogue as Catalogue>::TOOLS.iter().map(|t| t.name);
+            ToolError::unknown_tool(
+                &crate::error::shown(name),
+                toolwright_suggest::closest(name, names),
+            )
+        })
+    }
+
+    /// Readies a call of `tool`: each `null` its schema does not admit is
+    /// dropped from `args` (what providers' strict modes send for a
+    /// property left out), an action tool's `action` is routed, and the
+    /// rest becomes the MsgPack request.
+    pub(crate) fn prepare(&self, tool: &ToolInfo, args: &mut JsonObject) -> Prepared {
+        if let Some(input) = self.schema.input(tool.name) {
+            super::drop_absent_nulls(input, args);
+        }
+        if !tool.actions.is_empty()
+            && let Route::Answer(answer) = route(tool, &self.schema, args, self.served())
+        {
+            return Prepared::Answered(answer);
+        }
+        match super::request_msgpack(tool.name, args, self.port.limits()) {
+            Ok(request) => Prepared::Call(request),
+            Err(e) => Prepared::Answered(Err(e)),
+        }
+    }
+
+    /// The port's answer to a call of `tool` with `args`, as a door hands
+    /// it on: a request that did not decode gets the type its field
+    /// expected, from the tool's input schema.
+    pub(crate) fn finish(
+        &self,
+        tool: &ToolInfo,
+        args: &JsonObject,
+        envelope: PortEnvelope<P>,
+    ) -> PortEnvelope<P> {
+        match envelope {
+            ResponseEnvelope::Error(e) => {
+                ResponseEnvelope::Error(explain(e, &self.schema, tool, args))
+            }
+            envelope => envelope,
+        }
+    }
+
+    /// All of the stage for a door that waits for nothing but the answer.
+    #[cfg(feature = "web")]
+    pub(crate) async fn call(
+        &self,
+        tool: &ToolInfo,
+        mut args: JsonObject,
+        options: CallOptions,
+    ) -> Outcome<<P::Catalogue as Catalogue>::Response> {
+        match self.prepare(tool, &mut args) {
+            Prepared::Answered(answer) => Outcome::Edge(answer),
+            Prepared::Call(request) => {
+                let envelope = self.port.call(request, options).await;
+                Outcome::Port(self.finish(tool, &args, envelope))
+            }
+        }
+    }
+
+    /// What `status` says about this server.
+    fn served(&self) -> Served<'_> {
+        Served {
+            version: &self.version,
+            backend: self.port.events().source().as_str(),
+        }
+    }
+}
