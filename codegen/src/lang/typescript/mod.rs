@@ -55,6 +55,7 @@ const RUNTIME: &[(&str, &str)] = &[
     ("tsconfig.json", include_str!("runtime/tsconfig.json")),
     ("src/base64.ts", include_str!("runtime/base64.ts")),
     ("src/calls.ts", include_str!("runtime/calls.ts")),
+    ("src/canonical.ts", include_str!("runtime/canonical.ts")),
     ("src/catalogue.ts", include_str!("runtime/catalogue.ts")),
     ("src/client.ts", include_str!("runtime/client.ts")),
     ("src/errors.ts", include_str!("runtime/errors.ts")),
@@ -69,6 +70,10 @@ const RUNTIME: &[(&str, &str)] = &[
     ("src/profile.ts", include_str!("runtime/profile.ts")),
     ("src/rle.ts", include_str!("runtime/rle.ts")),
     ("src/shape.ts", include_str!("runtime/shape.ts")),
+    (
+        "src/shape_writer.ts",
+        include_str!("runtime/shape_writer.ts"),
+    ),
     ("src/toon.ts", include_str!("runtime/toon.ts")),
     ("src/validate.ts", include_str!("runtime/validate.ts")),
     ("src/wire.ts", include_str!("runtime/wire.ts")),
