@@ -154,7 +154,7 @@ impl RuntimeCrate {
                     && s != "_";
                 let keyword_ok = match s {
                     "crate" | "self" | "super" => i == 0 && !trimmed.starts_with("::"),
-                    _ => !crate::lang::rust::is_keyword(s),
+                    _ => !crate::lang::rust::ident::is_keyword(s),
                 };
                 ident && keyword_ok
             });

@@ -32,15 +32,6 @@ mod key {
     pub(super) const PAGED: &str = "paged";
 }
 
-/// The IDL's timing classes.
-const TIMINGS: [&str; 5] = [
-    "sync",
-    "async_short",
-    "async_medium",
-    "async_long",
-    "fire_and_forget",
-];
-
 /// Every tool of the catalogue, in declaration order.
 pub(crate) struct Catalogue {
     pub(crate) tools: Vec<ToolEntry>,
@@ -138,7 +129,7 @@ impl Fields {
             key::DECLARED => set(&mut self.declared, input.parse()?).ok_or_else(duplicate),
             key::TIMING => {
                 let timing: Ident = input.parse()?;
-                if !TIMINGS.iter().any(|t| timing == t) {
+                if toolwright_vocab::ToolTiming::from_name(&timing.to_string()).is_none() {
                     return Err(malformed(
                         timing.span(),
                         format!("unknown timing `{timing}`"),

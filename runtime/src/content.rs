@@ -4,20 +4,8 @@
 //! `structuredContent`. Everywhere else (MsgPack, TOON, the web routes,
 //! the typed bindings) they are ordinary fields.
 
-/// The kind of MCP content block a `@content` field becomes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ContentKind {
-    /// A `string`: a text block.
-    Text,
-    /// `{data, mime_type}`: an image block.
-    Image,
-    /// `{data, mime_type}`: an audio block.
-    Audio,
-    /// `{uri, mime_type?, text?, blob?}`: an embedded resource.
-    Resource,
-    /// `{uri, name, title?, description?, mime_type?}`: a resource link.
-    Link,
-}
+/// The kinds, shared with the generator through `toolwright-vocab`.
+pub use toolwright_vocab::ContentKind;
 
 /// The `@content` fields of one tool's (or one action's) response.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

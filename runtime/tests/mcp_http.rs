@@ -145,9 +145,12 @@ async fn foreign_hosts_and_origins_are_forbidden() {
                 hyper::Method::GET
             };
             let answer =
-                support::http::request(&server, method, path, &[("origin", malformed)], ping)
-                    .await;
-            assert_eq!(answer.status, StatusCode::FORBIDDEN, "{malformed} at {path}");
+                support::http::request(&server, method, path, &[("origin", malformed)], ping).await;
+            assert_eq!(
+                answer.status,
+                StatusCode::FORBIDDEN,
+                "{malformed} at {path}"
+            );
         }
     }
     // A loopback origin is fine.

@@ -315,7 +315,7 @@ fn apply(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
                 .first()
                 .and_then(|a| string(&a.kind))
                 .unwrap_or_default();
-            match ContentKind::parse(&name) {
+            match ContentKind::from_name(&name) {
                 Some(kind) => out.content = Some(kind),
                 None => {
                     let kinds = ContentKind::ALL.map(ContentKind::as_str);

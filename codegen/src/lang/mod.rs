@@ -4,6 +4,7 @@
 //! [`crate::generate::run`] is the pipeline every door calls.
 
 pub(crate) mod docs;
+pub(crate) mod docs_text;
 pub(crate) mod header;
 pub(crate) mod metadata;
 pub(crate) mod python;

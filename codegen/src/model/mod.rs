@@ -3,10 +3,12 @@
 //! (IDL names, no target casing) and serializable, so `toolwright check
 //! --emit model.json` shows exactly what the backends see.
 
-mod timing;
 mod types;
 
-pub use timing::Timing;
+/// The kinds of `@content`, shared with the runtime (`toolwright::ContentKind`).
+pub use toolwright_vocab::ContentKind;
+/// The IDL's timing classes, shared with the runtime (`toolwright::ToolTiming`).
+pub use toolwright_vocab::ToolTiming as Timing;
 pub use types::{Constraints, Number, Primitive, Type, TypeRef, Value};
 
 use std::collections::HashSet;
@@ -397,50 +399,6 @@ pub struct Field {
     pub header: Option<String>,
     /// Where it is declared.
     pub location: Location,
-}
-
-/// The kind of MCP content block a `@content` field becomes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ContentKind {
-    /// `string`: a text block.
-    Text,
-    /// `{data: bytes, mime_type: string}`: an image block.
-    Image,
-    /// `{data: bytes, mime_type: string}`: an audio block.
-    Audio,
-    /// `{uri: string, mime_type: string?, text: string?, blob: bytes?}`: an
-    /// embedded resource.
-    Resource,
-    /// `{uri: string, name: string, …}`: a link to a resource.
-    Link,
-}
-
-impl ContentKind {
-    /// Every kind, as written in `@content("…")`.
-    pub const ALL: [ContentKind; 5] = [
-        ContentKind::Text,
-        ContentKind::Image,
-        ContentKind::Audio,
-        ContentKind::Resource,
-        ContentKind::Link,
-    ];
-
-    /// The IDL spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ContentKind::Text => "text",
-            ContentKind::Image => "image",
-            ContentKind::Audio => "audio",
-            ContentKind::Resource => "resource",
-            ContentKind::Link => "link",
-        }
-    }
-
-    /// The kind named `name`.
-    pub fn parse(name: &str) -> Option<ContentKind> {
-        Self::ALL.into_iter().find(|k| k.as_str() == name)
-    }
 }
 
 /// One value of an enum.

@@ -6,10 +6,10 @@
 // `{"success": false, "toolName", "error": {"code", "message", "details"?},
 // "duration"}`.
 
+import { formatOf, writeCanonical } from "./canonical.js";
 import { TOONError, ValidationError } from "./errors.js";
-import { writeAnyJson, writeJsonFields } from "./json_writer.js";
-import { MsgpackWriter, presentFields, writeAnyMsgpack, writeMsgpackFields } from "./msgpack_writer.js";
 import { type CatalogueShape, type EndpointShape, type FieldShape, isRecord, setOwn, typeShape } from "./shape.js";
+import { type ShapeSink, presentFields, writeAny, writeFields } from "./shape_writer.js";
 import {
   type DecodeOptions,
   type EncodeOptions,
@@ -69,35 +69,37 @@ function fieldsOf(shape: CatalogueShape, type: string | null): readonly FieldSha
   return def.kind === "struct" ? def.fields : [];
 }
 
-/** Writes the body of a request or response (`action` first, then the fields) as JSON or MsgPack. */
+/**
+ * Writes the body of a request or response as one map: `action` first for
+ * an action tool, then the fields; with `tagged`, `tool` before them all
+ * (the docs/wire.md form).
+ */
 export function writeBody(
   shape: CatalogueShape,
   value: Record<string, unknown>,
   side: "request" | "response",
-): { json: () => string; msgpack: (out: MsgpackWriter) => void; tool: string } {
+): { write: (out: ShapeSink, tagged?: boolean) => void; tool: string } {
   const { tool, action, endpoint } = endpointOf(shape, value);
   const fields = fieldsOf(shape, endpoint[side]);
   const bodyValue = value[side === "request" ? "args" : "data"];
   const body: Record<string, unknown> = isRecord(bodyValue) ? bodyValue : {};
   return {
     tool,
-    json: () => {
-      const parts = writeJsonFields(body, fields, shape.types);
-      if (action !== undefined) parts.unshift(`"action":${JSON.stringify(action)}`);
-      return `{${parts.join(",")}}`;
-    },
-    msgpack: (out) => {
-      out.map(presentFields(body, fields).length + (action === undefined ? 0 : 1));
+    write: (out, tagged = false) => {
+      out.map(presentFields(body, fields).length + (tagged ? 1 : 0) + (action === undefined ? 0 : 1));
+      if (tagged) {
+        out.key("tool");
+        out.str(tool);
+      }
       if (action !== undefined) {
-        out.str("action");
+        out.key("action");
         out.str(action);
       }
-      writeMsgpackFields(out, body, fields, shape.types);
+      writeFields(out, body, fields, shape.types);
+      out.mapEnd();
     },
   };
 }
-
-const utf8 = new TextEncoder();
 
 /** Encodes a validated request as a `TOOL_CALL` frame. */
 export function encodeToolCallWith<Req extends { tool: string }, Res extends { tool: string }>(
@@ -108,19 +110,14 @@ export function encodeToolCallWith<Req extends { tool: string }, Res extends { t
 ): Uint8Array {
   const value = catalogue.parseRequest(request) as unknown as Record<string, unknown>;
   const body = writeBody(catalogue.shape, value, "request");
-  const version: TOONVersion = options.version ?? 1;
-  let payload: Uint8Array;
-  if (version === 1) {
-    payload = utf8.encode(`{"toolName":${JSON.stringify(body.tool)},"args":${body.json()}}`);
-  } else {
-    const out = new MsgpackWriter();
+  const payload = writeCanonical(formatOf(options.version ?? 1), (out) => {
     out.map(2);
-    out.str("toolName");
+    out.key("toolName");
     out.str(body.tool);
-    out.str("args");
-    body.msgpack(out);
-    payload = out.bytes();
-  }
+    out.key("args");
+    body.write(out);
+    out.mapEnd();
+  });
   return new TOONEncoder(options).frame(MessageType.TOOL_CALL, payload, sequenceId);
 }
 
@@ -136,53 +133,42 @@ export function encodeToolResultWith<Req extends { tool: string }, Res extends {
   if (result.success) {
     const value = catalogue.parseResponse(result.response) as unknown as Record<string, unknown>;
     const body = writeBody(catalogue.shape, value, "response");
-    if (version === 1) {
-      payload = utf8.encode(
-        `{"success":true,"toolName":${JSON.stringify(body.tool)},"data":${body.json()},"duration":${durationOf(result.duration)}}`,
-      );
-    } else {
-      const out = new MsgpackWriter();
+    payload = writeCanonical(formatOf(version), (out) => {
       out.map(4);
-      out.str("success");
+      out.key("success");
       out.bool(true);
-      out.str("toolName");
+      out.key("toolName");
       out.str(body.tool);
-      out.str("data");
-      body.msgpack(out);
-      out.str("duration");
+      out.key("data");
+      body.write(out);
+      out.key("duration");
       out.int(durationOf(result.duration));
-      payload = out.bytes();
-    }
+      out.mapEnd();
+    });
   } else {
     const { code, message, details } = result.error;
-    if (version === 1) {
-      const error = [`"code":${JSON.stringify(code)}`, `"message":${JSON.stringify(message)}`];
-      if (details !== undefined && details !== null) error.push(`"details":${writeAnyJson(details)}`);
-      payload = utf8.encode(
-        `{"success":false,"toolName":${JSON.stringify(result.toolName)},"error":{${error.join(",")}},"duration":${durationOf(result.duration)}}`,
-      );
-    } else {
-      const out = new MsgpackWriter();
+    const hasDetails = details !== undefined && details !== null;
+    payload = writeCanonical(formatOf(version), (out) => {
       out.map(4);
-      out.str("success");
+      out.key("success");
       out.bool(false);
-      out.str("toolName");
+      out.key("toolName");
       out.str(result.toolName);
-      out.str("error");
-      const hasDetails = details !== undefined && details !== null;
+      out.key("error");
       out.map(hasDetails ? 3 : 2);
-      out.str("code");
+      out.key("code");
       out.str(code);
-      out.str("message");
+      out.key("message");
       out.str(message);
       if (hasDetails) {
-        out.str("details");
-        writeAnyMsgpack(out, details);
+        out.key("details");
+        writeAny(out, details);
       }
-      out.str("duration");
+      out.mapEnd();
+      out.key("duration");
       out.int(durationOf(result.duration));
-      payload = out.bytes();
-    }
+      out.mapEnd();
+    });
   }
   return new TOONEncoder(options).frame(MessageType.TOOL_RESULT, payload, sequenceId);
 }
@@ -223,10 +209,6 @@ function decoderOf(decoder: TOONDecoder | DecodeOptions | undefined): TOONDecode
   return decoder instanceof TOONDecoder ? decoder : new TOONDecoder(decoder);
 }
 
-function formatOf(header: TOONHeader): WireFormat {
-  return header.version === 1 ? "json" : "msgpack";
-}
-
 /**
  * Decodes a `TOOL_CALL` frame into a validated request (defaults applied).
  *
@@ -249,7 +231,7 @@ export function decodeToolCallWith<Req extends { tool: string }, Res extends { t
       payload["toolName"],
       payload["args"],
       "request",
-      formatOf(frame.header),
+      formatOf(frame.header.version),
       (v) => catalogue.parseRequest(v),
     );
     return { header: frame.header, request };
@@ -281,7 +263,7 @@ export function decodeToolResultWith<Req extends { tool: string }, Res extends {
       throw new ValidationError(["duration"], "expected a whole number of milliseconds");
     }
     if (success === true) {
-      const response = readTagged(catalogue.shape, toolName, payload["data"], "response", formatOf(frame.header), (v) =>
+      const response = readTagged(catalogue.shape, toolName, payload["data"], "response", formatOf(frame.header.version), (v) =>
         catalogue.parseResponse(v),
       );
       return { header: frame.header, result: { success: true, toolName, response, duration } };

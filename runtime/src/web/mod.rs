@@ -14,8 +14,8 @@ use axum::Router;
 use axum::routing::{get, post};
 
 use crate::edge::Edge;
-use crate::jobs::Owner;
 use crate::http::{Access, HttpConfig};
+use crate::jobs::Owner;
 use crate::port::CallPort;
 
 /// What every route shares.

@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use serde::Serialize;
 
 use super::names::{self, Unique};
+use crate::lang::docs_text::first_paragraph;
 use crate::model::{
     Deprecation, Field, Model, Origin, Primitive, Type, TypeDef, TypeId, TypeKind, Value, Variant,
 };
@@ -431,17 +432,6 @@ fn with_deprecation(text: &str, deprecated: Option<&Deprecation>) -> String {
         Some(Deprecation { reason: Some(r) }) => format!("{}\n\nDeprecated: {r}", text.trim()),
         Some(Deprecation { reason: None }) => format!("{}\n\nDeprecated.", text.trim()),
     }
-}
-
-/// The first paragraph of the docs, its lines joined: an error's message.
-pub(super) fn first_paragraph(docs: Option<&str>) -> Option<String> {
-    let lines: Vec<&str> = docs?
-        .lines()
-        .map(str::trim)
-        .skip_while(|l| l.is_empty())
-        .take_while(|l| !l.is_empty())
-        .collect();
-    (!lines.is_empty()).then(|| lines.join(" "))
 }
 
 fn constraints(f: &Field, args: &mut Vec<String>) {

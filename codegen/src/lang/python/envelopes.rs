@@ -3,8 +3,9 @@
 
 use serde::Serialize;
 
-use super::context::{Classes, first_paragraph};
+use super::context::Classes;
 use super::names::{self, Unique};
+use crate::lang::docs_text::first_paragraph;
 use crate::model::{Action, Endpoint, Model, Tool, ToolKind, TypeId};
 
 /// A `ToolCall` / `ToolResult` pair for a tool or action.

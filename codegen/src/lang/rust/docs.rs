@@ -35,19 +35,6 @@ pub(crate) fn or(docs: Option<&str>, fallback: impl FnOnce() -> String) -> Token
     }
 }
 
-/// The first paragraph of the docs, its lines joined: what a variant of an
-/// `error` says as its message (a sentence wrapped over two `///` lines is
-/// still one sentence).
-pub(crate) fn first_paragraph(docs: Option<&str>) -> Option<String> {
-    let lines: Vec<&str> = docs?
-        .lines()
-        .map(str::trim)
-        .skip_while(|l| l.is_empty())
-        .take_while(|l| !l.is_empty())
-        .collect();
-    (!lines.is_empty()).then(|| lines.join(" "))
-}
-
 /// Rewrites Markdown so rustdoc shows what the author meant without
 /// running or resolving anything: bare code fences and indented code
 /// become ```` ```text ````, and outside code, `[`, `]` and `<` are

@@ -5,6 +5,7 @@ use quote::{format_ident, quote};
 
 use super::context::{Cx, allow_deprecated, deprecated_attr};
 use super::{docs, layout, names, values};
+use crate::lang::docs_text;
 use crate::model::{EnumValue, Field, Origin, Primitive, Type, TypeDef, TypeId, TypeKind, Variant};
 
 /// Every item of one type: its definition and its impls.
@@ -427,7 +428,7 @@ fn error_impls(cx: &Cx<'_>, ty: &TypeDef, variants: &[Variant]) -> TokenStream {
         .map(|v| v.code.as_deref().unwrap_or_default())
         .collect();
     let messages = variants.iter().zip(&codes).map(|(v, code)| {
-        docs::first_paragraph(v.docs.as_deref()).unwrap_or_else(|| (*code).to_owned())
+        docs_text::first_paragraph(v.docs.as_deref()).unwrap_or_else(|| (*code).to_owned())
     });
     let example = codes.first().copied().unwrap_or_default();
     let code_doc = format!(

@@ -10,6 +10,7 @@ mod emit_tagged;
 mod emit_tools;
 mod emit_types;
 mod emit_validate;
+pub(crate) mod ident;
 mod layout;
 pub(crate) mod names;
 mod values;
@@ -23,11 +24,6 @@ use crate::options::Generator;
 use crate::output::OutputFile;
 use crate::{Options, model};
 use context::Cx;
-
-/// True for a Rust keyword (strict or reserved, 2024 edition).
-pub(crate) fn is_keyword(word: &str) -> bool {
-    names::KEYWORDS.contains(&word)
-}
 
 /// Generates the one Rust file of a catalogue.
 /// The backend: one file, `<output_name>.rs`.

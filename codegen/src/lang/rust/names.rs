@@ -1,24 +1,11 @@
-//! Rust spellings of IDL names: identifiers, keyword escapes, variant names
-//! and the serde renames that keep the wire names.
+//! Rust spellings of IDL names: field and variant identifiers and the
+//! serde renames that keep the wire names. Keywords and their escapes are
+//! in `ident`.
 
 use heck::ToUpperCamelCase;
-use proc_macro2::{Ident, Span};
+use proc_macro2::Ident;
 
-/// Every keyword of Rust 2024, strict and reserved. Weak keywords (`union`,
-/// `macro_rules`, `raw`, `safe`) are ordinary identifiers where fields live.
-pub(crate) const KEYWORDS: &[&str] = &[
-    // Strict.
-    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
-    "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub",
-    "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
-    "unsafe", "use", "where", "while", // Reserved for future use.
-    "abstract", "become", "box", "do", "final", "gen", "macro", "override", "priv", "try",
-    "typeof", "unsized", "virtual", "yield",
-];
-
-/// Keywords that cannot be raw identifiers: they get a trailing underscore,
-/// which no IDL name has.
-const NOT_RAW: &[&str] = &["self", "Self", "super", "crate"];
+use super::ident::{NOT_RAW, ident};
 
 /// A Rust identifier for an IDL name, and the wire name serde must be told
 /// when the identifier does not spell it.
@@ -92,41 +79,10 @@ pub(crate) fn type_ident(name: &str) -> Ident {
     ident(name)
 }
 
-/// An identifier for `name`: raw when it is a keyword that can be raw. The
-/// checker admits only ASCII letters, digits and single underscores, so
-/// anything else means the model was not built by the checker; it is
-/// replaced rather than allowed to panic inside `proc_macro2`.
-pub(crate) fn ident(name: &str) -> Ident {
-    let valid = name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && name != "_";
-    if !valid {
-        let mut fixed: String = name
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-            .collect();
-        if !fixed.starts_with(|c: char| c.is_ascii_alphabetic()) {
-            fixed.insert(0, 'x');
-        }
-        return ident(&fixed);
-    }
-    if NOT_RAW.contains(&name) {
-        // Only reachable for a model not built by the checker.
-        return Ident::new(&format!("{name}_"), Span::call_site());
-    }
-    if KEYWORDS.contains(&name) {
-        Ident::new_raw(name, Span::call_site())
-    } else {
-        Ident::new(name, Span::call_site())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::rust::ident::KEYWORDS;
 
     #[test]
     fn keywords_become_raw_identifiers() {
@@ -185,16 +141,5 @@ mod tests {
         assert_eq!(serde_snake("AbcToMidi"), "abc_to_midi");
         assert_eq!(serde_snake("AB"), "a_b");
         assert_eq!(serde_snake("Timeout2"), "timeout2");
-    }
-
-    #[test]
-    fn names_outside_the_idl_grammar_do_not_panic() {
-        for odd in ["", "_", "9lives", "a-b", "ça", "self"] {
-            let ident = ident(odd).to_string();
-            assert!(
-                syn::parse_str::<syn::Ident>(&ident).is_ok(),
-                "{odd} → {ident}"
-            );
-        }
     }
 }

@@ -55,6 +55,7 @@ const RUNTIME: &[(&str, &str)] = &[
     ("tsconfig.json", include_str!("runtime/tsconfig.json")),
     ("src/base64.ts", include_str!("runtime/base64.ts")),
     ("src/calls.ts", include_str!("runtime/calls.ts")),
+    ("src/canonical.ts", include_str!("runtime/canonical.ts")),
     ("src/catalogue.ts", include_str!("runtime/catalogue.ts")),
     ("src/client.ts", include_str!("runtime/client.ts")),
     ("src/errors.ts", include_str!("runtime/errors.ts")),
@@ -69,6 +70,10 @@ const RUNTIME: &[(&str, &str)] = &[
     ("src/profile.ts", include_str!("runtime/profile.ts")),
     ("src/rle.ts", include_str!("runtime/rle.ts")),
     ("src/shape.ts", include_str!("runtime/shape.ts")),
+    (
+        "src/shape_writer.ts",
+        include_str!("runtime/shape_writer.ts"),
+    ),
     ("src/toon.ts", include_str!("runtime/toon.ts")),
     ("src/validate.ts", include_str!("runtime/validate.ts")),
     ("src/wire.ts", include_str!("runtime/wire.ts")),
@@ -85,65 +90,39 @@ pub(crate) fn generate(input: &super::Input<'_>) -> Result<Vec<OutputFile>, crat
 }
 
 /// `src/profiles.ts`: the provider profiles as constants, and the lookup of
-/// a tool's input schema that `profileArguments` reads nulls against.
+/// a tool's input schema that `profileArguments` reads nulls against. The
+/// file is `runtime/profiles.ts` with each profile's tools in place of its
+/// empty array.
 fn profiles(input: &super::Input<'_>) -> OutputFile {
-    let mut text = String::from(
-        "// The catalogue's tools as LLM providers take them (docs/schemas.md,\n\
-         // \"Provider profiles\"), and a model's arguments read back.\n\n\
-         import { dropAbsentNulls, type Profile } from \"./profile.js\";\n\
-         import type { JsonValue } from \"./validate.js\";\n",
-    );
-    for profile in crate::Profile::ALL {
+    let mut text = PROFILES_TS.to_owned();
+    // Last constant first: the first match is then always the declaration,
+    // never text inside tools already put in after it.
+    for profile in crate::Profile::ALL.into_iter().rev() {
         let json = serde_json::to_string_pretty(input.profile(profile)).unwrap_or_default();
-        text.push_str(&format!(
-            "\n/** The tools as {} takes them: `schemas/profiles/{}.json`. */\n\
-             export const {}_TOOLS: readonly JsonValue[] = {json};\n",
-            profile.provider(),
-            profile.name(),
-            profile.name().to_uppercase(),
-        ));
+        let empty = profile_constant(profile, "[]");
+        debug_assert!(
+            text.contains(&empty),
+            "runtime/profiles.ts declares {empty}"
+        );
+        text = text.replacen(&empty, &profile_constant(profile, &json), 1);
     }
-    text.push_str(PROFILE_FUNCTIONS);
     OutputFile {
         path: Path::new("src").join("profiles.ts"),
         contents: text,
     }
 }
 
-/// The functions of `src/profiles.ts` over its constants.
-const PROFILE_FUNCTIONS: &str = r#"
-/** The tool definitions of `profile`. */
-export function profileTools(profile: Profile): readonly JsonValue[] {
-  switch (profile) {
-    case "openai":
-      return OPENAI_TOOLS;
-    case "anthropic":
-      return ANTHROPIC_TOOLS;
-    case "gemini":
-      return GEMINI_TOOLS;
-  }
-}
+/// `src/profiles.ts` with no tools: each profile's constant is `[]`.
+const PROFILES_TS: &str = include_str!("runtime/profiles.ts");
 
-/**
- * A model's arguments for `tool` as the server reads them: each `null` the
- * tool's input schema does not admit left out (OpenAI's strict mode sends one
- * for every property the model leaves out). A copy; `args` is not changed.
- */
-export function profileArguments(
-  tool: string,
-  args: { readonly [key: string]: JsonValue },
-): { [key: string]: JsonValue } {
-  // The Anthropic profile carries each tool's MCP input schema as it is.
-  const entry = ANTHROPIC_TOOLS.find(
-    (t) => typeof t === "object" && t !== null && !Array.isArray(t) && t["name"] === tool,
-  );
-  const schema =
-    typeof entry === "object" && entry !== null && !Array.isArray(entry)
-      ? entry["input_schema"]
-      : undefined;
-  return dropAbsentNulls(schema, args);
+/// The declaration of `profile`'s constant in `src/profiles.ts`, with `tools`
+/// as its value.
+fn profile_constant(profile: crate::Profile, tools: &str) -> String {
+    format!(
+        "export const {}_TOOLS: readonly JsonValue[] = {tools};",
+        profile.name().to_uppercase()
+    )
 }
-"#;
 
 fn files(model: &Model) -> Vec<OutputFile> {
     templates::render(
@@ -154,4 +133,28 @@ fn files(model: &Model) -> Vec<OutputFile> {
         RUNTIME,
         Path::new(""),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PROFILES_TS, profile_constant};
+
+    #[test]
+    fn profiles_ts_declares_each_profile_once() {
+        for profile in crate::Profile::ALL {
+            let empty = profile_constant(profile, "[]");
+            assert_eq!(PROFILES_TS.matches(&empty).count(), 1, "{empty}");
+            let doc = format!(
+                "/** The tools as {} takes them: `schemas/profiles/{}.json`. */\n{empty}",
+                profile.provider(),
+                profile.name()
+            );
+            assert!(PROFILES_TS.contains(&doc), "{doc}");
+        }
+        let at = |p| PROFILES_TS.find(&profile_constant(p, "[]"));
+        assert!(
+            crate::Profile::ALL.windows(2).all(|w| at(w[0]) < at(w[1])),
+            "declared in Profile::ALL's order"
+        );
+    }
 }

@@ -1,17 +1,16 @@
 // Canonical MsgPack (docs/wire.md): smallest integer encodings, `f32`
 // fields as float 32 and `f64` as float 64, bytes as bin, struct fields in
-// declaration order, map keys sorted, absent optionals left out.
+// declaration order, map keys sorted, absent optionals left out. The walk
+// is shape_writer.ts's, shared with JSON; this file only spells what it
+// finds as bytes, and writes the frames' own maps (wire.ts, calls.ts).
 
-import { ValidationError } from "./errors.js";
-import { expected } from "./json_writer.js";
-import { type FieldShape, type Shape, type ShapeTable, isRecord, sortedKeys, typeShape } from "./shape.js";
-
-type Path = (string | number)[];
+import type { Shape, ShapeTable } from "./shape.js";
+import { type ShapeSink, writeShape } from "./shape_writer.js";
 
 const utf8 = new TextEncoder();
 
 /** A growable byte buffer with the MsgPack primitives. */
-export class MsgpackWriter {
+export class MsgpackWriter implements ShapeSink {
   private buf: Uint8Array;
   private view: DataView;
   private len = 0;
@@ -166,6 +165,11 @@ export class MsgpackWriter {
     this.raw(value);
   }
 
+  /** Bytes inside a `json` value: a `bin`, as Rust writes them. */
+  anyBytes(value: Uint8Array): void {
+    this.bin(value);
+  }
+
   /** An array header. */
   array(n: number): void {
     if (n < 16) this.byte(0x90 | n);
@@ -173,12 +177,26 @@ export class MsgpackWriter {
     else this.byte(0xdd), this.u32(n);
   }
 
+  /** Nothing: the header counted the items. */
+  item(): void {}
+
+  /** Nothing: the header counted the items. */
+  arrayEnd(): void {}
+
   /** A map header. */
   map(n: number): void {
     if (n < 16) this.byte(0x80 | n);
     else if (n < 0x10000) this.byte(0xde), this.u16(n);
     else this.byte(0xdf), this.u32(n);
   }
+
+  /** A map key: a `str`. */
+  key(name: string): void {
+    this.str(name);
+  }
+
+  /** Nothing: the header counted the entries. */
+  mapEnd(): void {}
 
   private u16(n: number): void {
     this.reserve(2);
@@ -195,161 +213,6 @@ export class MsgpackWriter {
 
 /** Writes `value`, of type `shape`, as canonical MsgPack. */
 export function writeMsgpack(value: unknown, shape: Shape, table: ShapeTable, out = new MsgpackWriter()): Uint8Array {
-  write(out, value, shape, table, []);
+  writeShape(out, value, shape, table);
   return out.bytes();
-}
-
-/** True when a field is written: present, and not `null` in an optional field (absent, then). */
-function isPresent(field: unknown, shape: Shape): boolean {
-  return field !== undefined && !(field === null && typeof shape !== "string" && shape[0] === "opt");
-}
-
-/** The fields of a struct value that are written, in declaration order. */
-export function presentFields(value: Record<string, unknown>, fields: readonly FieldShape[]): FieldShape[] {
-  return fields.filter(([name, shape]) => isPresent(value[name], shape));
-}
-
-/** Writes the present fields as map entries (the caller writes the map header). */
-export function writeMsgpackFields(
-  out: MsgpackWriter,
-  value: Record<string, unknown>,
-  fields: readonly FieldShape[],
-  table: ShapeTable,
-  path: Path = [],
-): void {
-  for (const [name, shape] of fields) {
-    const field = value[name];
-    if (!isPresent(field, shape)) continue;
-    out.str(name);
-    path.push(name);
-    write(out, field, shape, table, path);
-    path.pop();
-  }
-}
-
-/** Writes any JSON value as Rust writes a `serde_json::Value`: keys sorted, whole numbers as integers. */
-export function writeAnyMsgpack(out: MsgpackWriter, value: unknown, path: Path = []): void {
-  switch (typeof value) {
-    case "string":
-      return out.str(value);
-    case "boolean":
-      return out.bool(value);
-    case "number":
-      if (!Number.isFinite(value)) throw new ValidationError(path, `${value} is not a JSON number`);
-      return Number.isSafeInteger(value) ? out.int(value) : out.f64(value);
-    case "object": {
-      if (value === null) return out.nil();
-      if (Array.isArray(value)) {
-        out.array(value.length);
-        for (let i = 0; i < value.length; i++) {
-          path.push(i);
-          writeAnyMsgpack(out, value[i], path);
-          path.pop();
-        }
-        return;
-      }
-      if (value instanceof Uint8Array) return out.bin(value);
-      const record = value as Record<string, unknown>;
-      const keys = sortedKeys(record);
-      let count = 0;
-      for (const key of keys) if (record[key] !== undefined) count++;
-      out.map(count);
-      for (const key of keys) {
-        const v = record[key];
-        if (v === undefined) continue;
-        out.str(key);
-        path.push(key);
-        writeAnyMsgpack(out, v, path);
-        path.pop();
-      }
-      return;
-    }
-    default:
-      throw new ValidationError(path, `a ${typeof value} is not a JSON value`);
-  }
-}
-
-function write(out: MsgpackWriter, value: unknown, shape: Shape, table: ShapeTable, path: Path): void {
-  if (typeof shape === "string") {
-    switch (shape) {
-      case "bool":
-        if (typeof value !== "boolean") throw expected(path, "a boolean", value);
-        return out.bool(value);
-      case "string":
-        if (typeof value !== "string") throw expected(path, "a string", value);
-        return out.str(value);
-      case "f64":
-        if (typeof value !== "number" || !Number.isFinite(value)) throw expected(path, "a finite number", value);
-        return out.f64(value);
-      case "f32":
-        if (typeof value !== "number" || !Number.isFinite(value)) throw expected(path, "a finite number", value);
-        return out.f32(value);
-      case "bytes":
-        if (!(value instanceof Uint8Array)) throw expected(path, "a Uint8Array", value);
-        return out.bin(value);
-      case "json":
-        return writeAnyMsgpack(out, value, path);
-      default:
-        if (typeof value !== "number" || !Number.isSafeInteger(value)) {
-          throw expected(path, `an integer (${shape}) within ±(2^53−1)`, value);
-        }
-        return out.int(value);
-    }
-  }
-  switch (shape[0]) {
-    case "opt":
-      return value === null || value === undefined ? out.nil() : write(out, value, shape[1], table, path);
-    case "list": {
-      if (!Array.isArray(value)) throw expected(path, "an array", value);
-      out.array(value.length);
-      for (let i = 0; i < value.length; i++) {
-        path.push(i);
-        write(out, value[i], shape[1], table, path);
-        path.pop();
-      }
-      return;
-    }
-    case "map": {
-      if (!isRecord(value)) throw expected(path, "an object", value);
-      const keys = sortedKeys(value);
-      out.map(keys.length);
-      for (const key of keys) {
-        out.str(key);
-        path.push(key);
-        write(out, value[key], shape[1], table, path);
-        path.pop();
-      }
-      return;
-    }
-    case "ref": {
-      const def = typeShape(table, shape[1]);
-      switch (def.kind) {
-        case "enum":
-          if (typeof value !== "string") throw expected(path, `a ${shape[1]} value`, value);
-          return out.str(value);
-        case "struct":
-          if (!isRecord(value)) throw expected(path, `a ${shape[1]} object`, value);
-          out.map(presentFields(value, def.fields).length);
-          return writeMsgpackFields(out, value, def.fields, table, path);
-        case "union": {
-          if (!isRecord(value)) throw expected(path, `a ${shape[1]} object`, value);
-          const keys = Object.keys(value);
-          const tag = keys[0];
-          const fields = tag === undefined ? undefined : def.variants[tag];
-          if (keys.length !== 1 || tag === undefined || fields === undefined) {
-            throw new ValidationError(path, `a ${shape[1]} is an object with exactly one variant key`);
-          }
-          const inner = value[tag];
-          if (!isRecord(inner)) throw expected([...path, tag], "an object of the variant's fields", inner);
-          out.map(1);
-          out.str(tag);
-          out.map(presentFields(inner, fields).length);
-          path.push(tag);
-          writeMsgpackFields(out, inner, fields, table, path);
-          path.pop();
-          return;
-        }
-      }
-    }
-  }
 }

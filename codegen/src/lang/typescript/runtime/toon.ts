@@ -7,10 +7,10 @@
 import { decode as decodeMsgpack } from "@msgpack/msgpack";
 
 import { TOONError } from "./errors.js";
-import { writeAnyJson, writeJsonFields } from "./json_writer.js";
-import { MsgpackWriter, presentFields, writeAnyMsgpack, writeMsgpackFields } from "./msgpack_writer.js";
+import { formatOf, writeCanonical } from "./canonical.js";
 import { rleDecode, rleEncodeShorterThan } from "./rle.js";
 import { type FieldShape, type ShapeTable, isRecord } from "./shape.js";
+import { writeAny, writeStruct } from "./shape_writer.js";
 import { readAnyJson } from "./wire_reader.js";
 
 /** What a frame carries. */
@@ -114,7 +114,6 @@ export interface DecodeOptions {
   maxDecompressed?: number;
 }
 
-const utf8 = new TextEncoder();
 const utf8Strict = new TextDecoder("utf-8", { fatal: true });
 
 // The payloads of the message types, for the canonical writers.
@@ -163,21 +162,10 @@ function payloadFields(type: MessageType, payload: unknown): readonly FieldShape
  */
 export function writePayload(type: MessageType, payload: unknown, version: TOONVersion): Uint8Array {
   const fields = payloadFields(type, payload);
-  if (version === 1) {
-    const text =
-      fields !== undefined && isRecord(payload)
-        ? `{${writeJsonFields(payload, fields, PAYLOADS).join(",")}}`
-        : writeAnyJson(payload);
-    return utf8.encode(text);
-  }
-  const out = new MsgpackWriter();
-  if (fields !== undefined && isRecord(payload)) {
-    out.map(presentFields(payload, fields).length);
-    writeMsgpackFields(out, payload, fields, PAYLOADS);
-  } else {
-    writeAnyMsgpack(out, payload);
-  }
-  return out.bytes();
+  return writeCanonical(formatOf(version), (out) => {
+    if (fields !== undefined && isRecord(payload)) writeStruct(out, payload, fields, PAYLOADS);
+    else writeAny(out, payload);
+  });
 }
 
 /** Encodes TOON frames. */

@@ -7,6 +7,7 @@ import { decode as decodeMsgpack } from "@msgpack/msgpack";
 
 import { type Catalogue, writeBody } from "./calls.js";
 import { ValidationError } from "./errors.js";
+import { JsonWriter } from "./json_writer.js";
 import { MsgpackWriter } from "./msgpack_writer.js";
 import { isRecord, typeShape } from "./shape.js";
 import { type WireFormat, readWireFields } from "./wire_reader.js";
@@ -23,9 +24,9 @@ export function writeWireJson<Req extends { tool: string }, Res extends { tool: 
   side: Side,
 ): string {
   const checked = (side === "request" ? catalogue.parseRequest(value) : catalogue.parseResponse(value)) as unknown as Record<string, unknown>;
-  const body = writeBody(catalogue.shape, checked, side).json();
-  const tag = `{"tool":${JSON.stringify(checked["tool"])}`;
-  return body === "{}" ? `${tag}}` : `${tag},${body.slice(1)}`;
+  const out = new JsonWriter();
+  writeBody(catalogue.shape, checked, side).write(out, true);
+  return out.text();
 }
 
 /** Canonical MsgPack of a request or response (validated first). */
@@ -35,16 +36,9 @@ export function writeWireMsgpack<Req extends { tool: string }, Res extends { too
   side: Side,
 ): Uint8Array {
   const checked = (side === "request" ? catalogue.parseRequest(value) : catalogue.parseResponse(value)) as unknown as Record<string, unknown>;
-  const inner = new MsgpackWriter();
-  writeBody(catalogue.shape, checked, side).msgpack(inner);
-  // `inner` is a map of n entries; write a map of n + 1 with `tool` first.
-  const bytes = inner.bytes();
-  const { count, offset } = readMapHeader(bytes, 0);
-  const out = new MsgpackWriter(bytes.length + 16);
-  out.map(count + 1);
-  out.str("tool");
-  out.str(String(checked["tool"]));
-  out.raw(bytes.subarray(offset));
+  const out = new MsgpackWriter();
+  writeBody(catalogue.shape, checked, side).write(out, true);
+  // A copy the size of the message, not of the buffer.
   return out.bytes().slice();
 }
 
