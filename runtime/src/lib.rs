@@ -39,12 +39,14 @@ mod error;
 pub mod events;
 #[cfg(feature = "hoot")]
 pub mod hoot;
-#[cfg(feature = "mcp")]
+#[cfg(any(feature = "mcp", feature = "web"))]
 pub mod http;
 pub mod jobs;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod port;
+#[cfg(any(feature = "mcp", feature = "web"))]
+mod serve_error;
 mod service;
 #[doc(hidden)]
 pub mod single;
@@ -67,6 +69,8 @@ pub use dispatcher::{Dispatcher, DispatcherConfig};
 pub use envelope::ResponseEnvelope;
 pub use error::{IntoToolError, ToolError, codes};
 pub use jobs::Paging;
+#[cfg(any(feature = "mcp", feature = "web"))]
+pub use serve_error::ServeError;
 pub use service::Service;
 pub use timing::ToolTiming;
 pub use tool::{ActionInfo, CallInfo, Catalogue, ServerCatalogue, Tool, ToolInfo};

@@ -172,6 +172,53 @@ fn add(a: i64, b: i64) -> Vec<u8> {
     encode(&ToolRequest::Add(support::MathOperands { a, b }))
 }
 
+/// The web routes alone (`http::web_router`), with no MCP endpoint.
+async fn start_web_only(config: HttpConfig) -> Server {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("an address");
+    let stop = CancellationToken::new();
+    let port = dispatcher(DispatcherConfig::default());
+    let config = config.shutdown(stop.clone());
+    let router = toolwright::http::web_router(port.clone(), &config).expect("the schema parses");
+    tokio::spawn(async move { toolwright::http::serve_on(router, listener, &config).await });
+    Server { addr, port, stop }
+}
+
+#[tokio::test]
+async fn the_web_routes_serve_without_mcp_behind_the_same_rules() {
+    let server = start_web_only(HttpConfig::default().bearer_token("s3cret")).await;
+    let token = [("authorization", "Bearer s3cret")];
+    let (status, _, body) = fetch(
+        &server,
+        Method::POST,
+        "/api/tools/add",
+        &token,
+        r#"{"a": 2, "b": 3}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let envelope: Value = serde_json::from_str(&body).expect("JSON");
+    assert_eq!(envelope, json!({"success": {"tool": "add", "result": 5}}));
+    // An action tool's built-ins are answered here too.
+    let (status, _, body) = fetch(
+        &server,
+        Method::POST,
+        "/api/tools/fs",
+        &token,
+        r#"{"action": "help"}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, _, _) = fetch(&server, Method::POST, "/api/tools/add", &[], "{}").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let evil = [("origin", "http://localhost:8741.evil.example"), token[0]];
+    let (status, _, _) = fetch(&server, Method::GET, "/api/tools", &evil, "").await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    // No MCP endpoint: nothing is served at /mcp.
+    let (status, _, _) = fetch(&server, Method::POST, "/mcp", &token, "{}").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
 #[tokio::test]
 async fn every_timing_class_reports_its_start_and_end() {
     let port = dispatcher(DispatcherConfig::default());

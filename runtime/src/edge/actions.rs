@@ -43,7 +43,9 @@ pub(crate) enum Route {
 pub(crate) struct Answer {
     /// The structured answer.
     pub(crate) value: Json,
-    /// The same for people: the value's JSON, or a description.
+    /// The same for people: the value's JSON, or a description. MCP's
+    /// text content; the web routes answer with the value alone.
+    #[cfg_attr(not(feature = "mcp"), expect(dead_code))]
     pub(crate) text: String,
 }
 

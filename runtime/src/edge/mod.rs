@@ -41,7 +41,7 @@ pub(crate) use call::Outcome;
 pub(crate) use call::{Edge, Prepared};
 #[cfg(feature = "web")]
 pub(crate) use chunk::Arguments;
-#[cfg(any(feature = "mcp", feature = "web"))]
+#[cfg(feature = "mcp")]
 pub(crate) use chunk::text as chunk_text;
 pub(crate) use chunk::to_json as msgpack_to_json;
 #[cfg(any(feature = "mcp", feature = "web"))]

@@ -38,6 +38,7 @@ impl Access {
     /// As [`check`](Self::check), for the WebSocket route: a browser's
     /// WebSocket cannot send headers, so the token may come as the URL's
     /// `access_token` (RFC 6750 § 2.3) instead.
+    #[cfg(feature = "web")]
     pub(crate) fn check_socket(&self, headers: &HeaderMap, query: &str) -> Result<(), Refusal> {
         self.check_site(headers)?;
         let from_query = query

@@ -43,7 +43,6 @@ mod call;
 mod caller;
 mod discovery;
 mod envelope;
-mod error;
 mod handler;
 mod http;
 mod in_task;
@@ -51,6 +50,7 @@ mod jsonrpc;
 mod reroute;
 mod rerouted;
 mod result;
+mod revision;
 mod rounds;
 mod schema;
 mod stdio;
@@ -62,8 +62,9 @@ use std::sync::Arc;
 
 use rmcp::ServiceExt as _;
 
-pub use error::ServeError;
+pub use crate::ServeError;
 pub use http::HttpConfig;
+pub use revision::Revision;
 pub use toolsets::UnknownToolset;
 
 use crate::edge::Edge;
@@ -79,11 +80,11 @@ use toolsets::Served;
 /// `initialize` up to 2025-11-25, and 2026-07-28, whose requests each name
 /// their revision.
 pub const PROTOCOL_VERSIONS: [&str; 5] = [
-    "2024-11-05",
-    "2025-03-26",
-    "2025-06-18",
-    "2025-11-25",
-    "2026-07-28",
+    Revision::V2024_11_05.as_str(),
+    Revision::V2025_03_26.as_str(),
+    Revision::V2025_06_18.as_str(),
+    Revision::V2025_11_25.as_str(),
+    Revision::V2026_07_28.as_str(),
 ];
 
 /// An MCP server over a [`CallPort`]. Cheap to clone: clones share the

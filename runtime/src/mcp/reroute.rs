@@ -7,11 +7,10 @@
 
 use serde_json::{Value, json};
 
+use super::Revision;
+
 /// The prefix of the methods the transports reroute to the server.
 pub(crate) const PREFIX: &str = "toolwright/";
-
-/// The revision whose tasks utility is served here.
-pub(crate) const TASKS_REVISION: &str = "2025-11-25";
 
 /// The `_meta` key in which a request names its revision (2026-07-28 on).
 const REVISION_META: &str = "io.modelcontextprotocol/protocolVersion";
@@ -49,7 +48,7 @@ pub(crate) fn reroute(message: &mut Value) -> bool {
         .and_then(|p| p.get("_meta"))
         .and_then(|m| m.get(REVISION_META))
         .and_then(Value::as_str);
-    if revision.is_some_and(|r| r > TASKS_REVISION) {
+    if revision.is_some_and(|r| Revision::TASKS.is_before(r)) {
         return false;
     }
     let with_task = method == "tools/call"
@@ -68,7 +67,7 @@ pub(crate) fn reroute(message: &mut Value) -> bool {
 /// True when a negotiated revision has the tasks utility served here:
 /// 2025-11-25 alone (2026-07-28 moved tasks into an extension).
 pub(crate) fn has_tasks(revision: &str) -> bool {
-    revision == TASKS_REVISION
+    Revision::parse(revision) == Some(Revision::TASKS)
 }
 
 /// Adds the `tasks` capability to an `initialize` result (the `result`

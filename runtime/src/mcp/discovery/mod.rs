@@ -146,7 +146,7 @@ impl<P: CallPort> McpServer<P> {
     /// `describe_tools` gave it, so a failed send is not an error.
     async fn tools_changed(&self, context: &RequestContext<RoleServer>) {
         let revision = context.protocol_version().map(|v| v.to_string());
-        if revision.is_none_or(|r| r.as_str() <= super::reroute::TASKS_REVISION) {
+        if revision.is_none_or(|r| !crate::mcp::Revision::TASKS.is_before(&r)) {
             let _ = context.peer.notify_tool_list_changed().await;
         }
         let sinks = self.listeners().changed();

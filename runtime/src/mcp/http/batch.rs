@@ -16,11 +16,8 @@ use serde_json::Value;
 
 use super::guard::{Guard, reply};
 use crate::mcp::jsonrpc::{self, Checked};
-use crate::mcp::reroute;
+use crate::mcp::{Revision, reroute};
 use crate::port::CallPort;
-
-/// The last revision with batches.
-const LAST_WITH_BATCHES: &str = "2025-03-26";
 
 /// Most bytes read from rmcp's answer to one message of a batch.
 const MAX_ANSWER_BYTES: usize = 16 * 1024 * 1024;
@@ -35,8 +32,7 @@ pub(super) async fn answer<P: CallPort>(
         .headers
         .get("mcp-protocol-version")
         .and_then(|v| v.to_str().ok());
-    // Revisions are dates, so they compare as strings.
-    if version.is_some_and(|v| v > LAST_WITH_BATCHES) {
+    if version.is_some_and(|v| Revision::LAST_WITH_BATCHES.is_before(v)) {
         let message = format!(
             "JSON-RPC batches are not part of MCP {}; send one message per request",
             version.unwrap_or_default()

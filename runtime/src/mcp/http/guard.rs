@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use super::{HttpConfig, Inner, batch};
 use crate::http::Access;
+use crate::mcp::Revision;
 use crate::mcp::jsonrpc::{self, Checked};
 use crate::mcp::reroute;
 use crate::port::CallPort;
@@ -126,10 +127,6 @@ fn plain(bytes: &[u8]) -> bool {
         })
 }
 
-/// The revision whose requests name themselves, on which [`REMOVED`] are
-/// gone.
-const STATELESS: &str = "2026-07-28";
-
 /// Methods MCP 2026-07-28 removed (SEP-2575): `initialize` (each request
 /// names its revision and capabilities), `logging/setLevel` (a request
 /// opts into logs in its `_meta`) and resource subscriptions.
@@ -140,7 +137,7 @@ const REMOVED: [&str; 4] = [
     "resources/unsubscribe",
 ];
 
-/// A 2026-07-28 request for a method that revision removed is answered
+/// A request of the stateless revision (2026-07-28) for a method it removed is answered
 /// `404` with `-32601` (method not found), as SEP-2575 says. rmcp knows
 /// the methods from older revisions and would answer that the params do
 /// not fit. A cheap byte search keeps other requests from being parsed
@@ -149,7 +146,7 @@ fn removed(headers: &HeaderMap, bytes: &[u8]) -> Option<Response> {
     use memchr::memmem;
     let stateless = headers
         .get("mcp-protocol-version")
-        .is_some_and(|v| v.as_bytes() == STATELESS.as_bytes());
+        .is_some_and(|v| v.as_bytes() == Revision::STATELESS.as_str().as_bytes());
     let named = |method: &&str| {
         memmem::find(bytes, method.as_bytes()).is_some_and(|at| {
             at > 0 && bytes[at - 1] == b'"' && bytes.get(at + method.len()) == Some(&b'"')
@@ -163,7 +160,7 @@ fn removed(headers: &HeaderMap, bytes: &[u8]) -> Option<Response> {
     // A notification has no answer; rmcp drops it.
     let id = message.get("id")?.clone();
     REMOVED.contains(&method).then(|| {
-        let text = format!("`{method}` is not a method of MCP {STATELESS}");
+        let text = format!("`{method}` is not a method of MCP {}", Revision::STATELESS);
         let error = jsonrpc::error(id, jsonrpc::METHOD_NOT_FOUND, &text);
         reply(StatusCode::NOT_FOUND, &error)
     })

@@ -9,7 +9,6 @@ mod sessions;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::serve::ListenerExt as _;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 
@@ -32,13 +31,8 @@ impl<P: CallPort> McpServer<P> {
     /// [`ServeError::Bind`] when the address cannot be bound,
     /// [`ServeError::Io`] when the server fails.
     pub async fn serve_http(self, config: HttpConfig) -> Result<(), ServeError> {
-        let listener = TcpListener::bind(config.addr)
-            .await
-            .map_err(|source| ServeError::Bind {
-                addr: config.addr,
-                source,
-            })?;
-        self.serve_http_on(listener, config).await
+        let router = self.router(config.clone())?;
+        crate::http::serve(router, &config).await
     }
 
     /// As [`McpServer::serve_http`], on a listener already bound (to port 0
@@ -51,16 +45,8 @@ impl<P: CallPort> McpServer<P> {
         listener: TcpListener,
         config: HttpConfig,
     ) -> Result<(), ServeError> {
-        let shutdown = config.shutdown.clone();
-        let app = self.router(config)?;
-        // Answers are small and latency matters more than packet count.
-        let listener = listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async move { shutdown.cancelled().await })
-            .await
-            .map_err(ServeError::Io)
+        let router = self.router(config.clone())?;
+        crate::http::serve_on(router, listener, &config).await
     }
 
     /// The axum router serving MCP at `config.path` and, with the `web`

@@ -13,9 +13,7 @@ use std::collections::hash_map::Entry;
 use rmcp::model::RequestId;
 use serde_json::Value;
 
-/// The last revision with batches. Revisions are dates, so they compare
-/// as strings.
-const LAST_WITH_BATCHES: &str = "2025-03-26";
+use crate::mcp::Revision;
 
 /// Most members read from one batch.
 pub(super) const MAX_MEMBERS: usize = 1024;
@@ -31,7 +29,7 @@ pub(super) fn refusal(revision: Option<&str>, members: usize, open: usize) -> Op
         None => Some(
             "JSON-RPC batches are not read before initialize; send one message per line".into(),
         ),
-        Some(revision) if revision > LAST_WITH_BATCHES => Some(format!(
+        Some(revision) if Revision::LAST_WITH_BATCHES.is_before(revision) => Some(format!(
             "JSON-RPC batches are not part of MCP {revision}; send one message per line"
         )),
         Some(_) if members == 0 => Some("an empty batch".into()),

@@ -1,6 +1,7 @@
-//! `ServeError`: why serving over MCP stopped or could not start.
+//! `ServeError`: why serving (MCP on stdio or HTTP, the web routes) stopped
+//! or could not start.
 
-/// Why an MCP server could not start or stopped with an error.
+/// Why a server could not start or stopped with an error.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum ServeError {
