@@ -108,16 +108,19 @@ async fn every_timing_class_over_tcp_ipc_and_inproc() {
         let launched =
             started(&call(&client, &ToolRequest::Launch(LaunchRequest { fail: false })).await);
         let polled = client
-            .job_poll(JobPollRequest {
-                job_ids: vec![job.clone(), launched.clone()],
-                timeout_ms: 10_000,
-                mode: PollMode::All,
-            })
+            .job_poll(
+                JobPollRequest {
+                    job_ids: vec![job.clone(), launched.clone()],
+                    timeout_ms: 10_000,
+                    mode: PollMode::All,
+                },
+                None,
+            )
             .await
             .expect("job_poll through the client");
         assert_eq!(polled.completed.len(), 2, "{polled:?}");
         let info = client
-            .job_status(&job)
+            .job_status(&job, None)
             .await
             .expect("job_status through the client");
         assert_eq!(info.state, JobState::Complete);
@@ -147,7 +150,7 @@ async fn errors_come_back_typed() {
     let panicked = call(&client, &ToolRequest::Crash).await;
     assert_eq!(error(&panicked).code, codes::INTERNAL);
     let missing = client
-        .job_status("job_doesnotexist1")
+        .job_status("job_doesnotexist1", None)
         .await
         .expect_err("no such job");
     assert_eq!(missing.code, "NOT_FOUND");
@@ -524,7 +527,7 @@ async fn job_tools_reach_the_worker_that_runs_the_job() {
     }
     for job in &jobs {
         let info = client
-            .job_status(job)
+            .job_status(job, None)
             .await
             .expect("the owner knows its job");
         assert_eq!(&info.job_id, job);
@@ -535,7 +538,7 @@ async fn job_tools_reach_the_worker_that_runs_the_job() {
     });
     let job = started(&call(&client, &long).await);
     let cancelled = client
-        .job_cancel(&job)
+        .job_cancel(&job, None)
         .await
         .expect("job_cancel reaches the owner");
     assert!(cancelled.cancelled);
@@ -558,11 +561,14 @@ async fn another_gateway_finds_the_worker_of_a_job_it_did_not_start() {
     // A second client, as a second gateway would be, has seen none of them.
     let other = connect_all(&endpoints).await;
     for job in &jobs {
-        let info = other.job_status(job).await.expect("some worker runs it");
+        let info = other
+            .job_status(job, None)
+            .await
+            .expect("some worker runs it");
         assert_eq!(&info.job_id, job);
     }
     let missing = other
-        .job_status("job_doesnotexist1")
+        .job_status("job_doesnotexist1", None)
         .await
         .expect_err("no worker has it");
     assert_eq!(missing.code, "NOT_FOUND");
@@ -675,4 +681,47 @@ async fn calls_through_a_gateway_report_events_from_both_ends_with_their_source(
         );
         assert_eq!(end["tool_result"], r#"{"sent":2}"#);
     }
+}
+
+/// The port's job methods answer for the caller they are given, in this
+/// process and across the wire alike: another owner's job is `NOT_FOUND`,
+/// listed for nobody else, and cannot be cancelled by them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_job_methods_answer_for_their_caller_on_every_port() {
+    use toolwright::jobs::{JobListRequest, Owner};
+    let (server, backend) = serve("tcp://127.0.0.1:0");
+    let client = connect(&[server.endpoint()]).await;
+    let alice = Owner::new("alice");
+    let bob = Owner::new("bob");
+    let long = ToolRequest::Generate(GenerateRequest {
+        chunks: 1_000_000,
+        interval_ms: 1_000,
+    });
+    let options = CallOptions::default().owned_by(alice.clone());
+    let job = started(&client.call(encode(&long), options).await);
+
+    async fn check<P: CallPort>(port: &P, job: &str, alice: &Owner, bob: &Owner) {
+        let mine = port
+            .job_status(job, Some(alice))
+            .await
+            .expect("alice's job");
+        assert_eq!(mine.job_id, job);
+        let theirs = port.job_status(job, Some(bob)).await.map(|i| i.job_id);
+        assert_eq!(theirs.map_err(|e| e.code), Err("NOT_FOUND".into()));
+        let listed = |owner| port.job_list(JobListRequest::default(), Some(owner));
+        let ids = |list: toolwright::jobs::JobListResponse| {
+            list.jobs.into_iter().map(|j| j.job_id).collect::<Vec<_>>()
+        };
+        assert_eq!(ids(listed(alice).await.expect("a list")), [job.to_owned()]);
+        assert!(ids(listed(bob).await.expect("a list")).is_empty());
+        let refused = port.job_cancel(job, Some(bob)).await.map(|c| c.cancelled);
+        assert_eq!(refused.map_err(|e| e.code), Err("NOT_FOUND".into()));
+    }
+    check(&client, &job, &alice, &bob).await;
+    check(&backend, &job, &alice, &bob).await;
+    let cancelled = client
+        .job_cancel(&job, Some(&alice))
+        .await
+        .expect("alice cancels");
+    assert!(cancelled.cancelled);
 }

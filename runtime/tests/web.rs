@@ -291,7 +291,7 @@ async fn every_timing_class_reports_its_start_and_end() {
     }));
     let job = support::started(&CallPort::call(&port, generate, CallOptions::default()).await);
     let start = next_event(&mut events).await;
-    port.job_cancel(&job).await.expect("cancelled");
+    port.job_cancel(&job, None).await.expect("cancelled");
     let end = next_event(&mut events).await;
     assert_eq!(end["call_id"], start["call_id"]);
     assert_eq!(end["error_code"], "CANCELLED");

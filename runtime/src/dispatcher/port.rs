@@ -8,7 +8,10 @@ use tokio::sync::broadcast;
 use super::Dispatcher;
 use crate::codec::Limits;
 use crate::events::ToolEvents;
-use crate::jobs::{JobCancelResponse, JobEvent, JobInfo, JobPollRequest, JobPollResponse};
+use crate::jobs::{
+    JobCancelResponse, JobEvent, JobInfo, JobListRequest, JobListResponse, JobPollRequest,
+    JobPollResponse, Owner,
+};
 use crate::port::{CallOptions, CallPort, PortEnvelope};
 use crate::{IntoToolError, ResponseEnvelope, Service, ToolError};
 
@@ -27,22 +30,38 @@ impl<S: Service> CallPort for Dispatcher<S> {
         answer
     }
 
-    async fn job_status(&self, job_id: &str) -> Result<JobInfo, ToolError> {
+    async fn job_status(&self, job_id: &str, caller: Option<&Owner>) -> Result<JobInfo, ToolError> {
         self.jobs()
-            .status(job_id)
+            .status_for(job_id, caller)
             .map_err(IntoToolError::into_tool_error)
     }
 
-    async fn job_poll(&self, request: JobPollRequest) -> Result<JobPollResponse, ToolError> {
+    async fn job_list(
+        &self,
+        request: JobListRequest,
+        caller: Option<&Owner>,
+    ) -> Result<JobListResponse, ToolError> {
+        Ok(self.jobs().list_for(request, caller))
+    }
+
+    async fn job_poll(
+        &self,
+        request: JobPollRequest,
+        caller: Option<&Owner>,
+    ) -> Result<JobPollResponse, ToolError> {
         self.jobs()
-            .poll(request)
+            .poll_for(request, caller)
             .await
             .map_err(IntoToolError::into_tool_error)
     }
 
-    async fn job_cancel(&self, job_id: &str) -> Result<JobCancelResponse, ToolError> {
+    async fn job_cancel(
+        &self,
+        job_id: &str,
+        caller: Option<&Owner>,
+    ) -> Result<JobCancelResponse, ToolError> {
         self.jobs()
-            .cancel(job_id)
+            .cancel_for(job_id, caller)
             .await
             .map_err(IntoToolError::into_tool_error)
     }

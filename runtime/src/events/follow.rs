@@ -26,7 +26,8 @@ pub(super) fn job<P: CallPort>(port: P, trace: CallTrace, job_id: String) {
                 timeout_ms: POLL_MS,
                 mode: PollMode::Any,
             };
-            match port.job_poll(request).await {
+            // The hub follows every call's job, whoever made it.
+            match port.job_poll(request, None).await {
                 Ok(polled) if polled.pending.is_empty() => break,
                 // Still running, or a poll the transport gave up on.
                 Ok(_) => {}
@@ -34,7 +35,7 @@ pub(super) fn job<P: CallPort>(port: P, trace: CallTrace, job_id: String) {
                 Err(e) => return trace.job_ended(job_id, Err(e)),
             }
         }
-        let outcome = match port.job_status(&job_id).await {
+        let outcome = match port.job_status(&job_id, None).await {
             Ok(info) => match info.state {
                 JobState::Complete => Ok(info
                     .result

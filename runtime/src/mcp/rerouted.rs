@@ -294,9 +294,10 @@ impl<P: CallPort> McpServer<P> {
             .await;
     }
 
-    /// A finished job's answer from the job store.
+    /// A finished job's answer from the job store. Asked for no owner:
+    /// the session's task list is what says the task is this caller's.
     async fn stored_result(&self, job_id: &str) -> CallToolResult {
-        match self.edge.port().job_status(job_id).await {
+        match self.edge.port().job_status(job_id, None).await {
             Ok(info) => result::from_job(&info, P::Catalogue::CONTENT),
             Err(e) => result::error(&e),
         }
@@ -319,7 +320,12 @@ impl<P: CallPort> McpServer<P> {
         if !view.job || !matches!(view.state, State::Working) {
             return None;
         }
-        let info = self.edge.port().job_status(&view.task_id).await.ok()?;
+        let info = self
+            .edge
+            .port()
+            .job_status(&view.task_id, None)
+            .await
+            .ok()?;
         match (info.state, info.progress) {
             (JobState::Pending, _) => Some(format!("`{}` is queued", view.tool)),
             (_, Some(p)) => Some(format!("`{}` is {:.0}% done", view.tool, p * 100.0)),
@@ -381,7 +387,7 @@ impl<P: CallPort> McpServer<P> {
         if view.job {
             // Returns when the handler has stopped or its grace has run out;
             // a job that ended meanwhile is left as it is.
-            let _ = self.edge.port().job_cancel(task_id).await;
+            let _ = self.edge.port().job_cancel(task_id, None).await;
         }
         Ok(view.to_json(None))
     }

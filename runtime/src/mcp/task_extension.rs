@@ -5,8 +5,8 @@
 //! `tasks/cancel` read and stop the job. The task id is the job id.
 //!
 //! That revision keeps no sessions, so a task belongs to its caller as its
-//! job does: the job tools, called for the requesting caller, answer for
-//! it, and another caller's task is not found.
+//! job does: the port's job methods, asked for the requesting caller,
+//! answer for it, and another caller's task is not found.
 
 use std::sync::{Arc, OnceLock};
 
@@ -21,7 +21,7 @@ use serde_json::json;
 use super::{McpServer, result, tasks};
 use crate::jobs::{JobInfo, JobState};
 use crate::port::{CallOptions, CallPort};
-use crate::{Catalogue, Json, ResponseEnvelope, ToolError, codes, edge};
+use crate::{Catalogue, Json, codes};
 
 /// Set by a call that started a job, in a request that may be answered
 /// with a task: the job's id.
@@ -105,53 +105,33 @@ impl<P: CallPort> McpServer<P> {
         let options = self.call_options(&context.extensions);
         let info = self.job_of(&request.task_id, options.clone()).await?;
         if matches!(info.state, JobState::Pending | JobState::Running) {
-            let args = job_args(&request.task_id);
-            // The job tool waits until the handler has stopped (or its
-            // grace ran out); a job that ended meanwhile is not an error.
-            let _ = self.job_tool("job_cancel", &args, options).await;
+            // Returns once the handler has stopped (or its grace ran out);
+            // a job that ended meanwhile is not an error.
+            let _ = self
+                .edge
+                .port()
+                .job_cancel(&request.task_id, options.owner.as_ref())
+                .await;
         }
         Ok(())
     }
 
-    /// The job behind a task, as the job tools answer the caller of
+    /// The job behind a task, as the job store answers the caller of
     /// `options`: another caller's job is not found.
     async fn job_of(&self, job_id: &str, options: CallOptions) -> Result<JobInfo, ErrorData> {
-        let not_found = || {
-            ErrorData::invalid_params(
-                format!("no task `{job_id}` of this caller (it may have expired)"),
-                None,
-            )
-        };
-        let answer = self
-            .job_tool("job_status", &job_args(job_id), options)
+        self.edge
+            .port()
+            .job_status(job_id, options.owner.as_ref())
             .await
             .map_err(|e| match e.code.as_ref() {
-                codes::INVALID_REQUEST | "NOT_FOUND" | "INVALID_JOB_ID" => not_found(),
+                codes::INVALID_REQUEST | "NOT_FOUND" | "INVALID_JOB_ID" => {
+                    ErrorData::invalid_params(
+                        format!("no task `{job_id}` of this caller (it may have expired)"),
+                        None,
+                    )
+                }
                 _ => ErrorData::internal_error(format!("{}: {}", e.code, e.message), None),
-            })?;
-        serde_json::from_value(answer).map_err(|_| not_found())
-    }
-
-    /// Calls a job tool for the caller of `options`: its answer's fields.
-    async fn job_tool(
-        &self,
-        tool: &str,
-        args: &JsonObject,
-        options: CallOptions,
-    ) -> Result<Json, ToolError> {
-        let request = edge::request_msgpack(tool, args, self.edge.port().limits())?;
-        match self.edge.port().call(request, options).await {
-            ResponseEnvelope::Success(response) => {
-                let mut fields = serde_json::to_value(&response)
-                    .map_err(|e| ToolError::internal(e.to_string()))?;
-                crate::wire::untag(&mut fields);
-                Ok(fields)
-            }
-            ResponseEnvelope::Error(e) => Err(e),
-            _ => Err(ToolError::internal(format!(
-                "`{tool}` answered without an answer"
-            ))),
-        }
+            })
     }
 
     /// A job as a task in `status`: its id, times, time to live and how
@@ -236,11 +216,4 @@ fn internal_error(info: &JobInfo) -> JsonObject {
         Json::Object(error) => error,
         _ => JsonObject::new(),
     }
-}
-
-/// `{"job_id": id}`.
-fn job_args(job_id: &str) -> JsonObject {
-    let mut args = JsonObject::new();
-    args.insert("job_id".to_owned(), json!(job_id));
-    args
 }

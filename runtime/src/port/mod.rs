@@ -16,7 +16,10 @@ pub use stream::{STREAM_CAPACITY, StreamEvent, StreamReceiver, StreamSender, str
 
 use crate::codec::Limits;
 use crate::events::ToolEvents;
-use crate::jobs::{JobCancelResponse, JobEvent, JobInfo, JobPollRequest, JobPollResponse};
+use crate::jobs::{
+    JobCancelResponse, JobEvent, JobInfo, JobListRequest, JobListResponse, JobPollRequest,
+    JobPollResponse, Owner,
+};
 use crate::{Catalogue, ResponseEnvelope, ServerCatalogue, ToolError};
 
 /// The envelope a port answers a call of its catalogue with.
@@ -65,29 +68,49 @@ pub trait CallPort: Clone + Send + Sync + 'static {
         options: CallOptions,
     ) -> impl Future<Output = PortEnvelope<Self>> + Send;
 
-    /// Everything known about one job.
+    /// Everything known about one job, as `caller` sees the jobs: with an
+    /// owner, another owner's job is `NOT_FOUND`, as if it did not exist
+    /// (the job tools' rule, checked in one place, the job store); `None`
+    /// sees every job.
     ///
     /// # Errors
     /// The job tools' errors (`INVALID_JOB_ID`, `NOT_FOUND`), or the
     /// transport's (`UNAVAILABLE`).
-    fn job_status(&self, job_id: &str) -> impl Future<Output = Result<JobInfo, ToolError>> + Send;
+    fn job_status(
+        &self,
+        job_id: &str,
+        caller: Option<&Owner>,
+    ) -> impl Future<Output = Result<JobInfo, ToolError>> + Send;
 
-    /// Waits for jobs to finish, at most the request's timeout.
+    /// The jobs `caller` sees, by state, as `job_list` answers.
+    ///
+    /// # Errors
+    /// The transport's (`UNAVAILABLE`).
+    fn job_list(
+        &self,
+        request: JobListRequest,
+        caller: Option<&Owner>,
+    ) -> impl Future<Output = Result<JobListResponse, ToolError>> + Send;
+
+    /// Waits for `caller`'s jobs to finish, at most the request's timeout.
     ///
     /// # Errors
     /// As [`job_status`](Self::job_status).
     fn job_poll(
         &self,
         request: JobPollRequest,
+        caller: Option<&Owner>,
     ) -> impl Future<Output = Result<JobPollResponse, ToolError>> + Send;
 
-    /// Cancels a job and returns once its handler has stopped.
+    /// Cancels a job of `caller`'s and returns once its handler has
+    /// stopped.
     ///
     /// # Errors
     /// As [`job_status`](Self::job_status).
     fn job_cancel(
         &self,
         job_id: &str,
+        caller: Option<&Owner>,
     ) -> impl Future<Output = Result<JobCancelResponse, ToolError>> + Send;
 
     /// Receives every job event from now on: started, progress, chunks,

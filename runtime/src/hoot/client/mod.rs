@@ -48,7 +48,10 @@ use super::mailbox::{Outbox, mailbox};
 use super::{CallBody, HootError, Message, RequestId};
 use crate::codec::{self, Limits};
 use crate::events::{ToolEvents, ToolSource};
-use crate::jobs::{JobCancelResponse, JobEvent, JobInfo, JobPollRequest, JobPollResponse};
+use crate::jobs::{
+    JobCancelResponse, JobEvent, JobInfo, JobListRequest, JobListResponse, JobPollRequest,
+    JobPollResponse, Owner,
+};
 use crate::port::{CallOptions, CallPort, PortEnvelope, STREAM_CAPACITY, StreamEvent};
 use crate::{DispatcherConfig, ResponseEnvelope, ServerCatalogue, ToolError, codes};
 use route::Route;
@@ -478,14 +481,20 @@ impl<C> Client<C> {
         Ok(())
     }
 
-    /// Calls a job tool and decodes its response.
+    /// Calls a job tool for `caller` (the backend checks ownership, as
+    /// for any call that names its owner) and decodes its response.
     async fn job_tool<Req: Serialize, Res: DeserializeOwned>(
         &self,
         request: &Req,
+        caller: Option<&Owner>,
     ) -> Result<Res, ToolError> {
         let bytes = codec::to_msgpack(request)
             .map_err(|e| ToolError::internal(format!("cannot encode the job request: {e}")))?;
-        let body = self.call_raw(bytes, CallOptions::default()).await?;
+        let mut options = CallOptions::default();
+        if let Some(caller) = caller {
+            options = options.owned_by(caller.clone());
+        }
+        let body = self.call_raw(bytes, options).await?;
         match codec::from_msgpack::<ResponseEnvelope<Res>>(&body, self.inner.config.limits)? {
             ResponseEnvelope::Success(response) => Ok(response),
             ResponseEnvelope::Error(e) => Err(e),
@@ -536,12 +545,13 @@ struct JobRequest<'a> {
     job_id: &'a str,
 }
 
-/// `{"tool": "job_poll", …}`.
+/// `{"tool": "job_poll", …}` (or `job_list`): a job tool's request with
+/// its tag.
 #[derive(Serialize)]
-struct PollRequest<'a> {
+struct Tagged<'a, R> {
     tool: &'static str,
     #[serde(flatten)]
-    request: &'a JobPollRequest,
+    request: &'a R,
 }
 
 impl<C> CallPort for Client<C>
@@ -568,28 +578,48 @@ where
         answer
     }
 
-    async fn job_status(&self, job_id: &str) -> Result<JobInfo, ToolError> {
-        self.job_tool(&JobRequest {
+    async fn job_status(&self, job_id: &str, caller: Option<&Owner>) -> Result<JobInfo, ToolError> {
+        let request = JobRequest {
             tool: "job_status",
             job_id,
-        })
-        .await
+        };
+        self.job_tool(&request, caller).await
     }
 
-    async fn job_poll(&self, request: JobPollRequest) -> Result<JobPollResponse, ToolError> {
-        self.job_tool(&PollRequest {
+    async fn job_list(
+        &self,
+        request: JobListRequest,
+        caller: Option<&Owner>,
+    ) -> Result<JobListResponse, ToolError> {
+        let request = Tagged {
+            tool: "job_list",
+            request: &request,
+        };
+        self.job_tool(&request, caller).await
+    }
+
+    async fn job_poll(
+        &self,
+        request: JobPollRequest,
+        caller: Option<&Owner>,
+    ) -> Result<JobPollResponse, ToolError> {
+        let request = Tagged {
             tool: "job_poll",
             request: &request,
-        })
-        .await
+        };
+        self.job_tool(&request, caller).await
     }
 
-    async fn job_cancel(&self, job_id: &str) -> Result<JobCancelResponse, ToolError> {
-        self.job_tool(&JobRequest {
+    async fn job_cancel(
+        &self,
+        job_id: &str,
+        caller: Option<&Owner>,
+    ) -> Result<JobCancelResponse, ToolError> {
+        let request = JobRequest {
             tool: "job_cancel",
             job_id,
-        })
-        .await
+        };
+        self.job_tool(&request, caller).await
     }
 
     fn subscribe(&self) -> broadcast::Receiver<JobEvent> {
