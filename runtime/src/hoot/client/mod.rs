@@ -30,6 +30,7 @@
 //! # Ok(()) }
 //! ```
 
+mod port;
 pub(crate) mod route;
 mod socket;
 mod state;
@@ -40,20 +41,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde::Serialize;
-use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::de::IgnoredAny;
 use tokio::sync::{broadcast, watch};
 
 use super::mailbox::{Outbox, mailbox};
 use super::{CallBody, HootError, Message, RequestId};
 use crate::codec::{self, Limits};
 use crate::events::{ToolEvents, ToolSource};
-use crate::jobs::{
-    JobCancelResponse, JobEvent, JobInfo, JobListRequest, JobListResponse, JobPollRequest,
-    JobPollResponse, Owner,
-};
-use crate::port::{CallOptions, CallPort, PortEnvelope, STREAM_CAPACITY, StreamEvent};
-use crate::{DispatcherConfig, ResponseEnvelope, ServerCatalogue, ToolError, codes};
+use crate::jobs::JobEvent;
+use crate::port::{CallOptions, STREAM_CAPACITY, StreamEvent};
+use crate::{DispatcherConfig, ResponseEnvelope, ToolError, codes};
 use route::Route;
 use socket::Cmd;
 use state::{State, Waiter};
@@ -480,29 +477,6 @@ impl<C> Client<C> {
         }
         Ok(())
     }
-
-    /// Calls a job tool for `caller` (the backend checks ownership, as
-    /// for any call that names its owner) and decodes its response.
-    async fn job_tool<Req: Serialize, Res: DeserializeOwned>(
-        &self,
-        request: &Req,
-        caller: Option<&Owner>,
-    ) -> Result<Res, ToolError> {
-        let bytes = codec::to_msgpack(request)
-            .map_err(|e| ToolError::internal(format!("cannot encode the job request: {e}")))?;
-        let mut options = CallOptions::default();
-        if let Some(caller) = caller {
-            options = options.owned_by(caller.clone());
-        }
-        let body = self.call_raw(bytes, options).await?;
-        match codec::from_msgpack::<ResponseEnvelope<Res>>(&body, self.inner.config.limits)? {
-            ResponseEnvelope::Success(response) => Ok(response),
-            ResponseEnvelope::Error(e) => Err(e),
-            _ => Err(ToolError::internal(
-                "a job tool answered with something other than its response",
-            )),
-        }
-    }
 }
 
 /// Whether a final Reply is the job tools' `NOT_FOUND`.
@@ -535,107 +509,6 @@ impl Drop for Waiting<'_> {
                 message: Message::cancel(self.id),
             });
         }
-    }
-}
-
-/// `{"tool": "job_status", "job_id": …}` and `job_cancel`'s.
-#[derive(Serialize)]
-struct JobRequest<'a> {
-    tool: &'static str,
-    job_id: &'a str,
-}
-
-/// `{"tool": "job_poll", …}` (or `job_list`): a job tool's request with
-/// its tag.
-#[derive(Serialize)]
-struct Tagged<'a, R> {
-    tool: &'static str,
-    #[serde(flatten)]
-    request: &'a R,
-}
-
-impl<C> CallPort for Client<C>
-where
-    C: ServerCatalogue,
-    C::Response: DeserializeOwned,
-{
-    type Catalogue = C;
-
-    async fn call(&self, request: Vec<u8>, options: CallOptions) -> PortEnvelope<Self> {
-        let trace = self.inner.tool_events.start(&request);
-        let answer = match self.call_raw(request, options).await {
-            Ok(body) => codec::from_msgpack(&body, self.inner.config.limits).unwrap_or_else(|e| {
-                ResponseEnvelope::Error(ToolError::internal(format!(
-                    "the backend's answer does not decode: {}",
-                    e.message
-                )))
-            }),
-            Err(e) => ResponseEnvelope::Error(e),
-        };
-        if let Some(trace) = trace {
-            trace.end(self, &answer);
-        }
-        answer
-    }
-
-    async fn job_status(&self, job_id: &str, caller: Option<&Owner>) -> Result<JobInfo, ToolError> {
-        let request = JobRequest {
-            tool: "job_status",
-            job_id,
-        };
-        self.job_tool(&request, caller).await
-    }
-
-    async fn job_list(
-        &self,
-        request: JobListRequest,
-        caller: Option<&Owner>,
-    ) -> Result<JobListResponse, ToolError> {
-        let request = Tagged {
-            tool: "job_list",
-            request: &request,
-        };
-        self.job_tool(&request, caller).await
-    }
-
-    async fn job_poll(
-        &self,
-        request: JobPollRequest,
-        caller: Option<&Owner>,
-    ) -> Result<JobPollResponse, ToolError> {
-        let request = Tagged {
-            tool: "job_poll",
-            request: &request,
-        };
-        self.job_tool(&request, caller).await
-    }
-
-    async fn job_cancel(
-        &self,
-        job_id: &str,
-        caller: Option<&Owner>,
-    ) -> Result<JobCancelResponse, ToolError> {
-        let request = JobRequest {
-            tool: "job_cancel",
-            job_id,
-        };
-        self.job_tool(&request, caller).await
-    }
-
-    fn subscribe(&self) -> broadcast::Receiver<JobEvent> {
-        self.inner.events.subscribe()
-    }
-
-    fn events(&self) -> &ToolEvents {
-        &self.inner.tool_events
-    }
-
-    fn limits(&self) -> Limits {
-        self.inner.config.limits
-    }
-
-    fn job_ttl(&self) -> Duration {
-        self.inner.job_ttl()
     }
 }
 
