@@ -225,3 +225,29 @@ fn the_examples_in_the_wire_spec_are_exact() {
         hex(&encoded)
     );
 }
+
+/// A number too large for an `f32` field is refused, from JSON and from a
+/// MsgPack `float 64` alike, where serde alone reads it as infinity (the
+/// `json_transcode` fuzz target's finding: the request's JSON then wrote
+/// `null` and did not read back). Every door's decode also names the field
+/// (runtime/tests/doors.rs).
+#[test]
+fn an_f32_overflow_is_refused() {
+    let json = r#"{"tool":"orpheus_generate","temperature":1.44e98}"#;
+    let refused = request(json).expect_err("too large for an f32");
+    assert_eq!(refused.code, "INVALID_REQUEST");
+    assert!(refused.message.contains("1.44e98"), "{}", refused.message);
+    let msgpack =
+        toolwright::codec::json_to_msgpack(json.as_bytes(), Limits::default()).expect("valid JSON");
+    let refused =
+        from_msgpack::<ToolRequest>(&msgpack, Limits::default()).expect_err("too large for an f32");
+    assert!(
+        refused.message.contains("f32's range"),
+        "{}",
+        refused.message
+    );
+    // A value that fits is read as serde reads it.
+    let fits = request(r#"{"tool":"orpheus_generate","temperature":0.5}"#).expect("fits");
+    let json = String::from_utf8(to_json(&fits).unwrap()).unwrap();
+    assert!(json.contains(r#""temperature":0.5"#), "{json}");
+}
