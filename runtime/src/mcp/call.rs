@@ -110,7 +110,7 @@ impl<P: CallPort> McpServer<P> {
             .map(|token| Progress::new(token, context.peer.clone()));
         let started = context.extensions.get::<StartedJob>().cloned();
         let in_task = context.extensions.get::<Arc<InTask>>().cloned();
-        let (caller, mut told) = McpCaller::for_request(&context, &self.log_level);
+        let (caller, mut told) = McpCaller::for_request(&context, &self.session.log_level);
         let resumption = caller.resumption();
         let cancelled = context.ct.clone();
         let peer = context.peer;
@@ -127,11 +127,11 @@ impl<P: CallPort> McpServer<P> {
             if tool.name == JOB_POLL {
                 // Subscribed before the call starts, so no event between
                 // the two is missed.
-                events = Some(self.edge.port().subscribe());
+                events = Some(self.shared.edge.port().subscribe());
                 watched = Some(Watched::from_poll(args));
             }
         }
-        let call = self.edge.port().call(request, options);
+        let call = self.shared.edge.port().call(request, options);
         tokio::pin!(call);
         let envelope = loop {
             tokio::select! {
@@ -190,7 +190,7 @@ impl<P: CallPort> McpServer<P> {
         args: &JsonObject,
         envelope: PortEnvelope<P>,
     ) -> CallToolResult {
-        let envelope = self.edge.finish(tool, args, envelope);
+        let envelope = self.shared.edge.finish(tool, args, envelope);
         result::from_envelope(envelope, <P::Catalogue as Catalogue>::CONTENT)
     }
 }

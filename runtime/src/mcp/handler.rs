@@ -40,7 +40,7 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
     fn get_info(&self) -> ServerConfig {
         // Handlers may log through their context (`notifications/message`);
         // 2026-07-28 calls that run on as jobs may be tasks (SEP-2663).
-        let capabilities = if self.discovery.is_some() {
+        let capabilities = if self.shared.discovery.is_some() {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_tool_list_changed()
@@ -54,13 +54,14 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
                 .enable_tasks()
                 .build()
         };
-        let instructions = if self.discovery.is_some() {
+        let instructions = if self.shared.discovery.is_some() {
             format!("{INSTRUCTIONS}{PROGRESSIVE}")
         } else {
             INSTRUCTIONS.to_owned()
         };
         let mut info = ServerConfig::new(capabilities).with_instructions(instructions);
-        info.server_info = Implementation::new(self.name.as_ref(), self.version.as_ref());
+        info.server_info =
+            Implementation::new(self.shared.name.as_ref(), self.shared.version.as_ref());
         // The newest revision `initialize` can negotiate; a 2026-07-28
         // client names its revision on each request instead.
         info.protocol_version = ProtocolVersion::V_2025_11_25;
@@ -150,7 +151,7 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
     ) -> Option<SubscriptionFilter> {
         // What a 2026-07-28 client listens for: only a progressive
         // session's list changes.
-        self.discovery.is_some().then(|| {
+        self.shared.discovery.is_some().then(|| {
             self.listeners().accepted();
             SubscriptionFilter::builder().tools_list_changed().build()
         })
@@ -177,6 +178,7 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
             .and_then(serde_json::from_value::<LogLevel>)
             .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
         *self
+            .session
             .log_level
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(level);
@@ -246,7 +248,7 @@ impl<P: CallPort> McpServer<P> {
             return Err(unknown_tool(&request.name));
         };
         let mut args = request.arguments.unwrap_or_default();
-        let request = match self.edge.prepare(tool, &mut args) {
+        let request = match self.shared.edge.prepare(tool, &mut args) {
             Prepared::Call(request) => request,
             Prepared::Answered(answer) => return Ok(result::from_answer(answer)),
         };
@@ -271,7 +273,7 @@ impl<P: CallPort> McpServer<P> {
             tool: &tool,
             arguments: &arguments,
         };
-        let given = self.seal.open(
+        let given = self.shared.seal.open(
             &binding,
             request.request_state.take().as_deref(),
             request.input_responses.take(),
@@ -292,14 +294,14 @@ impl<P: CallPort> McpServer<P> {
         let options = if tasks {
             context.extensions.insert(started.clone());
             // A job that asks waits inside its task (`in_task.rs`).
-            let in_task = Arc::new(InTask::new(self.task_questions.clone()));
+            let in_task = Arc::new(InTask::new(self.shared.task_questions.clone()));
             context.extensions.insert(in_task);
             Some(self.call_options(&context.extensions))
         } else {
             None
         };
         let result = self.call_tool_params(request, context).await?;
-        if let Some(questions) = self.seal.questions(&binding, &given) {
+        if let Some(questions) = self.shared.seal.questions(&binding, &given) {
             return Ok(questions.into());
         }
         if let (Some(job_id), Some(options)) = (started.get(), options) {

@@ -87,33 +87,30 @@ pub const PROTOCOL_VERSIONS: [&str; 5] = [
     Revision::V2026_07_28.as_str(),
 ];
 
-/// An MCP server over a [`CallPort`]. Cheap to clone: clones share the
-/// port and the parsed schema.
+/// An MCP server over a [`CallPort`]. Cheap to clone: clones share
+/// everything but a session's own state, which [`McpServer::for_session`]
+/// makes anew for each session.
 pub struct McpServer<P: CallPort> {
+    /// What every session shares: set up before serving, read after.
+    shared: Arc<Shared<P>>,
+    /// What one session holds.
+    session: Session,
+}
+
+/// What every session of a server shares.
+struct Shared<P> {
     /// The stage calls go through: the port, the schema's edge view, and
     /// the version `status` reports.
     edge: Edge<P>,
     schema: Arc<McpSchema>,
     name: Arc<str>,
     version: Arc<str>,
-    /// The tasks of the session this value serves; see
-    /// [`McpServer::for_session`].
-    tasks: Arc<Tasks>,
-    /// Who this session's calls are made for when the transport names no
-    /// one (stdio): the jobs they start belong to the session.
-    owner: Option<Owner>,
     /// Every session sees every job (a single-user server).
     shared_jobs: bool,
     /// The tools it serves.
     served: Arc<Served>,
     /// Set when sessions discover tools progressively.
     discovery: Option<Arc<Discovery>>,
-    /// What this session lists, when discovery is progressive.
-    view: SharedView,
-    /// This session's `subscriptions/listen` streams (2026-07-28).
-    listeners: Listeners,
-    /// This session's `logging/setLevel`.
-    log_level: caller::SessionLevel,
     /// Seals the answers a 2026-07-28 call was given into its
     /// `requestState`.
     seal: Arc<rounds::Seal>,
@@ -124,21 +121,16 @@ pub struct McpServer<P: CallPort> {
     envelope: Option<Arc<envelope::Traces>>,
 }
 
-impl<P: CallPort> Clone for McpServer<P> {
+impl<P: Clone> Clone for Shared<P> {
     fn clone(&self) -> Self {
-        McpServer {
+        Shared {
             edge: self.edge.clone(),
             schema: self.schema.clone(),
             name: self.name.clone(),
             version: self.version.clone(),
-            tasks: self.tasks.clone(),
-            owner: self.owner.clone(),
             shared_jobs: self.shared_jobs,
             served: self.served.clone(),
             discovery: self.discovery.clone(),
-            view: self.view.clone(),
-            listeners: self.listeners.clone(),
-            log_level: self.log_level.clone(),
             seal: self.seal.clone(),
             task_questions: self.task_questions.clone(),
             envelope: self.envelope.clone(),
@@ -146,12 +138,38 @@ impl<P: CallPort> Clone for McpServer<P> {
     }
 }
 
+/// What one session holds (2025-11-25 and earlier; a 2026-07-28 request
+/// keeps no session and finds these empty).
+#[derive(Clone, Default)]
+struct Session {
+    /// The tasks of the session; see [`McpServer::for_session`].
+    tasks: Arc<Tasks>,
+    /// Who this session's calls are made for when the transport names no
+    /// one (stdio): the jobs they start belong to the session.
+    owner: Option<Owner>,
+    /// What this session lists, when discovery is progressive.
+    view: SharedView,
+    /// This session's `subscriptions/listen` streams (2026-07-28).
+    listeners: Listeners,
+    /// This session's `logging/setLevel`.
+    log_level: caller::SessionLevel,
+}
+
+impl<P: CallPort> Clone for McpServer<P> {
+    fn clone(&self) -> Self {
+        McpServer {
+            shared: self.shared.clone(),
+            session: self.session.clone(),
+        }
+    }
+}
+
 impl<P: CallPort> std::fmt::Debug for McpServer<P> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("McpServer")
-            .field("name", &self.name)
-            .field("version", &self.version)
-            .field("tools", &self.schema.tools.len())
+            .field("name", &self.shared.name)
+            .field("version", &self.shared.version)
+            .field("tools", &self.shared.schema.tools.len())
             .finish_non_exhaustive()
     }
 }
@@ -172,22 +190,25 @@ impl<P: CallPort> McpServer<P> {
             .map_err(|e| ServeError::Schema(e.to_string()))?;
         let version: Arc<str> = Arc::from(env!("CARGO_PKG_VERSION"));
         Ok(McpServer {
-            edge: Edge::new(port, schema.edge.clone(), version.clone()),
-            schema: Arc::new(schema),
-            name: Arc::from("toolwright"),
-            version,
-            tasks: Arc::default(),
-            owner: None,
-            shared_jobs: false,
-            served: Arc::default(),
-            discovery: None,
-            view: SharedView::default(),
-            listeners: Listeners::default(),
-            log_level: caller::SessionLevel::default(),
-            seal: Arc::new(rounds::Seal::random().map_err(ServeError::StateKey)?),
-            task_questions: Arc::default(),
-            envelope: None,
+            shared: Arc::new(Shared {
+                edge: Edge::new(port, schema.edge.clone(), version.clone()),
+                schema: Arc::new(schema),
+                name: Arc::from("toolwright"),
+                version,
+                shared_jobs: false,
+                served: Arc::default(),
+                discovery: None,
+                seal: Arc::new(rounds::Seal::random().map_err(ServeError::StateKey)?),
+                task_questions: Arc::default(),
+                envelope: None,
+            }),
+            session: Session::default(),
         })
+    }
+
+    /// What every session shares, to set up before serving.
+    fn shared_mut(&mut self) -> &mut Shared<P> {
+        Arc::make_mut(&mut self.shared)
     }
 
     /// Seals the `requestState` of MCP 2026-07-28 calls that ask their
@@ -198,7 +219,8 @@ impl<P: CallPort> McpServer<P> {
     /// # Errors
     /// [`ServeError::StateKey`] when the key is shorter than 32 bytes.
     pub fn request_state_key(mut self, key: &[u8]) -> Result<Self, ServeError> {
-        self.seal = Arc::new(rounds::Seal::with_key(key).map_err(ServeError::StateKey)?);
+        self.shared_mut().seal =
+            Arc::new(rounds::Seal::with_key(key).map_err(ServeError::StateKey)?);
         Ok(self)
     }
 
@@ -209,7 +231,7 @@ impl<P: CallPort> McpServer<P> {
     /// # Errors
     /// [`UnknownToolset`] for a name the catalogue has no toolset of.
     pub fn toolsets(mut self, toolsets: &[&str]) -> Result<Self, UnknownToolset> {
-        self.served = Arc::new(Served::toolsets::<P::Catalogue>(toolsets)?);
+        self.shared_mut().served = Arc::new(Served::toolsets::<P::Catalogue>(toolsets)?);
         Ok(self)
     }
 
@@ -229,24 +251,24 @@ impl<P: CallPort> McpServer<P> {
                 "the catalogue's tool `{clash}` has the name of a discovery tool;                  rename it to serve the catalogue progressively"
             ))
         })?;
-        self.discovery = Some(Arc::new(discovery));
+        self.shared_mut().discovery = Some(Arc::new(discovery));
         Ok(self)
     }
 
     /// The served tool with this name.
     fn served_tool(&self, name: &str) -> Option<&'static ToolInfo> {
-        P::Catalogue::tool(name).filter(|tool| self.served.serves(tool))
+        P::Catalogue::tool(name).filter(|tool| self.shared.served.serves(tool))
     }
 
     /// The `tools/list` entry of a discovery tool (when discovery is
     /// progressive) or of a served tool.
     fn definition(&self, name: &str) -> Option<&rmcp::model::Tool> {
-        let discovered = self.discovery.as_deref().map(|d| d.tools.iter());
+        let discovered = self.shared.discovery.as_deref().map(|d| d.tools.iter());
         discovered
             .into_iter()
             .flatten()
             .find(|t| t.name == name)
-            .or_else(|| self.schema.tool(self.served_tool(name)?.name))
+            .or_else(|| self.shared.schema.tool(self.served_tool(name)?.name))
     }
 
     /// What `describe_tools` gives of a tool: its `tools/list` entry with
@@ -254,7 +276,7 @@ impl<P: CallPort> McpServer<P> {
     /// lean.
     fn described(&self, name: &str) -> Option<serde_json::Value> {
         let mut definition = serde_json::to_value(self.definition(name)?).ok()?;
-        if let Some(errors) = self.schema.error_schema(name)
+        if let Some(errors) = self.shared.schema.error_schema(name)
             && let Some(object) = definition.as_object_mut()
         {
             let meta = object
@@ -275,17 +297,18 @@ impl<P: CallPort> McpServer<P> {
     /// the job tools once one of those may answer with a job.
     fn listed(&self) -> Vec<rmcp::model::Tool> {
         let view = self
+            .session
             .view
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let shown = |tool: &ToolInfo| {
-            self.served.serves(tool) && (self.discovery.is_none() || view.shows(tool))
+            self.shared.served.serves(tool) && (self.shared.discovery.is_none() || view.shows(tool))
         };
         let jobs = <P::Catalogue as Catalogue>::TOOLS
             .iter()
             .any(|t| !t.builtin && t.timing != crate::ToolTiming::Sync && shown(t));
-        let discovered = self.discovery.as_deref().map(|d| d.tools.iter());
-        let served = self.schema.tools.iter().filter(|tool| {
+        let discovered = self.shared.discovery.as_deref().map(|d| d.tools.iter());
+        let served = self.shared.schema.tools.iter().filter(|tool| {
             P::Catalogue::tool(&tool.name)
                 .is_some_and(|info| if info.builtin { jobs } else { shown(info) })
         });
@@ -303,7 +326,7 @@ impl<P: CallPort> McpServer<P> {
     /// `job_cancel` do not find them (docs/mcp.md).
     #[must_use]
     pub fn shared_jobs(mut self) -> Self {
-        self.shared_jobs = true;
+        self.shared_mut().shared_jobs = true;
         self
     }
 
@@ -314,15 +337,16 @@ impl<P: CallPort> McpServer<P> {
     /// `structuredContent` is the bare answer (docs/wire.md).
     #[must_use]
     pub fn envelope(mut self) -> Self {
-        if self.envelope.is_none() {
-            let mut schema = (*self.schema).clone();
+        if self.shared.envelope.is_none() {
+            let mut schema = (*self.shared.schema).clone();
             schema.tools = schema
                 .tools
                 .into_iter()
                 .map(envelope::wrap_schema)
                 .collect();
-            self.schema = Arc::new(schema);
-            self.envelope = Some(Arc::default());
+            let shared = self.shared_mut();
+            shared.schema = Arc::new(schema);
+            shared.envelope = Some(Arc::default());
         }
         self
     }
@@ -335,14 +359,19 @@ impl<P: CallPort> McpServer<P> {
         args: Option<&rmcp::model::JsonObject>,
         result: rmcp::model::CallToolResult,
     ) -> rmcp::model::CallToolResult {
-        let Some(traces) = self.envelope.as_ref().filter(|_| !self.discovers(tool)) else {
+        let Some(traces) = self
+            .shared
+            .envelope
+            .as_ref()
+            .filter(|_| !self.discovers(tool))
+        else {
             return result;
         };
         let action = args.and_then(|a| a.get("action")).and_then(|a| a.as_str());
         let meta = envelope::Meta {
             tool,
             action,
-            backend: self.edge.port().events().source().as_str(),
+            backend: self.shared.edge.port().events().source().as_str(),
             paged: P::Catalogue::tool(tool).is_some_and(|info| info.pages(action)),
         };
         envelope::wrap(result, &meta, traces.next())
@@ -351,12 +380,13 @@ impl<P: CallPort> McpServer<P> {
     /// Sets the name and version the server gives in `initialize`.
     #[must_use]
     pub fn named(mut self, name: &str, version: &str) -> Self {
-        self.name = Arc::from(name);
-        self.version = Arc::from(version);
-        self.edge = Edge::new(
-            self.edge.port().clone(),
-            self.schema.edge.clone(),
-            self.version.clone(),
+        let shared = self.shared_mut();
+        shared.name = Arc::from(name);
+        shared.version = Arc::from(version);
+        shared.edge = Edge::new(
+            shared.edge.port().clone(),
+            shared.schema.edge.clone(),
+            shared.version.clone(),
         );
         self
     }
@@ -366,12 +396,11 @@ impl<P: CallPort> McpServer<P> {
     /// made them.
     fn for_session(&self) -> Self {
         McpServer {
-            tasks: Arc::default(),
-            owner: (!self.shared_jobs).then(|| Owner::unique("mcp-session")),
-            view: SharedView::default(),
-            listeners: Listeners::default(),
-            log_level: caller::SessionLevel::default(),
-            ..self.clone()
+            shared: self.shared.clone(),
+            session: Session {
+                owner: (!self.shared.shared_jobs).then(|| Owner::unique("mcp-session")),
+                ..Session::default()
+            },
         }
     }
 
@@ -392,11 +421,11 @@ impl<P: CallPort> McpServer<P> {
     /// since nothing tells such clients apart. Over stdio: the session.
     /// Nobody with [`McpServer::shared_jobs`].
     fn owner_of(&self, extensions: &rmcp::model::Extensions) -> Option<Owner> {
-        if self.shared_jobs {
+        if self.shared.shared_jobs {
             return None;
         }
         let Some(parts) = extensions.get::<axum::http::request::Parts>() else {
-            return self.owner.clone();
+            return self.session.owner.clone();
         };
         let header = |name: &str| {
             parts
@@ -420,7 +449,7 @@ impl<P: CallPort> McpServer<P> {
 
     /// The port it serves.
     pub fn port(&self) -> &P {
-        self.edge.port()
+        self.shared.edge.port()
     }
 
     /// Serves one client on standard input and output until it disconnects.

@@ -169,7 +169,7 @@ impl<P: CallPort> McpServer<P> {
         let mut args = request.arguments.unwrap_or_default();
         let options = self.call_options(&context.extensions);
         let new = self.start(tool, &mut args, options, ttl, progress).await;
-        let view = self.tasks.create(new.task).map_err(task_error)?;
+        let view = self.session.tasks.create(new.task).map_err(task_error)?;
         if let Some(followed) = new.followed {
             self.follow_task(view.task_id.to_string(), followed, context.peer.clone());
         }
@@ -196,7 +196,7 @@ impl<P: CallPort> McpServer<P> {
             },
             followed: None,
         };
-        let request = match self.edge.prepare(tool, args) {
+        let request = match self.shared.edge.prepare(tool, args) {
             Prepared::Call(request) => request,
             Prepared::Answered(answer) => return over(result::from_answer(answer), tool.timing),
         };
@@ -204,7 +204,7 @@ impl<P: CallPort> McpServer<P> {
         // The call runs to its end in the background; the task is its job,
         // made when the job starts.
         let (tx, mut stream) = stream_channel();
-        let port = self.edge.port().clone();
+        let port = self.shared.edge.port().clone();
         let options = options.wait_until_done().stream_to(tx);
         let mut call = tokio::spawn(async move { port.call(request, options).await });
         loop {
@@ -275,7 +275,7 @@ impl<P: CallPort> McpServer<P> {
                 Ok(envelope) => result::from_envelope(envelope, P::Catalogue::CONTENT),
                 Err(e) => result::error(&ToolError::internal(format!("the task failed: {e}"))),
             };
-            server.tasks.finish(&task_id, result);
+            server.session.tasks.finish(&task_id, result);
             server.tell_status(&task_id, &peer).await;
         });
     }
@@ -284,7 +284,7 @@ impl<P: CallPort> McpServer<P> {
     /// the task as `tasks/get` gives it), so a client need not poll. A
     /// client that went away, or a task already evicted, is not told.
     async fn tell_status(&self, task_id: &str, peer: &Peer<RoleServer>) {
-        let Ok(view) = self.tasks.get(task_id) else {
+        let Ok(view) = self.session.tasks.get(task_id) else {
             return;
         };
         let status = view.to_json(None);
@@ -297,7 +297,7 @@ impl<P: CallPort> McpServer<P> {
     /// A finished job's answer from the job store. Asked for no owner:
     /// the session's task list is what says the task is this caller's.
     async fn stored_result(&self, job_id: &str) -> CallToolResult {
-        match self.edge.port().job_status(job_id, None).await {
+        match self.shared.edge.port().job_status(job_id, None).await {
             Ok(info) => result::from_job(&info, P::Catalogue::CONTENT),
             Err(e) => result::error(&e),
         }
@@ -306,12 +306,12 @@ impl<P: CallPort> McpServer<P> {
     /// The time-to-live granted for a requested one: at most the job
     /// store's, which keeps the job as long.
     fn task_ttl(&self, requested: Option<u64>) -> Duration {
-        let most = self.edge.port().job_ttl();
+        let most = self.shared.edge.port().job_ttl();
         requested.map_or(most, |ms| Duration::from_millis(ms).min(most))
     }
 
     async fn task_get(&self, task_id: &str) -> Result<Value, ErrorData> {
-        let view = self.tasks.get(task_id).map_err(task_error)?;
+        let view = self.session.tasks.get(task_id).map_err(task_error)?;
         Ok(view.to_json(self.job_message(&view).await))
     }
 
@@ -321,6 +321,7 @@ impl<P: CallPort> McpServer<P> {
             return None;
         }
         let info = self
+            .shared
             .edge
             .port()
             .job_status(&view.task_id, None)
@@ -339,7 +340,7 @@ impl<P: CallPort> McpServer<P> {
         task_id: &str,
         context: &RequestContext<RoleServer>,
     ) -> Result<Value, ErrorData> {
-        let mut ended = self.tasks.ended(task_id).map_err(task_error)?;
+        let mut ended = self.session.tasks.ended(task_id).map_err(task_error)?;
         tokio::select! {
             waited = ended.wait_for(|ended| *ended) => {
                 // The sender lives in the task's entry; it is gone only if
@@ -350,7 +351,7 @@ impl<P: CallPort> McpServer<P> {
                 return Err(ErrorData::new(ErrorCode::INTERNAL_ERROR, "the request was cancelled", None));
             }
         }
-        let view = self.tasks.get(task_id).map_err(task_error)?;
+        let view = self.session.tasks.get(task_id).map_err(task_error)?;
         let result = match &view.state {
             State::Finished { result, .. } => (**result).clone(),
             State::Cancelled => result::error(&cancelled(view.tool)),
@@ -368,7 +369,7 @@ impl<P: CallPort> McpServer<P> {
     }
 
     async fn task_list(&self, cursor: Option<&str>) -> Result<Value, ErrorData> {
-        let (views, next) = self.tasks.list(cursor).map_err(task_error)?;
+        let (views, next) = self.session.tasks.list(cursor).map_err(task_error)?;
         let mut tasks = Vec::with_capacity(views.len());
         for view in &views {
             tasks.push(view.to_json(self.job_message(view).await));
@@ -383,11 +384,11 @@ impl<P: CallPort> McpServer<P> {
     /// `tasks/cancel`: the task is cancelled at once and its job stopped.
     /// Its answer is the cancelled task, so no status notification follows.
     async fn task_cancel(&self, task_id: &str) -> Result<Value, ErrorData> {
-        let view = self.tasks.cancel(task_id).map_err(task_error)?;
+        let view = self.session.tasks.cancel(task_id).map_err(task_error)?;
         if view.job {
             // Returns when the handler has stopped or its grace has run out;
             // a job that ended meanwhile is left as it is.
-            let _ = self.edge.port().job_cancel(task_id, None).await;
+            let _ = self.shared.edge.port().job_cancel(task_id, None).await;
         }
         Ok(view.to_json(None))
     }

@@ -47,7 +47,7 @@ impl<P: CallPort> McpServer<P> {
         options: CallOptions,
     ) -> Result<CreateTaskResult, ErrorData> {
         let info = self.job_of(job_id, options).await?;
-        let status = status_of(&info, self.task_questions.waits(&info.job_id));
+        let status = status_of(&info, self.shared.task_questions.waits(&info.job_id));
         Ok(CreateTaskResult::new(self.task_of(&info, status)))
     }
 
@@ -59,7 +59,7 @@ impl<P: CallPort> McpServer<P> {
     ) -> Result<GetTaskResult, ErrorData> {
         let options = self.call_options(&context.extensions);
         let info = self.job_of(&request.task_id, options).await?;
-        let waiting = self.task_questions.pending(&info.job_id);
+        let waiting = self.shared.task_questions.pending(&info.job_id);
         let status = status_of(&info, waiting.is_some());
         let payload = match status {
             TaskStatus::Cancelled => TaskPayload::Cancelled,
@@ -90,7 +90,8 @@ impl<P: CallPort> McpServer<P> {
     ) -> Result<(), ErrorData> {
         let options = self.call_options(&context.extensions);
         let info = self.job_of(&request.task_id, options).await?;
-        self.task_questions
+        self.shared
+            .task_questions
             .answer(&info.job_id, request.input_responses);
         Ok(())
     }
@@ -108,6 +109,7 @@ impl<P: CallPort> McpServer<P> {
             // Returns once the handler has stopped (or its grace ran out);
             // a job that ended meanwhile is not an error.
             let _ = self
+                .shared
                 .edge
                 .port()
                 .job_cancel(&request.task_id, options.owner.as_ref())
@@ -119,7 +121,8 @@ impl<P: CallPort> McpServer<P> {
     /// The job behind a task, as the job store answers the caller of
     /// `options`: another caller's job is not found.
     async fn job_of(&self, job_id: &str, options: CallOptions) -> Result<JobInfo, ErrorData> {
-        self.edge
+        self.shared
+            .edge
             .port()
             .job_status(job_id, options.owner.as_ref())
             .await
@@ -149,7 +152,9 @@ impl<P: CallPort> McpServer<P> {
             tasks::iso8601(info.created_at),
             tasks::iso8601(updated),
         )
-        .with_ttl_ms(u64::try_from(self.edge.port().job_ttl().as_millis()).unwrap_or(u64::MAX))
+        .with_ttl_ms(
+            u64::try_from(self.shared.edge.port().job_ttl().as_millis()).unwrap_or(u64::MAX),
+        )
         .with_poll_interval_ms(tasks::poll_interval(timing));
         if let (JobState::Running, Some(progress)) = (info.state, info.progress) {
             task = task.with_status_message(format!("{:.0}% done", progress * 100.0));

@@ -110,7 +110,7 @@ const DEFAULT_LIMIT: u64 = 10;
 impl<P: CallPort> McpServer<P> {
     /// True when `name` is a discovery tool this server serves.
     pub(super) fn discovers(&self, name: &str) -> bool {
-        self.discovery.is_some() && NAMES.contains(&name)
+        self.shared.discovery.is_some() && NAMES.contains(&name)
     }
 
     /// Answers a call of a discovery tool (see [`McpServer::discovers`]).
@@ -121,7 +121,7 @@ impl<P: CallPort> McpServer<P> {
         context: &RequestContext<RoleServer>,
     ) -> CallToolResult {
         let args = Value::Object(args.unwrap_or_default());
-        let (answer, changed) = match (name, self.discovery.as_deref()) {
+        let (answer, changed) = match (name, self.shared.discovery.as_deref()) {
             ("search_tools", Some(discovery)) => (self.search(discovery, args), false),
             ("describe_tools", _) => self.describe(args),
             ("select_toolsets", _) => self.select(args),
@@ -157,7 +157,8 @@ impl<P: CallPort> McpServer<P> {
 
     /// The `subscriptions/listen` streams of this session.
     pub(super) fn listeners(&self) -> std::sync::MutexGuard<'_, ListenerSet> {
-        self.listeners
+        self.session
+            .listeners
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
@@ -175,11 +176,11 @@ impl<P: CallPort> McpServer<P> {
             )));
         }
         if let Some(toolset) = &toolset {
-            let known = toolsets::all::<P::Catalogue>(&self.served);
+            let known = toolsets::all::<P::Catalogue>(&self.shared.served);
             named(&known, std::slice::from_ref(toolset))?;
         }
         let hits = discovery.index.search(&query, |tool| {
-            self.served.serves(tool) && toolset.as_deref().is_none_or(|t| tool.in_toolset(t))
+            self.shared.served.serves(tool) && toolset.as_deref().is_none_or(|t| tool.in_toolset(t))
         });
         let shown = usize::try_from(limit).unwrap_or(usize::MAX).min(hits.len());
         let tools: Vec<Value> = hits[..shown]
@@ -228,6 +229,7 @@ impl<P: CallPort> McpServer<P> {
             return (Err(e), false);
         }
         let mut view = self
+            .session
             .view
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -253,12 +255,13 @@ impl<P: CallPort> McpServer<P> {
             Ok(select) => select,
             Err(e) => return (Err(e), false),
         };
-        let known = toolsets::all::<P::Catalogue>(&self.served);
+        let known = toolsets::all::<P::Catalogue>(&self.shared.served);
         let (enable, disable) = match (named(&known, &enable), named(&known, &disable)) {
             (Ok(enable), Ok(disable)) => (enable, disable),
             (Err(e), _) | (_, Err(e)) => return (Err(e), false),
         };
         let mut view = self
+            .session
             .view
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -280,7 +283,7 @@ impl<P: CallPort> McpServer<P> {
     fn listed_flags(&self, view: &View) -> Vec<bool> {
         <P::Catalogue as Catalogue>::TOOLS
             .iter()
-            .map(|t| !t.builtin && self.served.serves(t) && view.shows(t))
+            .map(|t| !t.builtin && self.shared.served.serves(t) && view.shows(t))
             .collect()
     }
 }

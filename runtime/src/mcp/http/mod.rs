@@ -71,7 +71,10 @@ impl<P: CallPort> McpServer<P> {
                     config.path
                 )));
             }
-            Some(crate::web::routes(self.edge.clone(), &config).map_err(ServeError::Config)?)
+            Some(
+                crate::web::routes(self.shared.edge.clone(), &config)
+                    .map_err(ServeError::Config)?,
+            )
         } else {
             None
         };
