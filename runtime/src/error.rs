@@ -106,12 +106,12 @@ impl ToolError {
     pub fn unknown_action(tool: &str, action: &str, available: &[&str]) -> Self {
         let shown = shown(action);
         let suggestion = toolwright_suggest::closest(action, available.iter().copied());
-        let message = did_you_mean(format!("tool `{tool}` has no action `{shown}`"), suggestion);
-        Self::new(
-            codes::UNKNOWN_ACTION,
-            format!("{message}; available actions: {}", available.join(", ")),
-        )
-        .with_details(serde_json::json!({ "available": available }))
+        let head = did_you_mean(format!("tool `{tool}` has no action `{shown}`"), suggestion);
+        // "…; did you mean `read`? Available …", or "…`x`. Available …".
+        let stop = if suggestion.is_some() { "" } else { "." };
+        let message = format!("{head}{stop} Available actions: {}.", available.join(", "));
+        Self::new(codes::UNKNOWN_ACTION, message)
+            .with_details(serde_json::json!({ "available": available }))
     }
 
     /// `NOT_IMPLEMENTED` for a declared tool without a handler.

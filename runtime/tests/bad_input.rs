@@ -199,9 +199,10 @@ fn an_unknown_action_gets_a_suggestion() {
         .done();
     let e = rejected(&d(), &bytes);
     assert_eq!(e.code, codes::UNKNOWN_ACTION);
+    // One wording on every door: the edge's, which lists the choices.
     assert_eq!(
         e.message,
-        "tool `fs` has no action `raed`; did you mean `read`?"
+        "tool `fs` has no action `raed`; did you mean `read`? Available actions: read, list, write."
     );
 }
 
