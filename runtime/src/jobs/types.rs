@@ -247,7 +247,11 @@ pub struct JobInfo {
     /// Current state.
     pub state: JobState,
     /// Progress from 0 to 1, for tools that report it.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "crate::__private::single::deserialize"
+    )]
     pub progress: ::core::option::Option<f32>,
     /// When the job was accepted, milliseconds since the Unix epoch.
     pub created_at: u64,
