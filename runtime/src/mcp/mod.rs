@@ -88,8 +88,8 @@ pub const PROTOCOL_VERSIONS: [&str; 5] = [
 ];
 
 /// An MCP server over a [`CallPort`]. Cheap to clone: clones share
-/// everything but a session's own state, which [`McpServer::for_session`]
-/// makes anew for each session.
+/// everything but a session's own state, which each new session gets
+/// afresh.
 pub struct McpServer<P: CallPort> {
     /// What every session shares: set up before serving, read after.
     shared: Arc<Shared<P>>,

@@ -127,7 +127,7 @@ impl ClientConfig {
     }
 
     /// Also subscribes to a backend's IOPub at `endpoint`, so
-    /// [`CallPort::subscribe`] sees its job events.
+    /// [`CallPort::subscribe`](crate::port::CallPort::subscribe) sees its job events.
     #[must_use]
     pub fn iopub(mut self, endpoint: impl Into<String>) -> Self {
         self.iopub.push(endpoint.into());
@@ -300,7 +300,7 @@ impl<C> Client<C> {
     /// Calls with MsgPack `request` and returns the final Reply's body, a
     /// MsgPack `ResponseEnvelope`, undecoded: for callers without the
     /// catalogue's types (a relay, the batch client). The stream goes to
-    /// `options.stream` as for [`CallPort::call`].
+    /// `options.stream` as for [`CallPort::call`](crate::port::CallPort::call).
     ///
     /// # Errors
     /// The client's own errors: `UNAVAILABLE`, `TIMEOUT`, `CANCELLED`, and
