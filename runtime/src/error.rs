@@ -138,6 +138,13 @@ impl ToolError {
     }
 }
 
+/// `UNKNOWN_TOOL` for `name`, which catalogue `C` does not have, with the
+/// closest of its tools' names when one is close: every door's wording.
+pub(crate) fn unknown_tool_in<C: crate::Catalogue>(name: &str) -> ToolError {
+    let names = C::TOOLS.iter().map(|t| t.name);
+    ToolError::unknown_tool(&shown(name), toolwright_suggest::closest(name, names))
+}
+
 /// `name` cut to a length fit for an error message, on a char boundary:
 /// names a caller sent are echoed back, and a long one would bury the
 /// message.
@@ -181,5 +188,19 @@ pub trait IntoToolError {
 impl IntoToolError for ToolError {
     fn into_tool_error(self) -> ToolError {
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_names_are_cut_for_messages() {
+        assert_eq!(shown("add"), "add");
+        let long = "é".repeat(100);
+        let cut = shown(&long);
+        assert!(cut.len() <= 64 + '…'.len_utf8());
+        assert!(cut.ends_with('…'));
     }
 }

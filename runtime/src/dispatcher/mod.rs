@@ -13,7 +13,6 @@ mod port;
 mod runner;
 mod sink;
 mod stream;
-mod suggest;
 
 use serde::de::DeserializeOwned;
 use std::sync::Arc;

@@ -2,7 +2,6 @@
 //! request becomes an `Error` envelope with a code; nothing panics and
 //! nothing is allocated beyond what the input holds.
 
-use super::suggest::{closest, shown};
 use super::{Dispatcher, RequestOf, ResponseOf};
 use super::{decode, inline};
 use crate::{Catalogue, ResponseEnvelope, Service, ToolError, codec};
@@ -66,11 +65,7 @@ impl<S: Service> Dispatcher<S> {
     fn misnamed(bytes: &[u8]) -> Result<(), ToolError> {
         let peek = codec::peek_call(bytes)?;
         let Some(tool) = S::Catalogue::tool(peek.tool) else {
-            let names = S::Catalogue::TOOLS.iter().map(|t| t.name);
-            return Err(ToolError::unknown_tool(
-                &shown(peek.tool),
-                closest(peek.tool, names),
-            ));
+            return Err(crate::error::unknown_tool_in::<S::Catalogue>(peek.tool));
         };
         if let Some(action) = peek.action
             && !tool.actions.is_empty()

@@ -24,20 +24,11 @@ use crate::{ResponseEnvelope, ToolError, ToolInfo};
 
 /// The stage for one port: the port, its catalogue's schema (parsed once)
 /// and what an action tool's `status` says. Cheap to clone.
+#[derive(Clone)]
 pub(crate) struct Edge<P> {
     port: P,
     schema: Arc<Schema>,
     version: Arc<str>,
-}
-
-impl<P: Clone> Clone for Edge<P> {
-    fn clone(&self) -> Self {
-        Edge {
-            port: self.port.clone(),
-            schema: self.schema.clone(),
-            version: self.version.clone(),
-        }
-    }
 }
 
 /// A call made ready for the port, or answered without it.
@@ -80,13 +71,8 @@ impl<P: CallPort> Edge<P> {
     /// `UNKNOWN_TOOL`, with the closest name when one is close.
     #[cfg(feature = "web")]
     pub(crate) fn tool(name: &str) -> Result<&'static ToolInfo, ToolError> {
-        <P::Catalogue as Catalogue>::tool(name).ok_or_else(|| {
-            let names = <P::Catalogue as Catalogue>::TOOLS.iter().map(|t| t.name);
-            ToolError::unknown_tool(
-                &crate::error::shown(name),
-                toolwright_suggest::closest(name, names),
-            )
-        })
+        <P::Catalogue as Catalogue>::tool(name)
+            .ok_or_else(|| crate::error::unknown_tool_in::<P::Catalogue>(name))
     }
 
     /// Readies a call of `tool`: each `null` its schema does not admit is

@@ -98,6 +98,7 @@ pub struct McpServer<P: CallPort> {
 }
 
 /// What every session of a server shares.
+#[derive(Clone)]
 struct Shared<P> {
     /// The stage calls go through: the port, the schema's edge view, and
     /// the version `status` reports.
@@ -119,23 +120,6 @@ struct Shared<P> {
     task_questions: Arc<in_task::TaskQuestions>,
     /// Set when results come in HIP-0300's envelope: its trace ids.
     envelope: Option<Arc<envelope::Traces>>,
-}
-
-impl<P: Clone> Clone for Shared<P> {
-    fn clone(&self) -> Self {
-        Shared {
-            edge: self.edge.clone(),
-            schema: self.schema.clone(),
-            name: self.name.clone(),
-            version: self.version.clone(),
-            shared_jobs: self.shared_jobs,
-            served: self.served.clone(),
-            discovery: self.discovery.clone(),
-            seal: self.seal.clone(),
-            task_questions: self.task_questions.clone(),
-            envelope: self.envelope.clone(),
-        }
-    }
 }
 
 /// What one session holds (2025-11-25 and earlier; a 2026-07-28 request
