@@ -4,6 +4,17 @@
 
 use std::fmt;
 
+/// The protocol revisions the server speaks, oldest first: through
+/// `initialize` up to 2025-11-25, and 2026-07-28, whose requests each name
+/// their revision.
+pub const PROTOCOL_VERSIONS: [&str; 5] = [
+    Revision::V2024_11_05.as_str(),
+    Revision::V2025_03_26.as_str(),
+    Revision::V2025_06_18.as_str(),
+    Revision::V2025_11_25.as_str(),
+    Revision::V2026_07_28.as_str(),
+];
+
 /// An MCP protocol revision, ordered by date.
 ///
 /// A revision the server does not know (a client's newer one, say) is

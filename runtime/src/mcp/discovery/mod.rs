@@ -10,70 +10,20 @@
 //! [`McpServer::progressive`]: super::McpServer::progressive
 
 mod search;
-
-use std::collections::BTreeSet;
-use std::sync::Mutex;
+pub(super) mod view;
 
 use rmcp::RoleServer;
-use rmcp::model::{CallToolResult, Tool};
-use rmcp::service::{RequestContext, SubscriptionSink};
+use rmcp::model::CallToolResult;
+use rmcp::service::RequestContext;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::McpServer;
-use super::result;
-use super::toolsets;
 use crate::edge::JsonObject;
+use crate::mcp::server::McpServer;
+use crate::mcp::tools::{result, toolsets};
 use crate::port::CallPort;
 use crate::{Catalogue, ToolError};
-
-/// The definitions of the three discovery tools.
-const TOOLS: &str = include_str!("tools.json");
-
-/// The names of the discovery tools, which a progressive server's
-/// catalogue cannot also use.
-pub(crate) const NAMES: [&str; 3] = ["search_tools", "describe_tools", "select_toolsets"];
-
-/// What a progressive server keeps for every session: the discovery
-/// tools' definitions and the search index.
-#[derive(Debug)]
-pub(crate) struct Discovery {
-    pub(crate) tools: Vec<Tool>,
-    index: search::Index,
-}
-
-impl Discovery {
-    /// The discovery tools for catalogue `C`; the name of a tool of `C`
-    /// that is also a discovery tool's when there is one.
-    pub(crate) fn new<C: Catalogue>() -> Result<Discovery, &'static str> {
-        if let Some(clash) = NAMES.into_iter().find(|n| C::tool(n).is_some()) {
-            return Err(clash);
-        }
-        let tools = serde_json::from_str(TOOLS).expect("the discovery tools' definitions parse");
-        Ok(Discovery {
-            tools,
-            index: search::Index::new(C::TOOLS),
-        })
-    }
-}
-
-/// What one session lists besides the discovery and job tools.
-#[derive(Debug, Default)]
-pub(crate) struct View {
-    /// The toolsets it enabled.
-    enabled: BTreeSet<&'static str>,
-    /// The tools it had described.
-    described: BTreeSet<&'static str>,
-}
-
-impl View {
-    /// True when the session lists `tool`, a tool of the catalogue's own
-    /// (the job tools are listed with the first tool that may answer with
-    /// a job: see `McpServer::listed`).
-    pub(crate) fn shows(&self, tool: &crate::ToolInfo) -> bool {
-        self.described.contains(tool.name) || tool.toolsets.iter().any(|t| self.enabled.contains(t))
-    }
-}
+use view::{Discovery, ListenerSet, View};
 
 /// `search_tools`' arguments.
 #[derive(Deserialize)]
@@ -108,13 +58,8 @@ const MAX_LIMIT: u64 = 50;
 const DEFAULT_LIMIT: u64 = 10;
 
 impl<P: CallPort> McpServer<P> {
-    /// True when `name` is a discovery tool this server serves.
-    pub(super) fn discovers(&self, name: &str) -> bool {
-        self.shared.discovery.is_some() && NAMES.contains(&name)
-    }
-
     /// Answers a call of a discovery tool (see [`McpServer::discovers`]).
-    pub(super) async fn discover(
+    pub(in crate::mcp) async fn discover(
         &self,
         name: &str,
         args: Option<JsonObject>,
@@ -146,7 +91,7 @@ impl<P: CallPort> McpServer<P> {
     /// `describe_tools` gave it, so a failed send is not an error.
     async fn tools_changed(&self, context: &RequestContext<RoleServer>) {
         let revision = context.protocol_version().map(|v| v.to_string());
-        if revision.is_none_or(|r| !crate::mcp::Revision::TASKS.is_before(&r)) {
+        if revision.is_none_or(|r| !crate::mcp::revision::Revision::TASKS.is_before(&r)) {
             let _ = context.peer.notify_tool_list_changed().await;
         }
         let sinks = self.listeners().changed();
@@ -156,7 +101,7 @@ impl<P: CallPort> McpServer<P> {
     }
 
     /// The `subscriptions/listen` streams of this session.
-    pub(super) fn listeners(&self) -> std::sync::MutexGuard<'_, ListenerSet> {
+    pub(in crate::mcp) fn listeners(&self) -> std::sync::MutexGuard<'_, ListenerSet> {
         self.session
             .listeners
             .lock()
@@ -323,53 +268,4 @@ fn parse<T: for<'de> Deserialize<'de>>(args: Value) -> Result<T, ToolError> {
 fn quoted(names: &[&str]) -> String {
     let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
     names.join(", ")
-}
-
-/// A session's view, shared by the clones that serve it.
-pub(crate) type SharedView = std::sync::Arc<Mutex<View>>;
-
-/// A session's `subscriptions/listen` streams.
-pub(crate) type Listeners = std::sync::Arc<Mutex<ListenerSet>>;
-
-/// The `subscriptions/listen` streams of a session, and the changes to its
-/// list, counted so that a stream that opens while one is made still
-/// hears of it.
-///
-/// rmcp acknowledges a stream before the server sees it, so a client that
-/// changes its list as soon as its stream is acknowledged may do so before
-/// the stream is in `sinks`. The count when the filter was accepted
-/// (`pending`) tells `open` whether a change fell in that gap, and the new
-/// stream is told of it then: a `list_changed` more than needed is
-/// harmless, one fewer is a client that never refetches.
-#[derive(Debug, Default)]
-pub(crate) struct ListenerSet {
-    sinks: Vec<SubscriptionSink>,
-    changes: u64,
-    /// The change count when the oldest stream not yet open was accepted.
-    pending: Option<u64>,
-}
-
-impl ListenerSet {
-    /// A stream has been accepted and is about to be acknowledged.
-    pub(crate) fn accepted(&mut self) {
-        self.pending = Some(self.pending.map_or(self.changes, |p| p.min(self.changes)));
-    }
-
-    /// Adds an acknowledged stream; true when the list changed since it
-    /// was accepted, which it must then be told.
-    pub(crate) fn open(&mut self, sink: SubscriptionSink) -> bool {
-        self.sinks.push(sink);
-        self.pending.take().is_some_and(|p| p != self.changes)
-    }
-
-    /// Removes a stream that ended.
-    pub(crate) fn close(&mut self, sink: &SubscriptionSink) {
-        self.sinks.retain(|s| s.id() != sink.id());
-    }
-
-    /// Counts a change; the streams to tell of it.
-    fn changed(&mut self) -> Vec<SubscriptionSink> {
-        self.changes += 1;
-        self.sinks.clone()
-    }
 }

@@ -1,119 +1,23 @@
-//! Questions in answers, MCP 2026-07-28's way for a handler to ask its
-//! client (SEP-2322): a question a handler asks goes to the client in the
-//! call's `input_required` result, keyed; the client calls again with its
-//! answers (`inputResponses`) and the `requestState` it was given, and
-//! the handler runs again, this time finding each answer under its key.
-//!
-//! The server keeps nothing between rounds. The answers gathered so far
-//! travel in `requestState`, sealed (HMAC-SHA256, rmcp's
-//! `RequestStateCodec`) and bound to the tool, its arguments and the
-//! caller, so a client cannot forge answers into it or replay it into
-//! another call; a state that does not open is refused (`-32602`).
+//! The `requestState` of MCP 2026-07-28 rounds: the answers gathered so
+//! far, sealed (HMAC-SHA256, rmcp's `RequestStateCodec`) and bound to the
+//! tool, its arguments and the caller, so a client cannot forge answers into
+//! it or replay it into another call; a state that does not open is refused
+//! (`-32602`).
 
-use std::collections::{BTreeMap, HashMap};
-use std::sync::{Mutex, PoisonError};
+use std::collections::BTreeMap;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use rmcp::model::{
-    ClientCapabilities, ErrorData, InputRequest, InputRequests, InputRequiredResult,
-    InputResponses, JsonObject, RequestStateCodec, SealOptions,
+    ErrorData, InputRequiredResult, InputResponses, JsonObject, RequestStateCodec, SealOptions,
 };
 
+use super::rounds::Rounds;
 use crate::Json;
 
 /// How long a sealed state opens: a client that takes longer to answer
 /// starts the call again.
-const STATE_TTL: Duration = Duration::from_secs(3600);
-
-/// The answers one run of a call was given, and the questions it asked
-/// that have none.
-#[derive(Debug, Default)]
-pub(crate) struct Rounds {
-    answers: BTreeMap<String, Json>,
-    asked: Mutex<Asked>,
-}
-
-#[derive(Debug, Default)]
-struct Asked {
-    questions: BTreeMap<String, Json>,
-    /// The capabilities of questions refused because the request did not
-    /// declare them.
-    missing: BTreeMap<&'static str, Json>,
-    /// How many questions of each kind were asked without a key.
-    numbered: HashMap<&'static str, usize>,
-}
-
-impl Rounds {
-    /// The key of a question of `kind` (`sampling`, `elicitation`,
-    /// `roots`): the handler's, or the next of that kind (`sampling_1`,
-    /// `sampling_2`, …), stable as long as the handler asks in the same
-    /// order each run.
-    pub(super) fn key(&self, given: Option<&str>, kind: &'static str) -> String {
-        if let Some(key) = given {
-            return key.to_owned();
-        }
-        let mut asked = self.asked.lock().unwrap_or_else(PoisonError::into_inner);
-        let n = asked.numbered.entry(kind).or_insert(0);
-        *n += 1;
-        format!("{kind}_{n}")
-    }
-
-    /// The client's answer to the question under `key`, if it gave one.
-    pub(super) fn answer(&self, key: &str) -> Option<&Json> {
-        self.answers.get(key)
-    }
-
-    /// Records a question for the client: `request` is the request it
-    /// would be on its own (`{"method", "params"}`).
-    pub(super) fn ask(&self, key: String, request: Json) {
-        self.asked
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .questions
-            .insert(key, request);
-    }
-
-    /// Notes a question refused because the request did not declare
-    /// `capability`.
-    pub(super) fn refuse(&self, capability: &'static str) {
-        self.asked
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .missing
-            .insert(capability, Json::Object(JsonObject::new()));
-    }
-
-    /// The capabilities whose questions were refused, as the
-    /// `requiredCapabilities` of a `-32021` error; `None` when none were.
-    pub(super) fn missing(&self) -> Option<ClientCapabilities> {
-        let asked = self.asked.lock().unwrap_or_else(PoisonError::into_inner);
-        if asked.missing.is_empty() {
-            return None;
-        }
-        serde_json::to_value(&asked.missing)
-            .and_then(serde_json::from_value)
-            .ok()
-    }
-
-    /// The questions asked without an answer, as the result's
-    /// `inputRequests`; `None` when there are none, and the call's own
-    /// answer stands.
-    fn questions(&self) -> Option<InputRequests> {
-        let asked = self.asked.lock().unwrap_or_else(PoisonError::into_inner);
-        if asked.questions.is_empty() {
-            return None;
-        }
-        let requests = asked
-            .questions
-            .iter()
-            .filter_map(|(key, request)| {
-                let request = serde_json::from_value::<InputRequest>(request.clone()).ok()?;
-                Some((key.clone(), request))
-            })
-            .collect();
-        Some(requests)
-    }
-}
+pub(in crate::mcp) const STATE_TTL: Duration = Duration::from_secs(3600);
 
 /// Seals and opens the `requestState` of calls.
 pub(crate) struct Seal(RequestStateCodec);
@@ -126,10 +30,10 @@ impl std::fmt::Debug for Seal {
 
 /// What a call's state is bound to: the caller, the tool and its
 /// arguments.
-pub(super) struct Binding<'a> {
-    pub(super) owner: &'a str,
-    pub(super) tool: &'a str,
-    pub(super) arguments: &'a JsonObject,
+pub(in crate::mcp) struct Binding<'a> {
+    pub(in crate::mcp) owner: &'a str,
+    pub(in crate::mcp) tool: &'a str,
+    pub(in crate::mcp) arguments: &'a JsonObject,
 }
 
 impl Binding<'_> {
@@ -168,7 +72,7 @@ impl Seal {
     /// # Errors
     /// `-32602` when `state` does not open: forged, changed, expired,
     /// sealed by another server, or for another call.
-    pub(super) fn open(
+    pub(in crate::mcp) fn open(
         &self,
         binding: &Binding<'_>,
         state: Option<&str>,
@@ -207,7 +111,7 @@ impl Seal {
 
     /// The `input_required` result of a run that asked questions, or
     /// `None` when it asked none.
-    pub(super) fn questions(
+    pub(in crate::mcp) fn questions(
         &self,
         binding: &Binding<'_>,
         rounds: &Rounds,
@@ -226,6 +130,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use rmcp::model::InputResponses;
 
     fn arguments() -> JsonObject {
         json!({"tune": "reel"})

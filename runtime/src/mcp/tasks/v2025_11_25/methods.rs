@@ -1,4 +1,4 @@
-//! Answers to the methods the transports reroute (see `reroute`):
+//! Answers to the methods the transports reroute (see `intercept`):
 //! `tools/list` with each tool's `execution`, task-augmented `tools/call`,
 //! and `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`.
 
@@ -15,12 +15,14 @@ use serde_json::{Value, json};
 
 use tokio::task::JoinHandle;
 
-use super::call::{Progress, cancelled};
-use super::reroute::{self, PREFIX};
-use super::tasks::{NewTask, RELATED_TASK, State, TaskError, View};
-use super::{McpServer, jsonrpc, result};
+use super::intercept::{self, PREFIX};
+use super::rpc_errors::{internal, invalid_params, method_not_found, parse, task_error};
+use super::store::NewTask;
 use crate::edge::{self, Prepared};
-use crate::jobs::JobState;
+use crate::mcp::server::McpServer;
+use crate::mcp::talk_back::progress::Progress;
+use crate::mcp::tools::result;
+use crate::mcp::transport::jsonrpc;
 use crate::port::{
     CallOptions, CallPort, PortEnvelope, StreamEvent, StreamReceiver, stream_channel,
 };
@@ -51,7 +53,7 @@ struct TaskParams {
 
 impl<P: CallPort> McpServer<P> {
     /// Answers a custom request: a rerouted method, or `-32601`.
-    pub(super) async fn rerouted(
+    pub(in crate::mcp) async fn intercepted(
         &self,
         request: CustomRequest,
         context: RequestContext<RoleServer>,
@@ -71,7 +73,7 @@ impl<P: CallPort> McpServer<P> {
             .protocol_version()
             .map(|v| v.to_string())
             .unwrap_or_default();
-        let tasks = reroute::has_tasks(&revision);
+        let tasks = intercept::has_tasks(&revision);
         let params = request.params.unwrap_or_else(|| json!({}));
         let answer = match method {
             "tools/list" => Ok(self.tools_list(tasks)),
@@ -147,7 +149,7 @@ impl<P: CallPort> McpServer<P> {
         let request = parse::<CallToolRequestParams>(params)?;
         let tool = self.served_tool(&request.name);
         if tool.is_none() && !self.discovers(&request.name) {
-            return Err(super::handler::unknown_tool(&request.name));
+            return Err(crate::mcp::server::handler::unknown_tool(&request.name));
         }
         let Some(tool) = tool.filter(|t| takes_tasks(t)) else {
             return Err(ErrorData::new(
@@ -294,103 +296,11 @@ impl<P: CallPort> McpServer<P> {
             .await;
     }
 
-    /// A finished job's answer from the job store. Asked for no owner:
-    /// the session's task list is what says the task is this caller's.
-    async fn stored_result(&self, job_id: &str) -> CallToolResult {
-        match self.shared.edge.port().job_status(job_id, None).await {
-            Ok(info) => result::from_job(&info, P::Catalogue::CONTENT),
-            Err(e) => result::error(&e),
-        }
-    }
-
     /// The time-to-live granted for a requested one: at most the job
     /// store's, which keeps the job as long.
     fn task_ttl(&self, requested: Option<u64>) -> Duration {
         let most = self.shared.edge.port().job_ttl();
         requested.map_or(most, |ms| Duration::from_millis(ms).min(most))
-    }
-
-    async fn task_get(&self, task_id: &str) -> Result<Value, ErrorData> {
-        let view = self.session.tasks.get(task_id).map_err(task_error)?;
-        Ok(view.to_json(self.job_message(&view).await))
-    }
-
-    /// How a working job stands, from the job store: queued, or how far.
-    async fn job_message(&self, view: &View) -> Option<String> {
-        if !view.job || !matches!(view.state, State::Working) {
-            return None;
-        }
-        let info = self
-            .shared
-            .edge
-            .port()
-            .job_status(&view.task_id, None)
-            .await
-            .ok()?;
-        match (info.state, info.progress) {
-            (JobState::Pending, _) => Some(format!("`{}` is queued", view.tool)),
-            (_, Some(p)) => Some(format!("`{}` is {:.0}% done", view.tool, p * 100.0)),
-            _ => Some(format!("`{}` is running", view.tool)),
-        }
-    }
-
-    /// `tasks/result`: waits for the task to end, then its call's result.
-    async fn task_result(
-        &self,
-        task_id: &str,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<Value, ErrorData> {
-        let mut ended = self.session.tasks.ended(task_id).map_err(task_error)?;
-        tokio::select! {
-            waited = ended.wait_for(|ended| *ended) => {
-                // The sender lives in the task's entry; it is gone only if
-                // the entry expired meanwhile.
-                waited.map_err(|_| task_error(TaskError::NotFound))?;
-            }
-            () = context.ct.cancelled() => {
-                return Err(ErrorData::new(ErrorCode::INTERNAL_ERROR, "the request was cancelled", None));
-            }
-        }
-        let view = self.session.tasks.get(task_id).map_err(task_error)?;
-        let result = match &view.state {
-            State::Finished { result, .. } => (**result).clone(),
-            State::Cancelled => result::error(&cancelled(view.tool)),
-            State::Working => result::error(&ToolError::internal("the task has not ended")),
-        };
-        let result = self.enveloped(view.tool, None, result);
-        let mut value = serde_json::to_value(result).map_err(internal)?;
-        if let Some(object) = value.as_object_mut() {
-            let meta = object.entry("_meta").or_insert_with(|| json!({}));
-            if let Some(meta) = meta.as_object_mut() {
-                meta.insert(RELATED_TASK.into(), json!({ "taskId": task_id }));
-            }
-        }
-        Ok(value)
-    }
-
-    async fn task_list(&self, cursor: Option<&str>) -> Result<Value, ErrorData> {
-        let (views, next) = self.session.tasks.list(cursor).map_err(task_error)?;
-        let mut tasks = Vec::with_capacity(views.len());
-        for view in &views {
-            tasks.push(view.to_json(self.job_message(view).await));
-        }
-        let mut answer = json!({ "tasks": tasks });
-        if let Some(next) = next {
-            answer["nextCursor"] = Value::String(next);
-        }
-        Ok(answer)
-    }
-
-    /// `tasks/cancel`: the task is cancelled at once and its job stopped.
-    /// Its answer is the cancelled task, so no status notification follows.
-    async fn task_cancel(&self, task_id: &str) -> Result<Value, ErrorData> {
-        let view = self.session.tasks.cancel(task_id).map_err(task_error)?;
-        if view.job {
-            // Returns when the handler has stopped or its grace has run out;
-            // a job that ended meanwhile is left as it is.
-            let _ = self.shared.edge.port().job_cancel(task_id, None).await;
-        }
-        Ok(view.to_json(None))
     }
 }
 
@@ -418,43 +328,6 @@ fn call_timing(tool: &ToolInfo, args: &JsonObject) -> ToolTiming {
 
 /// Whether a tool may be called as a task: a tool of the catalogue (not a
 /// job tool) that runs, or has an action that runs, as a job.
-pub(super) fn takes_tasks(tool: &ToolInfo) -> bool {
+pub(in crate::mcp) fn takes_tasks(tool: &ToolInfo) -> bool {
     !tool.builtin && (tool.timing.is_job() || tool.actions.iter().any(|a| a.timing.is_job()))
-}
-
-fn parse<T: for<'de> Deserialize<'de>>(params: Value) -> Result<T, ErrorData> {
-    serde_json::from_value(params).map_err(|e| invalid_params(&format!("bad params: {e}")))
-}
-
-fn invalid_params(message: &str) -> ErrorData {
-    ErrorData::invalid_params(message.to_owned(), None)
-}
-
-fn internal(e: serde_json::Error) -> ErrorData {
-    ErrorData::internal_error(format!("cannot encode the answer: {e}"), None)
-}
-
-fn method_not_found(method: &str) -> ErrorData {
-    let shown: String = method.chars().take(64).collect();
-    ErrorData::new(
-        ErrorCode::METHOD_NOT_FOUND,
-        format!("no method `{shown}` in the negotiated protocol revision"),
-        None,
-    )
-}
-
-fn task_error(e: TaskError) -> ErrorData {
-    match e {
-        TaskError::NotFound => invalid_params(
-            "no task of this session has that id (it may have expired); tasks/list gives them",
-        ),
-        TaskError::Terminal(status) => invalid_params(&format!(
-            "the task is already {status} and cannot be cancelled"
-        )),
-        TaskError::Full => ErrorData::internal_error(
-            "this session has as many working tasks as it may hold; wait for some to end",
-            None,
-        ),
-        TaskError::BadCursor => invalid_params("the cursor is not one tasks/list gave"),
-    }
 }

@@ -16,12 +16,13 @@ use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::json;
 
-use super::in_task::InTask;
-use super::result;
-use super::task_extension::{self, StartedJob};
-use super::{McpServer, rounds};
+use super::McpServer;
 use crate::caller::LogLevel;
 use crate::edge::Prepared;
+use crate::mcp::talk_back::seal;
+use crate::mcp::tasks::v2026_07_28::questions::InTask;
+use crate::mcp::tasks::v2026_07_28::{self as task_extension, StartedJob};
+use crate::mcp::tools::result;
 use crate::port::CallPort;
 
 /// What `initialize` tells the client about calling the tools.
@@ -36,7 +37,7 @@ action `help` describes them and action `schema` gives each action's schemas. On
 const PROGRESSIVE: &str = " Only a few tools are listed at first: find the others with search_tools, read their schemas with describe_tools (which also lists them), or list whole toolsets with select_toolsets. Any tool can be called by name once you know its schema.";
 
 impl<P: CallPort> ServerHandler for McpServer<P> {
-    #[allow(deprecated)] // `logging`: see caller.rs
+    #[allow(deprecated)] // `logging`: see talk_back/told.rs
     fn get_info(&self) -> ServerConfig {
         // Handlers may log through their context (`notifications/message`);
         // 2026-07-28 calls that run on as jobs may be tasks (SEP-2663).
@@ -97,7 +98,7 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
             let revision = context.protocol_version().map(|v| v.to_string());
             if revision
                 .as_deref()
-                .is_some_and(crate::mcp::reroute::has_tasks)
+                .is_some_and(crate::mcp::tasks::v2025_11_25::intercept::has_tasks)
                 && self.served_tool(&name).is_some_and(|t| t.task_required)
             {
                 return Err(ErrorData::new(
@@ -168,7 +169,7 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         Ok(())
     }
 
-    #[allow(deprecated)] // see caller.rs
+    #[allow(deprecated)] // see talk_back/told.rs
     async fn set_level(
         &self,
         request: rmcp::model::SetLevelRequestParams,
@@ -190,7 +191,7 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        self.rerouted(request, context).await
+        self.intercepted(request, context).await
     }
 
     // The server declares only `tools`: the methods of the capabilities it
@@ -234,7 +235,7 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
 
 impl<P: CallPort> McpServer<P> {
     /// Answers a `tools/call`.
-    pub(super) async fn call_tool_params(
+    pub(in crate::mcp) async fn call_tool_params(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
@@ -259,7 +260,7 @@ impl<P: CallPort> McpServer<P> {
     /// A 2026-07-28 `tools/call`: run with the answers the client has given
     /// (sealed in its `requestState`, and its `inputResponses`), and
     /// answered with the questions the handler asked that have none, if
-    /// it asked any (`rounds.rs`).
+    /// it asked any (`talk_back/rounds.rs`).
     async fn call_in_rounds(
         &self,
         mut request: CallToolRequestParams,
@@ -268,7 +269,7 @@ impl<P: CallPort> McpServer<P> {
         let owner = self.owner_of(&context.extensions);
         let arguments = request.arguments.clone().unwrap_or_default();
         let tool = request.name.clone();
-        let binding = rounds::Binding {
+        let binding = seal::Binding {
             owner: owner.as_ref().map_or("", |o| o.as_str()),
             tool: &tool,
             arguments: &arguments,
@@ -293,7 +294,7 @@ impl<P: CallPort> McpServer<P> {
         let started = StartedJob::default();
         let options = if tasks {
             context.extensions.insert(started.clone());
-            // A job that asks waits inside its task (`in_task.rs`).
+            // A job that asks waits inside its task (`tasks/v2026_07_28/questions.rs`).
             let in_task = Arc::new(InTask::new(self.shared.task_questions.clone()));
             context.extensions.insert(in_task);
             Some(self.call_options(&context.extensions))
@@ -325,7 +326,7 @@ impl<P: CallPort> McpServer<P> {
 
 /// `-32602` for a tool the catalogue does not have: a call that cannot be
 /// routed is a protocol error, not a tool result.
-pub(super) fn unknown_tool(name: &str) -> ErrorData {
+pub(in crate::mcp) fn unknown_tool(name: &str) -> ErrorData {
     let shown: String = name.chars().take(64).collect();
     ErrorData::invalid_params(
         format!("no tool is named `{shown}`; tools/list gives the tools there are"),

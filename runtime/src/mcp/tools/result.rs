@@ -14,7 +14,7 @@ use crate::{ContentKind, Json, ResponseContent, ResponseEnvelope, ToolError, Too
 /// The result of a call that ended: `Success` or `Error`. A job handle or
 /// a stream envelope reaching here is answered as an `INTERNAL` error, since
 /// the caller decides those before.
-pub(super) fn from_envelope<R: Serialize>(
+pub(in crate::mcp) fn from_envelope<R: Serialize>(
     envelope: ResponseEnvelope<R>,
     content: &'static [ResponseContent],
 ) -> CallToolResult {
@@ -32,7 +32,7 @@ pub(super) fn from_envelope<R: Serialize>(
 
 /// `structuredContent`: the response's fields without its `tool` tag; those
 /// that `content` lists for its tool are content blocks instead.
-pub(super) fn success<R: Serialize>(
+pub(in crate::mcp) fn success<R: Serialize>(
     response: &R,
     content: &'static [ResponseContent],
 ) -> CallToolResult {
@@ -131,7 +131,7 @@ fn copy_present(from: &Json, into: &mut Json, fields: &[(&str, &str)]) {
 }
 
 /// A successful result carrying `value` as structured content and as text.
-pub(super) fn structured(value: Json) -> CallToolResult {
+pub(in crate::mcp) fn structured(value: Json) -> CallToolResult {
     let text = value.to_string();
     let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
     result.structured_content = Some(value);
@@ -139,7 +139,7 @@ pub(super) fn structured(value: Json) -> CallToolResult {
 }
 
 /// `isError: true` with `{code, message, details}`.
-pub(super) fn error(e: &ToolError) -> CallToolResult {
+pub(in crate::mcp) fn error(e: &ToolError) -> CallToolResult {
     let mut value = json!({ "code": e.code, "message": e.message });
     if let Some(details) = &e.details {
         value["details"] = details.clone();
@@ -154,7 +154,7 @@ pub(super) fn error(e: &ToolError) -> CallToolResult {
 
 /// The answer for a call that runs on as a job: its handle, and a text
 /// telling the model which job tools follow it.
-pub(super) fn job_handle(job_id: &str, tool: &str, timing: ToolTiming) -> CallToolResult {
+pub(in crate::mcp) fn job_handle(job_id: &str, tool: &str, timing: ToolTiming) -> CallToolResult {
     let value = json!({ "job_id": job_id, "tool": tool, "expected_timing": timing });
     let text = format!(
         "`{tool}` runs as job `{job_id}` ({timing}). Wait for its result with \
@@ -168,7 +168,10 @@ pub(super) fn job_handle(job_id: &str, tool: &str, timing: ToolTiming) -> CallTo
 
 /// The result of a job that has ended, from what the job store keeps: its
 /// response, or its error.
-pub(super) fn from_job(info: &JobInfo, content: &'static [ResponseContent]) -> CallToolResult {
+pub(in crate::mcp) fn from_job(
+    info: &JobInfo,
+    content: &'static [ResponseContent],
+) -> CallToolResult {
     match (&info.result, &info.error_code) {
         (Some(response), _) => success(response, content),
         (None, Some(code)) => error(&ToolError::new(
@@ -181,7 +184,7 @@ pub(super) fn from_job(info: &JobInfo, content: &'static [ResponseContent]) -> C
 
 /// An answer the edge gave itself (an action tool's `help` or `schema`, or
 /// the error for a wrong `action`).
-pub(super) fn from_answer(answer: Result<Answer, ToolError>) -> CallToolResult {
+pub(in crate::mcp) fn from_answer(answer: Result<Answer, ToolError>) -> CallToolResult {
     match answer {
         Ok(Answer { value, text }) => {
             let mut result = structured(value);

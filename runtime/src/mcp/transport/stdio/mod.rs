@@ -13,6 +13,7 @@
 mod batch;
 mod lines;
 mod read;
+mod serve;
 mod write;
 
 use std::collections::VecDeque;
@@ -28,11 +29,9 @@ use tokio::sync::{Mutex, OwnedMutexGuard};
 
 use super::jsonrpc;
 use batch::{Batches, Seat};
+pub(super) use lines::MAX_LINE_BYTES;
 use lines::{Lines, Read};
 use read::Parsed;
-
-/// Longest line read, as rmcp's own line transport.
-pub(super) const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
 /// What the reading and the writing side of a session share.
 #[derive(Default)]

@@ -3,10 +3,7 @@
 //! progress as `notifications/progress`, sampling as
 //! `sampling/createMessage`, elicitation as `elicitation/create`.
 //!
-//! Logs and progress are queued for the call's own loop (`call.rs`), which
-//! sends them in order with the call's stream chunks while the client waits,
-//! and what is left before the answer; the queue is bounded, and a handler
-//! that floods it loses messages rather than growing the server's memory.
+//! Logs and progress are queued for the call's own loop (`told.rs`).
 //! Sampling and elicitation go to the client at once, on the session the
 //! call came from, after checking that the client declared the capability.
 
@@ -21,53 +18,28 @@ use std::time::Duration;
 use rmcp::RoleServer;
 use rmcp::model::{
     ClientCapabilities, CreateMessageRequestParams, ElicitRequestParams, ElicitationAction,
-    LoggingLevel, LoggingMessageNotificationParam,
 };
-use rmcp::service::{Peer, RequestContext, ServiceError};
+use rmcp::service::{Peer, RequestContext};
 use serde_json::json;
 use tokio::sync::{Notify, mpsc};
 use tokio_util::sync::CancellationToken;
 
-use super::call::Progress;
-use super::http::RequestStream;
-use super::in_task::InTask;
+use super::questions::{
+    ELICITATION, Question, ROOTS, SAMPLING, elicited, listed_roots, not_declared, refused, sampled,
+    sampling_params, text_of,
+};
 use super::rounds::Rounds;
+use super::told::{Heard, QUEUE, SessionLevel, Told, log_level};
 use crate::caller::{
     self, Caller, CallerFuture, Elicited, LogLevel, Root, Sampled, SamplingRequest,
 };
+use crate::mcp::tasks::v2026_07_28::questions::InTask;
+use crate::mcp::transport::http::sessions::RequestStream;
 use crate::{Json, ToolError, codes};
-
-/// How many log messages and progress reports may wait for the call's loop.
-const QUEUE: usize = 256;
-
-/// A session's `logging/setLevel`: the least severe level it takes; every
-/// level until the client sets one.
-pub(super) type SessionLevel = Arc<Mutex<Option<LogLevel>>>;
-
-/// What a handler sends its client while the client waits.
-#[derive(Debug)]
-pub(super) enum Told {
-    Log {
-        level: LogLevel,
-        logger: Option<String>,
-        data: Json,
-    },
-    Progress(f32),
-}
-
-/// Which log messages a call's client takes.
-#[derive(Debug)]
-pub(super) enum Heard {
-    /// Up to 2025-11-25: the session's `logging/setLevel`.
-    Session(SessionLevel),
-    /// On 2026-07-28: what the request opts into with
-    /// `io.modelcontextprotocol/logLevel` in its `_meta`; none without it.
-    Request(Option<LogLevel>),
-}
 
 /// The MCP client of one call.
 #[derive(Debug)]
-pub(super) struct McpCaller {
+pub(in crate::mcp) struct McpCaller {
     peer: Peer<RoleServer>,
     heard: Heard,
     /// How the handler's questions reach the client.
@@ -89,7 +61,7 @@ enum Asks {
     /// call's `input_required` result, for the capabilities the request
     /// declares.
     /// A call that runs on as a task of the tasks extension asks inside
-    /// the task instead (`in_task.rs`): the handler waits for the answer.
+    /// the task instead (`tasks/v2026_07_28/questions.rs`): the handler waits for the answer.
     InResult {
         rounds: Arc<Rounds>,
         declared: Option<ClientCapabilities>,
@@ -100,51 +72,16 @@ enum Asks {
     Never,
 }
 
-/// A kind of question, and how a client says it takes it.
-struct Question {
-    /// The prefix of the keys of unkeyed questions of this kind.
-    kind: &'static str,
-    method: &'static str,
-    capability: &'static str,
-    declared: fn(&ClientCapabilities) -> bool,
-    /// What the handler asks for, in messages.
-    what: &'static str,
-}
-
-const SAMPLING: Question = Question {
-    kind: "sampling",
-    method: "sampling/createMessage",
-    capability: "sampling",
-    declared: |c| c.sampling.is_some(),
-    what: "a completion (sampling)",
-};
-
-const ELICITATION: Question = Question {
-    kind: "elicitation",
-    method: "elicitation/create",
-    capability: "elicitation",
-    declared: |c| c.elicitation.is_some(),
-    what: "input (elicitation)",
-};
-
-const ROOTS: Question = Question {
-    kind: "roots",
-    method: "roots/list",
-    capability: "roots",
-    declared: |c| c.roots.is_some(),
-    what: "its roots",
-};
-
 /// Whether a call's handler closed its stream, and the signal that the
 /// client has resumed it.
 #[derive(Clone, Debug, Default)]
-pub(super) struct Resumption(Arc<Mutex<Option<Arc<Notify>>>>);
+pub(in crate::mcp) struct Resumption(Arc<Mutex<Option<Arc<Notify>>>>);
 
 impl Resumption {
     /// Waits until the client has resumed a stream the handler closed
     /// (at once when none was closed), the call is cancelled, or `grace`
     /// has passed: a client that never comes back cannot be answered.
-    pub(super) async fn wait(&self, cancelled: &CancellationToken, grace: Duration) {
+    pub(in crate::mcp) async fn wait(&self, cancelled: &CancellationToken, grace: Duration) {
         let closed = self.0.lock().unwrap_or_else(PoisonError::into_inner).take();
         if let Some(resumed) = closed {
             tokio::select! {
@@ -159,7 +96,7 @@ impl Resumption {
 impl McpCaller {
     /// The caller of one `tools/call`, and the queue of what its handler
     /// tells it.
-    pub(super) fn for_request(
+    pub(in crate::mcp) fn for_request(
         context: &RequestContext<RoleServer>,
         session: &SessionLevel,
     ) -> (Self, mpsc::Receiver<Told>) {
@@ -192,7 +129,7 @@ impl McpCaller {
 
     /// What the call waits on before answering, once the handler has
     /// closed its stream.
-    pub(super) fn resumption(&self) -> Resumption {
+    pub(in crate::mcp) fn resumption(&self) -> Resumption {
         self.resumed.clone()
     }
 
@@ -277,57 +214,6 @@ impl McpCaller {
         rounds.ask(key, request);
         ready(Err(ToolError::new(codes::INPUT_REQUIRED, message)))
     }
-}
-
-/// The handler's error for a question whose capability the client did not
-/// declare.
-fn not_declared(question: &Question) -> ToolError {
-    caller::unsupported(&format!(
-        "{}: it did not declare the `{}` capability",
-        question.what, question.capability
-    ))
-}
-
-/// The handler's error for an answer the client gave in a shape its
-/// question does not take.
-fn malformed(key: &str, what: &str, e: impl std::fmt::Display) -> ToolError {
-    ToolError::invalid_request(format!(
-        "the client's answer under `{key}` is not the answer to a request for {what}: {e}"
-    ))
-}
-
-/// A completion from `sampling/createMessage`'s result.
-fn sampled(key: &str, answer: &Json) -> Result<Sampled, ToolError> {
-    let model = answer["model"]
-        .as_str()
-        .ok_or_else(|| malformed(key, SAMPLING.what, "it names no `model`"))?;
-    if answer.get("content").is_none() {
-        return Err(malformed(key, SAMPLING.what, "it has no `content`"));
-    }
-    let mut sampled = Sampled::new(text_of(&answer["content"]), model);
-    sampled.stop_reason = answer["stopReason"].as_str().map(str::to_owned);
-    Ok(sampled)
-}
-
-/// What the user did, from `elicitation/create`'s result.
-fn elicited(key: &str, answer: &Json) -> Result<Elicited<Json>, ToolError> {
-    match answer["action"].as_str() {
-        Some("accept") => Ok(Elicited::Accepted(
-            answer.get("content").cloned().unwrap_or_else(|| json!({})),
-        )),
-        Some("decline") => Ok(Elicited::Declined),
-        Some("cancel") => Ok(Elicited::Cancelled),
-        _ => Err(malformed(
-            key,
-            ELICITATION.what,
-            "its `action` is not `accept`, `decline` or `cancel`",
-        )),
-    }
-}
-
-/// The roots, from `roots/list`'s result.
-fn listed_roots(key: &str, answer: &Json) -> Result<Vec<Root>, ToolError> {
-    serde_json::from_value(answer["roots"].clone()).map_err(|e| malformed(key, ROOTS.what, e))
 }
 
 impl Caller for McpCaller {
@@ -450,118 +336,5 @@ impl Caller for McpCaller {
                 _ => Elicited::Cancelled,
             })
         })
-    }
-}
-
-/// Sends what the handler told its client before the call ended.
-pub(super) async fn drain(
-    told: &mut mpsc::Receiver<Told>,
-    peer: &Peer<RoleServer>,
-    progress: &mut Option<Progress>,
-) {
-    while let Ok(message) = told.try_recv() {
-        tell(peer, progress, message).await;
-    }
-}
-
-/// Sends one thing the handler told its client: a log message as
-/// `notifications/message`, progress as `notifications/progress` when the
-/// caller gave a progress token. A client that went away just stops
-/// receiving them.
-pub(super) async fn tell(peer: &Peer<RoleServer>, progress: &mut Option<Progress>, told: Told) {
-    match told {
-        Told::Log {
-            level,
-            logger,
-            data,
-        } => {
-            let mut param = LoggingMessageNotificationParam::new(logging_level(level), data);
-            param.logger = logger;
-            let _ = peer.notify_logging_message(param).await;
-        }
-        Told::Progress(fraction) => {
-            if let Some(progress) = progress {
-                progress.send(format!("{:.0}%", fraction * 100.0)).await;
-            }
-        }
-    }
-}
-
-/// A log level from MCP's name for it.
-fn log_level(level: LoggingLevel) -> LogLevel {
-    match level {
-        LoggingLevel::Debug => LogLevel::Debug,
-        LoggingLevel::Info => LogLevel::Info,
-        LoggingLevel::Notice => LogLevel::Notice,
-        LoggingLevel::Warning => LogLevel::Warning,
-        LoggingLevel::Error => LogLevel::Error,
-        LoggingLevel::Critical => LogLevel::Critical,
-        LoggingLevel::Alert => LogLevel::Alert,
-        LoggingLevel::Emergency => LogLevel::Emergency,
-    }
-}
-
-/// MCP's name for a log level.
-pub(super) fn logging_level(level: LogLevel) -> LoggingLevel {
-    match level {
-        LogLevel::Debug => LoggingLevel::Debug,
-        LogLevel::Info => LoggingLevel::Info,
-        LogLevel::Notice => LoggingLevel::Notice,
-        LogLevel::Warning => LoggingLevel::Warning,
-        LogLevel::Error => LoggingLevel::Error,
-        LogLevel::Critical => LoggingLevel::Critical,
-        LogLevel::Alert => LoggingLevel::Alert,
-        LogLevel::Emergency => LoggingLevel::Emergency,
-    }
-}
-
-/// `sampling/createMessage`'s parameters for `request`, text messages only.
-fn sampling_params(request: &SamplingRequest) -> Json {
-    let messages: Vec<Json> = request
-        .messages
-        .iter()
-        .map(|m| json!({"role": m.role, "content": {"type": "text", "text": m.text}}))
-        .collect();
-    let mut params = json!({"messages": messages, "maxTokens": request.max_tokens});
-    if let Some(prompt) = &request.system_prompt {
-        params["systemPrompt"] = json!(prompt);
-    }
-    params
-}
-
-/// The text of a sampled message's content: one block or several.
-fn text_of(content: &Json) -> String {
-    let blocks = match content {
-        Json::Array(blocks) => blocks.iter().collect(),
-        block => vec![block],
-    };
-    blocks
-        .into_iter()
-        .filter(|b| b["type"] == "text")
-        .filter_map(|b| b["text"].as_str())
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// The handler's error for a question the client did not answer.
-fn refused(what: &str, e: ServiceError) -> ToolError {
-    match e {
-        ServiceError::McpError(e) if e.code.0 == -32601 => {
-            caller::unsupported(&format!("{what}: {}", e.message))
-        }
-        ServiceError::McpError(e) => ToolError::new(
-            codes::UNAVAILABLE,
-            format!(
-                "the client answered the {what} request with an error: {}",
-                e.message
-            ),
-        ),
-        ServiceError::Timeout { .. } => ToolError::timeout(format!(
-            "the client did not answer the {what} request in time"
-        )),
-        other => ToolError::new(
-            codes::UNAVAILABLE,
-            format!("the {what} request did not reach the client: {other}"),
-        ),
     }
 }

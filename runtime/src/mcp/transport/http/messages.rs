@@ -1,6 +1,7 @@
-//! The guard in front of rmcp: the access rules every HTTP route shares
-//! (`Host`, `Origin`, the bearer token), the body limit, and JSON-RPC
-//! errors for malformed messages and batches.
+//! One HTTP request at the guard: refused when it breaks the access rules
+//! or the body limit, answered with its JSON-RPC error when malformed, a
+//! batch answered member by member, the 2025-11-25 tasks methods rerouted,
+//! and the rest handed to rmcp.
 
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, Method, StatusCode, header};
@@ -8,35 +9,12 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 use std::sync::Arc;
 
-use super::{HttpConfig, Inner, batch};
-use crate::http::Access;
-use crate::mcp::Revision;
-use crate::mcp::jsonrpc::{self, Checked};
-use crate::mcp::reroute;
+use super::batch;
+use super::guard::{Guard, reply};
+use crate::mcp::revision::Revision;
+use crate::mcp::tasks::v2025_11_25::intercept;
+use crate::mcp::transport::jsonrpc::{self, Checked};
 use crate::port::CallPort;
-
-/// The rmcp service and what the guard checks before it.
-pub(super) struct Guard<P: CallPort> {
-    pub(super) inner: Inner<P>,
-    /// The `Host`, `Origin` and token rules every HTTP route shares.
-    access: Access,
-    pub(super) max_body_bytes: usize,
-}
-
-impl<P: CallPort> Guard<P> {
-    pub(super) fn new(inner: Inner<P>, config: &HttpConfig) -> Self {
-        Guard {
-            inner,
-            access: Access::new(config),
-            max_body_bytes: config.max_body_bytes,
-        }
-    }
-
-    /// Hands a request to rmcp.
-    pub(super) async fn forward(&self, request: axum::http::Request<Body>) -> Response {
-        self.inner.handle(request).await.map(Body::new)
-    }
-}
 
 /// Answers one HTTP request.
 pub(super) async fn handle<P: CallPort>(
@@ -83,7 +61,7 @@ pub(super) async fn handle<P: CallPort>(
     if let Value::Array(messages) = message {
         return batch::answer(&guard, &parts, messages).await;
     }
-    let rerouted = reroute::may_reroute(&bytes) && reroute::reroute(&mut message);
+    let rerouted = intercept::may_reroute(&bytes) && intercept::reroute(&mut message);
     match jsonrpc::check(&message) {
         Checked::Forward => {
             let body = if rerouted {
@@ -115,7 +93,7 @@ pub(super) async fn handle<P: CallPort>(
 fn plain(bytes: &[u8]) -> bool {
     use memchr::memmem;
     bytes.trim_ascii_start().first() == Some(&b'{')
-        && !reroute::may_reroute(bytes)
+        && !intercept::may_reroute(bytes)
         && memmem::find(bytes, b"\"initialize\"").is_none()
         // An error without an id: rmcp reads it, the checks do not.
         && memmem::find(bytes, b"\"error\"").is_none()
@@ -210,7 +188,7 @@ async fn patch_initialize(response: Response) -> Response {
         };
         match serde_json::from_str::<Value>(data.trim()) {
             Ok(mut message) if message.get("result").is_some() => {
-                reroute::patch_initialize(&mut message["result"]);
+                intercept::patch_initialize(&mut message["result"]);
                 patched.push_str(prefix);
                 patched.push_str(&message.to_string());
                 if line.ends_with('\n') {
@@ -250,16 +228,6 @@ async fn read_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<Byte
     axum::body::to_bytes(body, limit)
         .await
         .map_err(|_| too_large())
-}
-
-/// An HTTP response carrying one JSON-RPC error.
-pub(super) fn reply(status: StatusCode, body: &Value) -> Response {
-    (
-        status,
-        [(axum::http::header::CONTENT_TYPE, "application/json")],
-        body.to_string(),
-    )
-        .into_response()
 }
 
 #[cfg(test)]

@@ -15,8 +15,9 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use super::guard::{Guard, reply};
-use crate::mcp::jsonrpc::{self, Checked};
-use crate::mcp::{Revision, reroute};
+use crate::mcp::revision::Revision;
+use crate::mcp::tasks::v2025_11_25::intercept;
+use crate::mcp::transport::jsonrpc::{self, Checked};
 use crate::port::CallPort;
 
 /// Most bytes read from rmcp's answer to one message of a batch.
@@ -46,7 +47,7 @@ pub(super) async fn answer<P: CallPort>(
     }
     let mut answers = Vec::new();
     for mut message in messages {
-        reroute::reroute(&mut message);
+        intercept::reroute(&mut message);
         let message = &message;
         match jsonrpc::check(message) {
             Checked::Forward => {

@@ -4,7 +4,8 @@
 
 mod batch;
 mod guard;
-mod sessions;
+mod messages;
+pub(in crate::mcp) mod sessions;
 
 use std::sync::Arc;
 
@@ -13,15 +14,12 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use tokio::net::TcpListener;
 
 pub use crate::http::HttpConfig;
-pub(crate) use sessions::RequestStream;
 
-use super::{McpServer, ServeError};
+use crate::ServeError;
+use crate::mcp::server::McpServer;
 use crate::port::CallPort;
-use guard::Guard;
+use guard::{Guard, Inner};
 use sessions::Sessions;
-
-/// The rmcp service the guard hands well-formed messages to.
-type Inner<P> = StreamableHttpService<McpServer<P>, Sessions>;
 
 impl<P: CallPort> McpServer<P> {
     /// Serves MCP over Streamable HTTP on `config.addr` until `config`'s
@@ -51,7 +49,8 @@ impl<P: CallPort> McpServer<P> {
 
     /// The axum router serving MCP at `config.path` and, with the `web`
     /// feature and [`HttpConfig::web`] on, the web routes of docs/web.md
-    /// (`/`, `/api/…`), for embedding in an application of your own. The caller sets TCP_NODELAY on its sockets.
+    /// (`/`, `/api/…`), for embedding in an application of your own. The
+    /// caller sets `TCP_NODELAY` on its sockets.
     ///
     /// # Errors
     /// [`ServeError::Config`] when the path does not start with `/`.
@@ -95,7 +94,7 @@ impl<P: CallPort> McpServer<P> {
         let path = config.path.clone();
         let router = Router::new().route(
             &path,
-            axum::routing::any(move |request| guard::handle(guard.clone(), request)),
+            axum::routing::any(move |request| messages::handle(guard.clone(), request)),
         );
         #[cfg(feature = "web")]
         let router = match web {

@@ -7,7 +7,7 @@
 
 use serde_json::{Value, json};
 
-use super::Revision;
+use crate::mcp::revision::Revision;
 
 /// The prefix of the methods the transports reroute to the server.
 pub(crate) const PREFIX: &str = "toolwright/";

@@ -20,6 +20,7 @@ use tokio::time::Instant;
 
 use crate::ToolTiming;
 use crate::jobs::now_ms;
+use crate::mcp::tasks::clock::{iso8601, poll_interval};
 
 /// Most tasks one session holds; past it, finished ones are dropped
 /// oldest first, and a new task is refused while all are working.
@@ -32,11 +33,11 @@ const PAGE: usize = 100;
 const MIN_TTL: Duration = Duration::from_secs(1);
 
 /// The `_meta` key that ties a result to its task.
-pub(super) const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
+pub(in crate::mcp) const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
 
 /// Where a task stands.
 #[derive(Clone, Debug)]
-pub(super) enum State {
+pub(in crate::mcp) enum State {
     /// Running.
     Working,
     /// Over: the call's result, `failed` when it is an error result.
@@ -81,11 +82,11 @@ struct Entry {
 
 /// A task's public view, the 2025-11-25 `Task` object.
 #[derive(Clone, Debug)]
-pub(super) struct View {
-    pub(super) task_id: Arc<str>,
-    pub(super) tool: &'static str,
-    pub(super) job: bool,
-    pub(super) state: State,
+pub(in crate::mcp) struct View {
+    pub(in crate::mcp) task_id: Arc<str>,
+    pub(in crate::mcp) tool: &'static str,
+    pub(in crate::mcp) job: bool,
+    pub(in crate::mcp) state: State,
     created_at: u64,
     updated_at: u64,
     ttl: Duration,
@@ -94,7 +95,7 @@ pub(super) struct View {
 
 impl View {
     /// The `Task` JSON; `status_message` overrides the default message.
-    pub(super) fn to_json(&self, status_message: Option<String>) -> Value {
+    pub(in crate::mcp) fn to_json(&self, status_message: Option<String>) -> Value {
         let message = status_message.or_else(|| self.default_message());
         let mut task = json!({
             "taskId": self.task_id.as_ref(),
@@ -132,7 +133,7 @@ impl View {
 
 /// Why a task could not be made or found.
 #[derive(Debug, PartialEq, Eq)]
-pub(super) enum TaskError {
+pub(in crate::mcp) enum TaskError {
     /// No task of this session has the id (or it expired).
     NotFound,
     /// The task has already ended.
@@ -145,7 +146,7 @@ pub(super) enum TaskError {
 
 /// The tasks of one session. Cheap to share (behind an `Arc`).
 #[derive(Default)]
-pub(super) struct Tasks {
+pub(in crate::mcp) struct Tasks {
     table: Mutex<Table>,
     /// Counter for the ids of tasks that are not jobs.
     next: std::sync::atomic::AtomicU64,
@@ -160,14 +161,14 @@ struct Table {
 }
 
 /// What a new task is.
-pub(super) struct NewTask {
+pub(in crate::mcp) struct NewTask {
     /// The job's id, or `None` for a task that is not a job.
-    pub(super) job_id: Option<String>,
-    pub(super) tool: &'static str,
-    pub(super) timing: ToolTiming,
-    pub(super) ttl: Duration,
+    pub(in crate::mcp) job_id: Option<String>,
+    pub(in crate::mcp) tool: &'static str,
+    pub(in crate::mcp) timing: ToolTiming,
+    pub(in crate::mcp) ttl: Duration,
     /// The result, for a task over at once.
-    pub(super) finished: Option<CallToolResult>,
+    pub(in crate::mcp) finished: Option<CallToolResult>,
 }
 
 impl Tasks {
@@ -176,7 +177,7 @@ impl Tasks {
     /// # Errors
     /// [`TaskError::Full`] when the session holds [`MAX_TASKS`] working
     /// tasks.
-    pub(super) fn create(&self, new: NewTask) -> Result<View, TaskError> {
+    pub(in crate::mcp) fn create(&self, new: NewTask) -> Result<View, TaskError> {
         let job = new.job_id.is_some();
         let id: Arc<str> = match new.job_id {
             Some(id) => Arc::from(id),
@@ -214,7 +215,7 @@ impl Tasks {
 
     /// Settles a working task with its call's result; a task already
     /// over (cancelled meanwhile) keeps its end.
-    pub(super) fn finish(&self, task_id: &str, result: CallToolResult) {
+    pub(in crate::mcp) fn finish(&self, task_id: &str, result: CallToolResult) {
         let mut table = self.lock();
         if let Some(entry) = table.entries.get_mut(task_id)
             && !entry.state.is_terminal()
@@ -232,7 +233,7 @@ impl Tasks {
     /// # Errors
     /// [`TaskError::NotFound`], or [`TaskError::Terminal`] when it has
     /// already ended.
-    pub(super) fn cancel(&self, task_id: &str) -> Result<View, TaskError> {
+    pub(in crate::mcp) fn cancel(&self, task_id: &str) -> Result<View, TaskError> {
         let mut table = self.lock();
         let entry = table.entries.get_mut(task_id).ok_or(TaskError::NotFound)?;
         if entry.state.is_terminal() {
@@ -249,7 +250,7 @@ impl Tasks {
     ///
     /// # Errors
     /// [`TaskError::NotFound`].
-    pub(super) fn get(&self, task_id: &str) -> Result<View, TaskError> {
+    pub(in crate::mcp) fn get(&self, task_id: &str) -> Result<View, TaskError> {
         let table = self.lock();
         let (id, entry) = table
             .entries
@@ -262,7 +263,7 @@ impl Tasks {
     ///
     /// # Errors
     /// [`TaskError::NotFound`].
-    pub(super) fn ended(&self, task_id: &str) -> Result<watch::Receiver<bool>, TaskError> {
+    pub(in crate::mcp) fn ended(&self, task_id: &str) -> Result<watch::Receiver<bool>, TaskError> {
         let table = self.lock();
         let entry = table.entries.get(task_id).ok_or(TaskError::NotFound)?;
         Ok(entry.ended.subscribe())
@@ -273,7 +274,7 @@ impl Tasks {
     ///
     /// # Errors
     /// [`TaskError::BadCursor`] when no task has the cursor's id.
-    pub(super) fn list(
+    pub(in crate::mcp) fn list(
         &self,
         cursor: Option<&str>,
     ) -> Result<(Vec<View>, Option<String>), TaskError> {
@@ -366,45 +367,6 @@ fn finished(result: CallToolResult) -> State {
     }
 }
 
-/// How often to poll a task of this timing class, in milliseconds.
-pub(super) fn poll_interval(timing: ToolTiming) -> u64 {
-    match timing {
-        ToolTiming::Sync | ToolTiming::AsyncShort => 250,
-        ToolTiming::AsyncMedium | ToolTiming::FireAndForget => 1000,
-        ToolTiming::AsyncLong => 2000,
-    }
-}
-
-/// Milliseconds since the Unix epoch as an ISO 8601 UTC timestamp,
-/// `2026-11-22T06:01:00.000Z`.
-pub(super) fn iso8601(ms: u64) -> String {
-    let secs = ms / 1000;
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    let (y, m, d) = civil_from_days(i64::try_from(days).unwrap_or(i64::MAX));
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60,
-        ms % 1000
-    )
-}
-
-/// The civil date of a day count since 1970-01-01 (Howard Hinnant's
-/// `civil_from_days`).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
-    let m = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -418,13 +380,6 @@ mod tests {
             ttl: Duration::from_secs(60),
             finished,
         }
-    }
-
-    #[test]
-    fn timestamps_are_iso_8601_utc() {
-        assert_eq!(iso8601(0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(iso8601(951_782_400_123), "2000-02-29T00:00:00.123Z");
-        assert_eq!(iso8601(1_795_328_460_000), "2026-11-22T06:21:00.000Z");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use rmcp::model::{JsonRpcMessage, ServerJsonRpcMessage, ServerResult};
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::sync::Mutex;
 
-use crate::mcp::reroute;
+use crate::mcp::tasks::v2025_11_25::intercept;
 
 /// rmcp's message serialized once, without its `\n`. The answer to
 /// `initialize` gains the `tasks` capability of its revision, which rmcp's
@@ -18,7 +18,7 @@ pub(super) fn encode(message: &ServerJsonRpcMessage) -> serde_json::Result<Vec<u
     }
     let mut value = serde_json::to_value(message)?;
     if let Some(result) = value.get_mut("result") {
-        reroute::patch_initialize(result);
+        intercept::patch_initialize(result);
     }
     serde_json::to_vec(&value)
 }

@@ -5,7 +5,8 @@ use std::io;
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
 
-use super::MAX_LINE_BYTES;
+/// Longest line read, as rmcp's own line transport.
+pub(in crate::mcp) const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
 /// What one read found.
 pub(super) enum Read {

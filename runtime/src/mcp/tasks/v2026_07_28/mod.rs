@@ -8,6 +8,8 @@
 //! job does: the port's job methods, asked for the requesting caller,
 //! answer for it, and another caller's task is not found.
 
+pub(in crate::mcp) mod questions;
+
 use std::sync::{Arc, OnceLock};
 
 use rmcp::RoleServer;
@@ -18,8 +20,10 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use serde_json::json;
 
-use super::{McpServer, result, tasks};
 use crate::jobs::{JobInfo, JobState};
+use crate::mcp::server::McpServer;
+use crate::mcp::tasks::clock;
+use crate::mcp::tools::result;
 use crate::port::{CallOptions, CallPort};
 use crate::{Catalogue, Json, codes};
 
@@ -29,11 +33,11 @@ use crate::{Catalogue, Json, codes};
 pub(crate) struct StartedJob(Arc<OnceLock<String>>);
 
 impl StartedJob {
-    pub(super) fn set(&self, job_id: &str) {
+    pub(in crate::mcp) fn set(&self, job_id: &str) {
         let _ = self.0.set(job_id.to_owned());
     }
 
-    pub(super) fn get(&self) -> Option<&str> {
+    pub(in crate::mcp) fn get(&self) -> Option<&str> {
         self.0.get().map(String::as_str)
     }
 }
@@ -41,7 +45,7 @@ impl StartedJob {
 impl<P: CallPort> McpServer<P> {
     /// The task of a call that started `job_id`, as the job stands now
     /// (working, or already ended if it was quick).
-    pub(super) async fn created_task(
+    pub(in crate::mcp) async fn created_task(
         &self,
         job_id: &str,
         options: CallOptions,
@@ -52,7 +56,7 @@ impl<P: CallPort> McpServer<P> {
     }
 
     /// `tasks/get`: the task, with its result or error once it has ended.
-    pub(super) async fn extension_task_get(
+    pub(in crate::mcp) async fn extension_task_get(
         &self,
         request: GetTaskParams,
         context: &RequestContext<RoleServer>,
@@ -81,9 +85,9 @@ impl<P: CallPort> McpServer<P> {
     }
 
     /// `tasks/update`: the answers to the questions a task of the
-    /// caller's waits on (`in_task.rs`), each under its key; a key no
+    /// caller.s waits on (`questions.rs`), each under its key; a key no
     /// question waits under is ignored.
-    pub(super) async fn extension_task_update(
+    pub(in crate::mcp) async fn extension_task_update(
         &self,
         request: UpdateTaskParams,
         context: &RequestContext<RoleServer>,
@@ -98,7 +102,7 @@ impl<P: CallPort> McpServer<P> {
 
     /// `tasks/cancel`: the job is cancelled; a task that has ended is left
     /// as it is, and acknowledged all the same.
-    pub(super) async fn extension_task_cancel(
+    pub(in crate::mcp) async fn extension_task_cancel(
         &self,
         request: CancelTaskParams,
         context: &RequestContext<RoleServer>,
@@ -149,13 +153,13 @@ impl<P: CallPort> McpServer<P> {
         let mut task = Task::new(
             info.job_id.clone(),
             status,
-            tasks::iso8601(info.created_at),
-            tasks::iso8601(updated),
+            clock::iso8601(info.created_at),
+            clock::iso8601(updated),
         )
         .with_ttl_ms(
             u64::try_from(self.shared.edge.port().job_ttl().as_millis()).unwrap_or(u64::MAX),
         )
-        .with_poll_interval_ms(tasks::poll_interval(timing));
+        .with_poll_interval_ms(clock::poll_interval(timing));
         if let (JobState::Running, Some(progress)) = (info.state, info.progress) {
             task = task.with_status_message(format!("{:.0}% done", progress * 100.0));
         }
@@ -175,7 +179,7 @@ impl<P: CallPort> McpServer<P> {
 
 /// The capabilities a call of a `@task_required` tool needs: the tasks
 /// extension, as the `requiredCapabilities` of a `-32021` error.
-pub(super) fn required() -> rmcp::model::ClientCapabilities {
+pub(in crate::mcp) fn required() -> rmcp::model::ClientCapabilities {
     serde_json::from_value(json!({ "extensions": { rmcp::model::TASKS_EXTENSION_ID: {} } }))
         .unwrap_or_default()
 }

@@ -22,18 +22,18 @@ const META: &str = "EnvelopeMeta";
 const TOOL_ERROR: &str = "ToolError";
 
 /// What the envelope says of a call beside its answer.
-pub(super) struct Meta<'a> {
-    pub(super) tool: &'a str,
-    pub(super) action: Option<&'a str>,
-    pub(super) backend: &'a str,
+pub(in crate::mcp) struct Meta<'a> {
+    pub(in crate::mcp) tool: &'a str,
+    pub(in crate::mcp) action: Option<&'a str>,
+    pub(in crate::mcp) backend: &'a str,
     /// The call is `@paged`: its page's `paging` goes in `meta` too.
-    pub(super) paged: bool,
+    pub(in crate::mcp) paged: bool,
 }
 
 /// Makes the `trace_id`s of calls: unique in the process, and not
 /// guessable from one another (a keyed hash of a counter).
 #[derive(Debug)]
-pub(super) struct Traces {
+pub(in crate::mcp) struct Traces {
     next: AtomicU64,
     keys: RandomState,
 }
@@ -49,7 +49,7 @@ impl Default for Traces {
 
 impl Traces {
     /// The next trace id: `tr_` and 16 hex digits.
-    pub(super) fn next(&self) -> String {
+    pub(in crate::mcp) fn next(&self) -> String {
         let n = self.next.fetch_add(1, Ordering::Relaxed);
         format!("tr_{:016x}", self.keys.hash_one(n))
     }
@@ -58,7 +58,7 @@ impl Traces {
 /// `result` in the envelope. A success's text block that mirrors its
 /// structured content mirrors the envelope instead; an error keeps its
 /// `CODE: message` text and `isError`.
-pub(super) fn wrap(
+pub(in crate::mcp) fn wrap(
     mut result: CallToolResult,
     meta: &Meta<'_>,
     trace_id: String,
@@ -102,7 +102,7 @@ pub(super) fn wrap(
 /// `tool` with an `outputSchema` for enveloped results: `data` is what the
 /// tool's own schema admitted but its error, or `null`; `error` is the
 /// tool error, or `null`.
-pub(super) fn wrap_schema(mut tool: Tool) -> Tool {
+pub(in crate::mcp) fn wrap_schema(mut tool: Tool) -> Tool {
     let Some(output) = tool.output_schema.take() else {
         return tool;
     };

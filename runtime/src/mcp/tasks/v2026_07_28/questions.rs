@@ -23,7 +23,7 @@ struct Pending {
 
 /// The questions of every job that runs as a task, by job id and key.
 #[derive(Debug, Default)]
-pub(super) struct TaskQuestions(Mutex<HashMap<String, BTreeMap<String, Pending>>>);
+pub(in crate::mcp) struct TaskQuestions(Mutex<HashMap<String, BTreeMap<String, Pending>>>);
 
 impl TaskQuestions {
     fn lock(&self) -> MutexGuard<'_, HashMap<String, BTreeMap<String, Pending>>> {
@@ -33,7 +33,7 @@ impl TaskQuestions {
 
     /// The questions job `job_id` waits on, as a task's `inputRequests`;
     /// `None` when it waits on none.
-    pub(super) fn pending(&self, job_id: &str) -> Option<InputRequests> {
+    pub(in crate::mcp) fn pending(&self, job_id: &str) -> Option<InputRequests> {
         let questions = self.lock();
         let requests: InputRequests = questions
             .get(job_id)?
@@ -48,14 +48,14 @@ impl TaskQuestions {
     }
 
     /// True when job `job_id` waits on a question.
-    pub(super) fn waits(&self, job_id: &str) -> bool {
+    pub(in crate::mcp) fn waits(&self, job_id: &str) -> bool {
         self.lock().contains_key(job_id)
     }
 
     /// Hands each of `responses` to the question of job `job_id` under its
     /// key; a key no question waits under is ignored, as the extension
     /// has it.
-    pub(super) fn answer(&self, job_id: &str, responses: BTreeMap<String, Json>) {
+    pub(in crate::mcp) fn answer(&self, job_id: &str, responses: BTreeMap<String, Json>) {
         let mut questions = self.lock();
         let Some(waiting) = questions.get_mut(job_id) else {
             return;
@@ -75,16 +75,16 @@ impl TaskQuestions {
 /// the job it runs as, once it does, and a signal that the handler asked.
 #[derive(Debug, Default)]
 pub(crate) struct InTask {
-    pub(super) questions: Arc<TaskQuestions>,
+    pub(in crate::mcp) questions: Arc<TaskQuestions>,
     job: OnceLock<String>,
     /// Notified (one permit kept) when the handler asks a question: a
     /// call still being waited on answers with its task at once, so that
     /// the client sees the question.
-    pub(super) asked: Notify,
+    pub(in crate::mcp) asked: Notify,
 }
 
 impl InTask {
-    pub(super) fn new(questions: Arc<TaskQuestions>) -> Self {
+    pub(in crate::mcp) fn new(questions: Arc<TaskQuestions>) -> Self {
         InTask {
             questions,
             job: OnceLock::new(),
@@ -93,12 +93,12 @@ impl InTask {
     }
 
     /// The call runs as `job_id`.
-    pub(super) fn started(&self, job_id: &str) {
+    pub(in crate::mcp) fn started(&self, job_id: &str) {
         let _ = self.job.set(job_id.to_owned());
     }
 
     /// The job the call runs as, once it does.
-    pub(super) fn job(&self) -> Option<&str> {
+    pub(in crate::mcp) fn job(&self) -> Option<&str> {
         self.job.get().map(String::as_str)
     }
 
@@ -107,7 +107,7 @@ impl InTask {
     /// call's `input_required` result). The answer comes from
     /// `tasks/update`; the question is withdrawn when the receiver is
     /// dropped (the handler stopped waiting).
-    pub(super) fn ask(self: &Arc<Self>, key: String, request: Json) -> Option<Asked> {
+    pub(in crate::mcp) fn ask(self: &Arc<Self>, key: String, request: Json) -> Option<Asked> {
         let job = self.job()?.to_owned();
         let (tx, rx) = oneshot::channel();
         let pending = Pending {
@@ -133,14 +133,14 @@ impl InTask {
 
 /// A question asked inside a task: its answer, when it comes.
 #[derive(Debug)]
-pub(super) struct Asked {
-    pub(super) rx: oneshot::Receiver<Json>,
-    pub(super) withdraw: Withdraw,
+pub(in crate::mcp) struct Asked {
+    pub(in crate::mcp) rx: oneshot::Receiver<Json>,
+    pub(in crate::mcp) withdraw: Withdraw,
 }
 
 /// Withdraws a question whose asker stopped waiting.
 #[derive(Debug)]
-pub(super) struct Withdraw {
+pub(in crate::mcp) struct Withdraw {
     questions: Arc<TaskQuestions>,
     job: String,
     key: String,

@@ -13,7 +13,7 @@ use std::collections::hash_map::Entry;
 use rmcp::model::RequestId;
 use serde_json::Value;
 
-use crate::mcp::Revision;
+use crate::mcp::revision::Revision;
 
 /// Most members read from one batch.
 pub(super) const MAX_MEMBERS: usize = 1024;

@@ -2,21 +2,25 @@
 //! answers it as its timing class says (inline, or with a job handle), and
 //! stream chunks and job progress go out as `notifications/progress` while
 //! the caller waits, with what the handler tells its client (log messages,
-//! its own progress; see `caller.rs`).
+//! its own progress; see `talk_back/`).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::RoleServer;
-use rmcp::model::{CallToolResult, JsonObject, ProgressNotificationParam, ProgressToken};
-use rmcp::service::{Peer, RequestContext};
+use rmcp::model::{CallToolResult, JsonObject};
+use rmcp::service::RequestContext;
 use tokio::sync::broadcast;
 
-use super::caller::{McpCaller, drain, tell};
-use super::in_task::InTask;
-use super::task_extension::StartedJob;
-use super::{McpServer, result};
+use super::result;
 use crate::jobs::JobEvent;
+use crate::mcp::server::McpServer;
+use crate::mcp::talk_back::caller::McpCaller;
+use crate::mcp::talk_back::progress::Progress;
+use crate::mcp::talk_back::told::{drain, tell};
+use crate::mcp::tasks::v2026_07_28::StartedJob;
+use crate::mcp::tasks::v2026_07_28::questions::InTask;
+use crate::mcp::tools::unified_envelope as envelope;
 use crate::port::{
     CallOptions, CallPort, PortEnvelope, StreamEvent, StreamReceiver, stream_channel,
 };
@@ -29,53 +33,13 @@ const JOB_POLL: &str = "job_poll";
 /// closed (`Context::close_stream`) before it is given up.
 const RESUME_GRACE: Duration = Duration::from_secs(300);
 
-/// Where a call's progress goes: the caller's `progressToken` on the
-/// session it called from.
-pub(super) struct Progress {
-    token: ProgressToken,
-    peer: Peer<RoleServer>,
-    /// Notifications sent so far: the `progress` value, which must grow.
-    sent: u32,
-}
-
-impl Progress {
-    pub(super) fn new(token: ProgressToken, peer: Peer<RoleServer>) -> Self {
-        Progress {
-            token,
-            peer,
-            sent: 0,
-        }
-    }
-
-    /// Sends one `notifications/progress`. A client that went away just
-    /// stops receiving them.
-    pub(super) async fn send(&mut self, message: String) {
-        self.sent = self.sent.saturating_add(1);
-        let param = ProgressNotificationParam::new(self.token.clone(), f64::from(self.sent))
-            .with_message(message);
-        let _ = self.peer.notify_progress(param).await;
-    }
-
-    /// Reports a job event: a chunk as its JSON, progress as a percentage.
-    async fn event(&mut self, event: &JobEvent) {
-        match event {
-            JobEvent::Chunk { chunk, .. } => self.send(edge::chunk_text(chunk)).await,
-            JobEvent::Progress { job_id, fraction } => {
-                self.send(format!("{job_id}: {:.0}%", fraction * 100.0))
-                    .await;
-            }
-            _ => {}
-        }
-    }
-}
-
 /// The jobs a `job_poll` call waits on, whose events its caller is sent:
 /// the listed ones, or every job when the list is empty.
-pub(super) struct Watched(Vec<String>);
+pub(in crate::mcp) struct Watched(Vec<String>);
 
 impl Watched {
     /// What a `job_poll` call's arguments ask to wait on.
-    pub(super) fn from_poll(args: &JsonObject) -> Self {
+    pub(in crate::mcp) fn from_poll(args: &JsonObject) -> Self {
         let ids = args
             .get("job_ids")
             .and_then(|ids| ids.as_array())
@@ -94,9 +58,35 @@ impl Watched {
 }
 
 impl<P: CallPort> McpServer<P> {
+    /// `result` of a call of `tool` with `args`, in the envelope when the
+    /// server answers in it; the discovery tools answer bare.
+    pub(in crate::mcp) fn enveloped(
+        &self,
+        tool: &str,
+        args: Option<&rmcp::model::JsonObject>,
+        result: rmcp::model::CallToolResult,
+    ) -> rmcp::model::CallToolResult {
+        let Some(traces) = self
+            .shared
+            .envelope
+            .as_ref()
+            .filter(|_| !self.discovers(tool))
+        else {
+            return result;
+        };
+        let action = args.and_then(|a| a.get("action")).and_then(|a| a.as_str());
+        let meta = envelope::Meta {
+            tool,
+            action,
+            backend: self.shared.edge.port().events().source().as_str(),
+            paged: P::Catalogue::tool(tool).is_some_and(|info| info.pages(action)),
+        };
+        envelope::wrap(result, &meta, traces.next())
+    }
+
     /// Answers a call of `tool` (a tool of the catalogue) with `args`, made
     /// by the client of `context`.
-    pub(super) async fn call(
+    pub(in crate::mcp) async fn call(
         &self,
         tool: &'static ToolInfo,
         args: &JsonObject,
@@ -184,7 +174,7 @@ impl<P: CallPort> McpServer<P> {
 
     /// The result for a call's final answer, finished by the edge (a
     /// request that did not decode gets the type its field expected).
-    pub(super) fn answer(
+    pub(in crate::mcp) fn answer(
         &self,
         tool: &ToolInfo,
         args: &JsonObject,
@@ -248,6 +238,6 @@ async fn next_event(events: &mut Option<broadcast::Receiver<JobEvent>>) -> Optio
     }
 }
 
-pub(super) fn cancelled(tool: &str) -> ToolError {
+pub(in crate::mcp) fn cancelled(tool: &str) -> ToolError {
     ToolError::cancelled(format!("the call of `{tool}` was cancelled by the client"))
 }

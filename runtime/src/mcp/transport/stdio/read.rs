@@ -9,8 +9,8 @@ use memchr::memmem::Finder;
 use rmcp::model::{ClientJsonRpcMessage, ClientNotification, ClientRequest, JsonRpcMessage};
 use serde_json::Value;
 
-use crate::mcp::jsonrpc::{self, Checked};
-use crate::mcp::reroute;
+use crate::mcp::tasks::v2025_11_25::intercept;
+use crate::mcp::transport::jsonrpc::{self, Checked};
 
 /// What a line holds.
 // A value returned and matched at once, never stored: boxing the message
@@ -52,7 +52,7 @@ pub(super) fn checked(mut message: Value) -> Parsed {
         Checked::Ignore => return Parsed::Nothing,
         Checked::Reject(error) => return Parsed::Error(error),
     }
-    reroute::reroute(&mut message);
+    intercept::reroute(&mut message);
     let id = message.get("id").cloned().unwrap_or(Value::Null);
     match serde_json::from_value(message) {
         Ok(message) => Parsed::Message(message),
@@ -69,7 +69,7 @@ pub(super) fn checked(mut message: Value) -> Parsed {
 /// The fast path: the line read straight into rmcp's type, when nothing
 /// could be rerouted and what it reads as is what `check` would forward.
 fn fast(text: &[u8]) -> Option<ClientJsonRpcMessage> {
-    if text.first() == Some(&b'[') || reroute::may_reroute(text) || null_params(text) {
+    if text.first() == Some(&b'[') || intercept::may_reroute(text) || null_params(text) {
         return None;
     }
     let message = serde_json::from_slice(text).ok()?;

@@ -1,0 +1,80 @@
+//! What a session lists and can call: the served tools, the discovery
+//! tools of a progressive server, and each tool's `tools/list` entry.
+
+use super::McpServer;
+use crate::mcp::discovery::view::NAMES;
+use crate::mcp::tools::catalogue::ERROR_SCHEMA_META;
+use crate::port::CallPort;
+use crate::{Catalogue, ToolInfo};
+
+impl<P: CallPort> McpServer<P> {
+    /// The served tool with this name.
+    pub(in crate::mcp) fn served_tool(&self, name: &str) -> Option<&'static ToolInfo> {
+        P::Catalogue::tool(name).filter(|tool| self.shared.served.serves(tool))
+    }
+
+    /// True when `name` is a discovery tool of this (progressive) server.
+    pub(in crate::mcp) fn discovers(&self, name: &str) -> bool {
+        self.shared.discovery.is_some() && NAMES.contains(&name)
+    }
+
+    /// The `tools/list` entry of a discovery tool (when discovery is
+    /// progressive) or of a served tool.
+    pub(in crate::mcp) fn definition(&self, name: &str) -> Option<&rmcp::model::Tool> {
+        let discovered = self.shared.discovery.as_deref().map(|d| d.tools.iter());
+        discovered
+            .into_iter()
+            .flatten()
+            .find(|t| t.name == name)
+            .or_else(|| self.shared.schema.tool(self.served_tool(name)?.name))
+    }
+
+    /// What `describe_tools` gives of a tool: its `tools/list` entry with
+    /// its error schema in `_meta`, which the listing leaves out to stay
+    /// lean.
+    pub(in crate::mcp) fn described(&self, name: &str) -> Option<serde_json::Value> {
+        let mut definition = serde_json::to_value(self.definition(name)?).ok()?;
+        if let Some(errors) = self.shared.schema.error_schema(name)
+            && let Some(object) = definition.as_object_mut()
+        {
+            let meta = object
+                .entry("_meta")
+                .or_insert_with(|| serde_json::json!({}));
+            if let Some(meta) = meta.as_object_mut() {
+                meta.insert(
+                    ERROR_SCHEMA_META.to_owned(),
+                    serde_json::Value::Object(errors.clone()),
+                );
+            }
+        }
+        Some(definition)
+    }
+
+    /// This session's `tools/list`: the served tools, or with progressive
+    /// discovery the discovery tools and those the session has found, with
+    /// the job tools once one of those may answer with a job.
+    pub(in crate::mcp) fn listed(&self) -> Vec<rmcp::model::Tool> {
+        let view = self
+            .session
+            .view
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let shown = |tool: &ToolInfo| {
+            self.shared.served.serves(tool) && (self.shared.discovery.is_none() || view.shows(tool))
+        };
+        let jobs = <P::Catalogue as Catalogue>::TOOLS
+            .iter()
+            .any(|t| !t.builtin && t.timing != crate::ToolTiming::Sync && shown(t));
+        let discovered = self.shared.discovery.as_deref().map(|d| d.tools.iter());
+        let served = self.shared.schema.tools.iter().filter(|tool| {
+            P::Catalogue::tool(&tool.name)
+                .is_some_and(|info| if info.builtin { jobs } else { shown(info) })
+        });
+        discovered
+            .into_iter()
+            .flatten()
+            .chain(served)
+            .cloned()
+            .collect()
+    }
+}
