@@ -6,15 +6,13 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
-use super::names::{self, Unique};
+use super::classes::{Classes, class_names};
+use super::line::LINE;
+use super::names;
 use crate::lang::docs_text::first_paragraph;
 use crate::model::{
     Deprecation, Field, Model, Origin, Primitive, Type, TypeDef, TypeId, TypeKind, Value, Variant,
 };
-
-/// The longest line a declaration is written on before its arguments go
-/// one per line.
-pub(super) const LINE: usize = 88;
 
 /// Everything the templates see.
 #[derive(Serialize)]
@@ -140,31 +138,6 @@ pub(crate) fn package(model: &Model, package: &str, distribution: &str) -> Packa
             .map(|t| super::registry::tool_entry(model, t))
             .collect(),
     }
-}
-
-/// Class names, indexed by type id; variant class names by (type, variant).
-pub(super) struct Classes {
-    pub(super) types: Vec<String>,
-    variants: Vec<Vec<String>>,
-}
-
-fn class_names(model: &Model) -> Classes {
-    let mut unique = Unique::default();
-    let types: Vec<String> = model.types.iter().map(|t| names::class(&t.name)).collect();
-    unique.reserve(types.iter().map(String::as_str));
-    let variants = model
-        .types
-        .iter()
-        .zip(&types)
-        .map(|(t, class)| match &t.kind {
-            TypeKind::Union(vs) | TypeKind::Error(vs) => vs
-                .iter()
-                .map(|v| unique.name(format!("{class}{}", names::pascal(&v.name))))
-                .collect(),
-            _ => Vec::new(),
-        })
-        .collect();
-    Classes { types, variants }
 }
 
 struct Cx<'a> {

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::context::Classes;
+use super::classes::Classes;
 use super::names::{self, Unique};
 use crate::lang::docs_text::first_paragraph;
 use crate::model::{Action, Endpoint, Model, Tool, ToolKind, TypeId};

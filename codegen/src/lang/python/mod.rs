@@ -8,8 +8,10 @@
 //! (`runtime/`) are real Python files, type-checked as such, copied in
 //! verbatim.
 
+mod classes;
 mod context;
 mod envelopes;
+mod line;
 pub(crate) mod names;
 mod registry;
 

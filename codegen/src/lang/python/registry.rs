@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::context::LINE;
+use super::line::LINE;
 use super::names;
 use crate::model::{Model, Tool};
 

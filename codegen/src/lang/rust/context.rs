@@ -46,7 +46,7 @@ impl<'a> Cx<'a> {
             side: options.side,
             serde: serde_derives(model, options.side),
             in_request: model.request_types(),
-            validated: super::emit_validate::validated(model),
+            validated: super::constrained::validated(model),
             tool_request: tool_requests(model),
             sizes: super::layout::sizes(model),
         }

@@ -10,39 +10,7 @@ use quote::{format_ident, quote};
 
 use super::context::{Cx, allow_deprecated};
 use super::{names, values};
-use crate::model::{Field, Model, Number, Primitive, Tool, ToolKind, Type, TypeDef, TypeKind};
-
-/// Indexed by type id: true when a value of the type can break a
-/// constraint, in one of its fields or in a type it holds.
-pub(super) fn validated(model: &Model) -> Vec<bool> {
-    let mut marked = vec![false; model.types.len()];
-    // A fixed point: each pass marks the holders of what the last one
-    // marked; recursive types stop when nothing changes.
-    loop {
-        let mut changed = false;
-        for ty in &model.types {
-            let needs = ty
-                .kind
-                .fields()
-                .into_iter()
-                .any(|f| !f.constraints.is_empty() || holds_validated(&marked, &f.ty));
-            if needs && !std::mem::replace(&mut marked[ty.id.index()], true) {
-                changed = true;
-            }
-        }
-        if !changed {
-            return marked;
-        }
-    }
-}
-
-fn holds_validated(marked: &[bool], ty: &Type) -> bool {
-    let mut named = Vec::new();
-    ty.push_named(&mut named);
-    named
-        .iter()
-        .any(|id| marked.get(id.index()).copied().unwrap_or(false))
-}
+use crate::model::{Field, Number, Primitive, Tool, ToolKind, Type, TypeDef, TypeKind};
 
 /// The `Validate` impl of a struct or union a request can hold, when it
 /// has something to check, and of each tool's own request even when it

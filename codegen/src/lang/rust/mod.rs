@@ -2,6 +2,7 @@
 //! with `quote!` and formatted with prettyplease. Used by
 //! [`crate::generate`]; docs/rust.md describes what it emits.
 
+mod constrained;
 mod context;
 mod docs;
 mod emit_catalogue;

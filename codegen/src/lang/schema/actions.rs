@@ -6,9 +6,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value as Json, json};
 
+use super::defs::{rooted, with_defs};
+use super::input::request;
 use super::output;
 use super::reach;
-use super::tools::{request, rooted, with_defs};
 use super::types::{Cx, describe};
 use crate::model::{Action, Field, TypeId};
 

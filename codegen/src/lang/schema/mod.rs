@@ -5,7 +5,10 @@
 //! `docs/schemas.md` describes the mapping.
 
 mod actions;
+mod defs;
+mod dialect;
 mod form;
+mod input;
 mod output;
 pub(crate) use form::form_schema;
 pub(crate) mod profile;
@@ -26,11 +29,9 @@ use crate::model::{Model, TypeId};
 use crate::output::OutputFile;
 use crate::source::Sources;
 
+use dialect::DIALECT;
 use types::Cx;
 use validate::{Origin, Validator};
-
-/// The dialect every type file declares.
-const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// What the runtime's MCP server needs: `{"tools": [..], "actions": {..},
 /// "errors": {..}}`. `tools` is the `tools/list` array; `actions` maps each
@@ -112,7 +113,7 @@ impl<'a> Documents<'a> {
                 schema.insert("$schema".into(), json!(DIALECT));
                 schema.insert("title".into(), json!(ty.name));
                 schema.extend(cx.type_schema(ty));
-                let schema = tools::rooted(schema, &cx, Some(ty.id));
+                let schema = defs::rooted(schema, &cx, Some(ty.id));
                 (ty.id, Value::Object(schema))
             })
             .collect();

@@ -462,7 +462,7 @@ fn every_file_passes_the_metaschema_and_names_its_dialect() {
     for file in &files {
         let value: Value = serde_json::from_str(&file.contents).unwrap();
         if file.path.starts_with("types") {
-            assert_eq!(value["$schema"], super::DIALECT);
+            assert_eq!(value["$schema"], super::dialect::DIALECT);
             assert!(validator.check(&value).is_ok(), "{}", file.path.display());
         }
     }

@@ -1,10 +1,11 @@
 //! Tools as MCP `Tool` objects: name, title, description, annotations, and
 //! self-contained input and output schemas.
 
-use std::collections::BTreeSet;
-
 use serde_json::{Map, Value as Json, json};
 
+use super::defs::{rooted, with_defs};
+use super::dialect::DIALECT;
+use super::input::request;
 use super::types::{Cx, describe};
 use super::{actions, output, reach};
 use crate::model::{Endpoint, Tool, ToolKind, TypeId};
@@ -33,7 +34,7 @@ pub(super) fn tool(cx: &Cx<'_>, tool: &Tool) -> (Json, Option<Json>) {
     // keyword (draft-07 has `definitions`): a schema that uses it says so,
     // for validators that default to an older draft.
     if input.contains_key("$defs") {
-        input.insert("$schema".into(), json!(super::DIALECT));
+        input.insert("$schema".into(), json!(DIALECT));
     }
     let mut object = Map::new();
     object.insert("name".into(), json!(tool.name));
@@ -125,34 +126,4 @@ fn single(cx: &Cx<'_>, endpoint: &Endpoint) -> (Map<String, Json>, Map<String, J
     );
     output::define_job_handle(&mut output, std::iter::once(endpoint.timing));
     (input, output)
-}
-
-/// The arguments: the request's fields, or none.
-pub(super) fn request(cx: &Cx<'_>, request: Option<TypeId>) -> Map<String, Json> {
-    match request {
-        Some(id) => cx.type_schema(cx.model.type_def(id)),
-        None => cx.object(&[], true),
-    }
-}
-
-/// `schema` with `$defs` for every named type `root` reaches.
-pub(super) fn rooted(
-    schema: Map<String, Json>,
-    cx: &Cx<'_>,
-    root: Option<TypeId>,
-) -> Map<String, Json> {
-    let reached = reach::reached_from(cx.model, &root.into_iter().collect::<Vec<_>>());
-    with_defs(schema, cx, &reached)
-}
-
-/// `schema` with `$defs` for `types`, when there are any.
-pub(super) fn with_defs(
-    mut schema: Map<String, Json>,
-    cx: &Cx<'_>,
-    types: &BTreeSet<TypeId>,
-) -> Map<String, Json> {
-    if !types.is_empty() {
-        schema.insert("$defs".into(), Json::Object(cx.defs(types)));
-    }
-    schema
 }

@@ -10,6 +10,7 @@
 use boon::{Compiler, Draft, InstanceToken, SchemaIndex, Schemas, ValidationError};
 use serde_json::Value as Json;
 
+use super::dialect::DIALECT;
 use crate::diag::{Diagnostic, messages};
 use crate::model::{Model, Tool, TypeId, TypeKind};
 use crate::source::{FileId, Location, Sources, Span};
@@ -47,7 +48,7 @@ impl Validator {
         compiler.enable_format_assertions();
         let mut schemas = Schemas::new();
         let metaschema = compiler
-            .compile(super::DIALECT, &mut schemas)
+            .compile(DIALECT, &mut schemas)
             .expect("the bundled 2020-12 metaschema compiles");
         Validator {
             schemas,
