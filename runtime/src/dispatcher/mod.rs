@@ -27,7 +27,6 @@ use crate::jobs::durable::{BackendError, JobBackend};
 use crate::jobs::{JobEvent, JobStore, Outcome};
 use crate::port::CallOptions;
 use crate::{CallContext, CallInfo, Catalogue, ResponseEnvelope, Service, ToolTiming, Validate};
-use panic::CatchPanic;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// The catalogue response type of a service.
@@ -187,19 +186,13 @@ impl<S: Service> Dispatcher<S> {
     /// handed back: valid, and not answered inline.
     pub(super) async fn call_valid(
         &self,
-        mut request: RequestOf<S>,
+        request: RequestOf<S>,
     ) -> ResponseEnvelope<ResponseOf<S>> {
         let info = S::Catalogue::call_info(&request);
         if info.timing == ToolTiming::Sync && !info.tool.builtin {
-            // Inline, not through the policy: one async level less to build
-            // and move, and nothing to cancel or stream.
-            let scope = match paging::open::<S>(&self.inner.config, &mut request) {
-                Ok(scope) => scope,
-                Err(e) => return ResponseEnvelope::Error(e),
-            };
-            let cx = CallContext::detached();
-            let handler = paging::call(&self.inner.service, request, cx, scope);
-            return envelope(CatchPanic::new(info.tool.name, handler).await);
+            // Straight to the handler, not through the policy: one async
+            // level less to build and move, and nothing to cancel or stream.
+            return envelope(self.run_here(request, info, CallContext::detached()).await);
         }
         // Job calls and job tools have large futures (waits, polls) and are
         // rare next to `sync` calls: boxing them keeps this future, which

@@ -3,6 +3,7 @@
 //! clients over stdio or Streamable HTTP, with the official Rust SDK (rmcp)
 //! speaking the protocol.
 //!
+//! [`CallPort`]: crate::port::CallPort
 //! [`Dispatcher`]: crate::Dispatcher
 //!
 //! - `tools/list` is the catalogue's generated MCP schema.
