@@ -26,7 +26,7 @@ use crate::events::{ToolEvents, ToolSource};
 use crate::jobs::durable::{BackendError, JobBackend};
 use crate::jobs::{JobEvent, JobStore, Outcome};
 use crate::port::CallOptions;
-use crate::{CallContext, CallInfo, Catalogue, ResponseEnvelope, Service, ToolTiming, Validate};
+use crate::{CallInfo, Catalogue, ResponseEnvelope, Service, ToolTiming, Validate};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// The catalogue response type of a service.
@@ -46,6 +46,20 @@ type RequestOf<S> = <<S as Service>::Catalogue as Catalogue>::Request;
 ///
 /// Cheap to clone: clones share the service, the configuration and the
 /// jobs. Jobs run on the tokio runtime the call is made on.
+///
+/// # Entry points
+///
+/// | method | in → out | for |
+/// |---|---|---|
+/// | [`Dispatcher::call`] | typed request → typed envelope | Rust callers and tests |
+/// | [`Dispatcher::call_with`] | typed request and [`CallOptions`] → typed envelope | the same, with a wait budget, a cancel token, a stream, an owner |
+/// | [`Dispatcher::call_msgpack`] | MsgPack → MsgPack | the fastest path for bytes; what the dispatch benchmark measures |
+/// | [`CallPort::call`](crate::port::CallPort::call) | MsgPack and [`CallOptions`] → envelope | every transport: the JSON edge (MCP, web), HOOT01, the gateway |
+///
+/// All four answer a call the same way: a `sync` call of a plain-`fn`
+/// handler without a future, any other call that is not a job through one
+/// path (its `@paged` cursor opened, a panic caught), and a job as the
+/// timing policy says.
 pub struct Dispatcher<S: Service> {
     inner: Arc<Inner<S>>,
 }
@@ -176,28 +190,21 @@ impl<S: Service> Dispatcher<S> {
     /// tool is `INVALID_REQUEST`, naming the field and the bound; no
     /// handler sees it.
     pub async fn call(&self, request: RequestOf<S>) -> ResponseEnvelope<ResponseOf<S>> {
-        match self.answer_inline(request, envelope) {
-            Ok(envelope) => envelope,
-            Err(request) => self.call_valid(request).await,
-        }
+        self.call_with(request, CallOptions::default()).await
     }
 
     /// [`Dispatcher::call`] of a request that [`Dispatcher::answer_inline`]
-    /// handed back: valid, and not answered inline.
+    /// handed back (valid, and not answered inline), made with `options`.
     pub(super) async fn call_valid(
         &self,
         request: RequestOf<S>,
+        options: CallOptions,
     ) -> ResponseEnvelope<ResponseOf<S>> {
         let info = S::Catalogue::call_info(&request);
-        if info.timing == ToolTiming::Sync && !info.tool.builtin {
-            // Straight to the handler, not through the policy: one async
-            // level less to build and move, and nothing to cancel or stream.
-            return envelope(self.run_here(request, info, CallContext::detached()).await);
-        }
-        // Job calls and job tools have large futures (waits, polls) and are
-        // rare next to `sync` calls: boxing them keeps this future, which
-        // every `sync` call builds and moves, small.
-        Box::pin(self.answer(request, info, CallOptions::default())).await
+        // Boxed: calls that get here are rarer than those answered inline,
+        // and their futures (job waits, polls) are large; the callers'
+        // futures, built and moved on every call, stay small.
+        Box::pin(self.answer(request, info, options)).await
     }
 
     /// The outcome of a call that needs no future, given to `finish`: one
@@ -234,17 +241,18 @@ impl<S: Service> Dispatcher<S> {
 
     /// Answers one call made with `options`: how long a job is waited for,
     /// what cancels it, where its stream goes. The timing policy of every
-    /// transport; see [`CallPort::call`](crate::port::CallPort::call).
+    /// transport; see [`CallPort::call`](crate::port::CallPort::call). A
+    /// `sync` call of a plain-`fn` handler is answered without a future,
+    /// and so cannot be cancelled: it has ended before a cancel could come.
     pub async fn call_with(
         &self,
         request: RequestOf<S>,
         options: CallOptions,
     ) -> ResponseEnvelope<ResponseOf<S>> {
-        if let Err(violation) = request.validate() {
-            return ResponseEnvelope::Error(violation.into());
+        match self.answer_inline(request, envelope) {
+            Ok(envelope) => envelope,
+            Err(request) => self.call_valid(request, options).await,
         }
-        let info = S::Catalogue::call_info(&request);
-        Box::pin(self.answer(request, info, options)).await
     }
 }
 

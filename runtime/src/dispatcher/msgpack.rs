@@ -4,6 +4,7 @@
 
 use super::{Dispatcher, RequestOf, ResponseOf};
 use super::{decode, inline};
+use crate::port::CallOptions;
 use crate::{Catalogue, ResponseEnvelope, Service, ToolError, codec};
 
 impl<S: Service> Dispatcher<S> {
@@ -32,7 +33,7 @@ impl<S: Service> Dispatcher<S> {
         });
         match encoded {
             Ok(bytes) => bytes,
-            Err(request) => encode(&Box::pin(self.call_valid(request)).await),
+            Err(request) => encode(&self.call_valid(request, CallOptions::default()).await),
         }
     }
 

@@ -8,7 +8,6 @@ use std::time::Duration;
 use super::panic::CatchPanic;
 use super::sink::StreamTo;
 use super::{Dispatcher, RequestOf, ResponseOf, envelope, job_started, paging, runner};
-use crate::jobs::Outcome;
 use crate::port::{CallOptions, StreamEvent};
 use crate::{CallContext, CallInfo, Catalogue, ResponseEnvelope, Service, ToolError, ToolTiming};
 
@@ -34,34 +33,25 @@ impl<S: Service> Dispatcher<S> {
             request
         };
         if !info.timing.is_job() {
+            let mut request = request;
+            let scope = match paging::open::<S>(&self.inner.config, &mut request) {
+                Ok(scope) => scope,
+                Err(e) => return ResponseEnvelope::Error(e),
+            };
             let cx = CallContext::detached().with_caller(options.caller.clone());
+            let handler = CatchPanic::new(
+                info.tool.name,
+                paging::call(&self.inner.service, request, cx, scope),
+            );
             // No job to cancel: dropping the handler's future stops it at
             // its next `.await`.
             return tokio::select! {
-                outcome = self.run_here(request, info, cx) => envelope(outcome),
+                outcome = handler => envelope(outcome),
                 () = options.cancelled() => cancelled(info),
             };
         }
         let budget = options.wait.unwrap_or_else(|| self.budget(info.timing));
         self.run_job(request, info, budget, options).await
-    }
-
-    /// Runs a call that is not a job here, to its outcome: a `@paged`
-    /// call's cursor opened first, a panic caught as `INTERNAL`. The one
-    /// path of every `sync` call that needs a future (and of a job-class
-    /// tool's `sync` action), whoever made it.
-    pub(super) async fn run_here(
-        &self,
-        mut request: RequestOf<S>,
-        info: CallInfo,
-        cx: CallContext,
-    ) -> Outcome<ResponseOf<S>> {
-        let scope = paging::open::<S>(&self.inner.config, &mut request)?;
-        CatchPanic::new(
-            info.tool.name,
-            paging::call(&self.inner.service, request, cx, scope),
-        )
-        .await
     }
 
     /// How long a call of this timing class is waited for by default.

@@ -1,5 +1,6 @@
 //! The dispatcher as a [`CallPort`]: requests arrive as MsgPack, are
-//! decoded once, and go through the timing policy.
+//! decoded once, and are answered as [`Dispatcher::call_with`] answers
+//! them (a `sync` call of a plain-`fn` handler without a future).
 
 use std::time::Duration;
 

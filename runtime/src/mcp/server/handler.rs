@@ -90,8 +90,13 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let name = request.name.clone();
-        let args = request.arguments.clone();
+        // Only the envelope reads the call's name and arguments once it
+        // is answered: a server without it copies neither.
+        let enveloped = self
+            .shared
+            .envelope
+            .is_some()
+            .then(|| (request.name.clone(), request.arguments.clone()));
         let answered = if context.meta.protocol_version().is_none() {
             // A session on a revision with tasks calls a tool that requires
             // one as a task, which is rerouted before it gets here.
@@ -99,8 +104,11 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
             if revision
                 .as_deref()
                 .is_some_and(crate::mcp::tasks::v2025_11_25::intercept::has_tasks)
-                && self.served_tool(&name).is_some_and(|t| t.task_required)
+                && self
+                    .served_tool(&request.name)
+                    .is_some_and(|t| t.task_required)
             {
+                let name = &request.name;
                 return Err(ErrorData::new(
                     rmcp::model::ErrorCode::METHOD_NOT_FOUND,
                     format!(
@@ -114,11 +122,11 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         } else {
             self.call_in_rounds(request, context).await?
         };
-        Ok(match answered {
-            CallToolResponse::Complete(result) => {
+        Ok(match (answered, enveloped) {
+            (CallToolResponse::Complete(result), Some((name, args))) => {
                 self.enveloped(&name, args.as_ref(), result).into()
             }
-            other => other,
+            (answered, _) => answered,
         })
     }
 
