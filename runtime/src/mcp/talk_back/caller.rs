@@ -7,11 +7,6 @@
 //! Sampling and elicitation go to the client at once, on the session the
 //! call came from, after checking that the client declared the capability.
 
-// MCP 2026-07-28 deprecates server-to-client requests and logging in favour
-// of results that ask for input (SEP-2577); up to 2025-11-25 these are how
-// a server logs, samples and elicits, and rmcp marks them deprecated.
-#![allow(deprecated)]
-
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 

@@ -1,10 +1,6 @@
 //! The questions a handler asks its client — a completion (sampling), input
 //! (elicitation), its roots — and how each is declared, asked and answered.
 
-// Up to 2025-11-25 this is how a server logs, samples and elicits; MCP
-// 2026-07-28 deprecates it (SEP-2577) and rmcp marks it so.
-#![allow(deprecated)]
-
 use rmcp::model::ClientCapabilities;
 use rmcp::service::ServiceError;
 use serde_json::json;

@@ -4,10 +4,6 @@
 //! queue is bounded: a handler that floods it loses messages rather than
 //! growing the server's memory.
 
-// Up to 2025-11-25 this is how a server logs, samples and elicits; MCP
-// 2026-07-28 deprecates it (SEP-2577) and rmcp marks it so.
-#![allow(deprecated)]
-
 use std::sync::{Arc, Mutex};
 
 use rmcp::RoleServer;

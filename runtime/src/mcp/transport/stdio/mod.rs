@@ -29,7 +29,7 @@ use tokio::sync::{Mutex, OwnedMutexGuard};
 
 use super::jsonrpc;
 use batch::{Batches, Seat};
-pub(super) use lines::MAX_LINE_BYTES;
+use lines::MAX_LINE_BYTES;
 use lines::{Lines, Read};
 use read::Parsed;
 
