@@ -73,6 +73,11 @@ toolwright-codegen = {{ path = "{codegen}", default-features = false }}
             .current_dir(self.dir.path())
             .env("CARGO_TARGET_DIR", &self.target)
             .env_remove("RUSTFLAGS")
+            // A user's crate has no profile of its own: without these its
+            // dependencies build with full debug info and incremental
+            // caches, gigabytes that this one build never reads again.
+            .env("CARGO_PROFILE_DEV_DEBUG", "0")
+            .env("CARGO_INCREMENTAL", "0")
             .env("CARGO_TERM_COLOR", "never")
             .output()
             .expect("cargo runs")
