@@ -19,9 +19,13 @@ async fn a_batch_over_hoot_answers_each_call_in_order() {
         ServerConfig::new("tcp://127.0.0.1:0"),
     )
     .expect("the server binds");
-    let transport = HootTransport::connect(&[server.endpoint()], ClientConfig::default(), SOON)
-        .await
-        .expect("connect");
+    let transport = HootTransport::<ToolCatalogue>::connect(
+        &[server.endpoint()],
+        ClientConfig::default(),
+        SOON,
+    )
+    .await
+    .expect("connect");
     transport.ping().await.expect("the backend answers");
     let client = Client::new(transport);
     let batch = [

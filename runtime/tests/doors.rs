@@ -3,9 +3,10 @@
 //! they do not take, an unknown action, a provider's strict-mode `null`, a
 //! bad argument, a number too large for its `f32` — sent through MCP on
 //! stdio, MCP on Streamable HTTP, `POST /api/tools/{name}`, the TOON
-//! WebSocket (both versions) and an MCP gateway in front of a HOOT01
-//! worker, each answer read into one shape and compared with the others.
-#![cfg(all(feature = "mcp", feature = "web", feature = "hoot"))]
+//! WebSocket (both versions), an MCP gateway in front of a HOOT01 worker
+//! and the batch client straight to that worker, each answer read into one
+//! shape and compared with the others.
+#![cfg(all(feature = "mcp", feature = "web", feature = "hoot", feature = "client"))]
 
 mod support;
 
@@ -19,6 +20,7 @@ use support::http::{Server, post, session, start};
 use support::*;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
+use toolwright::client::{HootTransport, ToolTransport as _};
 use toolwright::hoot::{Client, ClientConfig, ServerConfig, ServerHandle};
 use toolwright::mcp::{HttpConfig, McpServer};
 use toolwright::toon::{Decoder, Encoder, MessageType, Stamp, Version};
@@ -265,6 +267,13 @@ async fn over_toon(socket: &mut Socket, version: Version, tool: &str, args: &Val
     }
 }
 
+async fn over_batch(transport: &HootTransport<ToolCatalogue>, tool: &str, args: &Value) -> Said {
+    match transport.call_tool(tool, args.clone()).await {
+        Ok(fields) => Said::ok(fields),
+        Err(e) => Said::Err(serde_json::to_value(e).expect("an error's JSON")),
+    }
+}
+
 /// A HOOT01 worker over a fresh studio, and an MCP gateway in front of it.
 async fn gateway() -> (ServerHandle, RunningService<RoleClient, ()>) {
     let worker = toolwright::hoot::Server::serve(
@@ -291,7 +300,14 @@ async fn every_json_door_answers_every_call_alike() {
     let (mut socket, _) = tokio_tungstenite::client_async(url, stream)
         .await
         .expect("the upgrade");
-    let (_worker, gateway) = gateway().await;
+    let (worker, gateway) = gateway().await;
+    let batch = HootTransport::<ToolCatalogue>::connect(
+        &[worker.endpoint()],
+        ClientConfig::default(),
+        SOON,
+    )
+    .await
+    .expect("the batch client connects");
 
     for (name, tool, args, expect) in cases() {
         let said = [
@@ -307,6 +323,7 @@ async fn every_json_door_answers_every_call_alike() {
                 over_toon(&mut socket, Version::V2, tool, &args).await,
             ),
             ("gateway", over_rmcp(&gateway, tool, &args).await),
+            ("HOOT01 batch", over_batch(&batch, tool, &args).await),
         ];
         let (_, first) = &said[0];
         match &expect {
@@ -321,9 +338,9 @@ async fn every_json_door_answers_every_call_alike() {
                 Said::Ok(v) => Said::Ok(v.clone()),
                 Said::Err(v) => Said::Err(v.clone()),
             };
-            // `status` says where the tool runs: behind a gateway, on
-            // another server.
-            if let (Said::Ok(fields), "gateway") = (&mut expected, *door)
+            // `status` says where the tool runs: behind a gateway (or a
+            // batch client's HOOT01 connection), on another server.
+            if let (Said::Ok(fields), "gateway" | "HOOT01 batch") = (&mut expected, *door)
                 && fields["action"] == "status"
             {
                 fields["backend"] = json!("mcp");

@@ -10,14 +10,15 @@
 //!
 //! A door adapts its protocol around [`Edge::prepare`] and
 //! [`Edge::finish`] (MCP, which talks to its client while the port works)
-//! or calls [`Edge::call`] for all of it (the web routes).
+//! or calls [`Edge::call`] for all of it (the web routes, the HOOT01
+//! batch client).
 
 use std::sync::Arc;
 
 use super::{Answer, JsonObject, Route, Schema, Served, explain, route};
-#[cfg(feature = "web")]
+#[cfg(any(feature = "web", all(feature = "client", feature = "hoot")))]
 use crate::Catalogue;
-#[cfg(feature = "web")]
+#[cfg(any(feature = "web", all(feature = "client", feature = "hoot")))]
 use crate::port::CallOptions;
 use crate::port::{CallPort, PortEnvelope};
 use crate::{ResponseEnvelope, ToolError, ToolInfo};
@@ -41,7 +42,7 @@ pub(crate) enum Prepared {
 }
 
 /// How a call through the stage ended.
-#[cfg(feature = "web")]
+#[cfg(any(feature = "web", all(feature = "client", feature = "hoot")))]
 pub(crate) enum Outcome<R> {
     /// The port's envelope, a bad argument explained.
     Port(ResponseEnvelope<R>),
@@ -60,6 +61,22 @@ impl<P: CallPort> Edge<P> {
         }
     }
 
+    /// The stage for `port`, reading its catalogue's generated schema;
+    /// `status` reports this crate's version as the server's.
+    ///
+    /// # Errors
+    /// The JSON error when the schema text does not parse, which only a
+    /// hand-written catalogue's can cause.
+    #[cfg(any(feature = "web", all(feature = "client", feature = "hoot")))]
+    pub(crate) fn for_port(port: P) -> Result<Self, serde_json::Error> {
+        let schema = Schema::parse(<P::Catalogue as Catalogue>::MCP_SCHEMA)?;
+        Ok(Edge::new(
+            port,
+            Arc::new(schema),
+            Arc::from(env!("CARGO_PKG_VERSION")),
+        ))
+    }
+
     /// The port calls go to.
     pub(crate) fn port(&self) -> &P {
         &self.port
@@ -69,7 +86,7 @@ impl<P: CallPort> Edge<P> {
     ///
     /// # Errors
     /// `UNKNOWN_TOOL`, with the closest name when one is close.
-    #[cfg(feature = "web")]
+    #[cfg(any(feature = "web", all(feature = "client", feature = "hoot")))]
     pub(crate) fn tool(name: &str) -> Result<&'static ToolInfo, ToolError> {
         <P::Catalogue as Catalogue>::tool(name)
             .ok_or_else(|| crate::error::unknown_tool_in::<P::Catalogue>(name))
@@ -112,7 +129,7 @@ impl<P: CallPort> Edge<P> {
     }
 
     /// All of the stage for a door that waits for nothing but the answer.
-    #[cfg(feature = "web")]
+    #[cfg(any(feature = "web", all(feature = "client", feature = "hoot")))]
     pub(crate) async fn call(
         &self,
         tool: &ToolInfo,

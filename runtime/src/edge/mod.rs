@@ -1,6 +1,6 @@
 //! The JSON edge: the one stage every door that takes a tool call as JSON
-//! arguments goes through (MCP, the web routes, the TOON WebSocket), free
-//! of any protocol's types.
+//! arguments goes through (MCP, the web routes, the TOON WebSocket, the
+//! HOOT01 batch client), free of any protocol's types.
 //!
 //! - [`Edge`]: the stage itself — arguments → action routing (`help`,
 //!   `schema`, `status`) → MsgPack → the port → errors explained.
@@ -15,12 +15,24 @@
 //! - [`drop_absent_nulls`]: a `null` a property's schema does not admit,
 //!   as providers' strict modes send for a property left out, read as absent.
 
-#[cfg(any(feature = "mcp", feature = "web"))]
+#[cfg(any(
+    feature = "mcp",
+    feature = "web",
+    all(feature = "client", feature = "hoot")
+))]
 mod actions;
-#[cfg(any(feature = "mcp", feature = "web"))]
+#[cfg(any(
+    feature = "mcp",
+    feature = "web",
+    all(feature = "client", feature = "hoot")
+))]
 mod call;
 mod chunk;
-#[cfg(any(feature = "mcp", feature = "web"))]
+#[cfg(any(
+    feature = "mcp",
+    feature = "web",
+    all(feature = "client", feature = "hoot")
+))]
 mod nulls;
 #[cfg(any(
     feature = "mcp",
@@ -28,23 +40,45 @@ mod nulls;
     all(feature = "client", feature = "hoot")
 ))]
 mod request;
-#[cfg(any(feature = "mcp", feature = "web"))]
+#[cfg(any(
+    feature = "mcp",
+    feature = "web",
+    all(feature = "client", feature = "hoot")
+))]
 mod schema;
-#[cfg(any(feature = "mcp", feature = "web"))]
+#[cfg(any(
+    feature = "mcp",
+    feature = "web",
+    all(feature = "client", feature = "hoot")
+))]
 mod validation;
 
-#[cfg(any(feature = "mcp", feature = "web"))]
+#[cfg(any(
+    feature = "mcp",
+    feature = "web",
+    all(feature = "client", feature = "hoot")
+))]
 pub(crate) use actions::{Answer, Route, Served, route};
-#[cfg(feature = "web")]
+#[cfg(any(
+    feature = "mcp",
+    feature = "web",
+    all(feature = "client", feature = "hoot")
+))]
+pub(crate) use call::Edge;
+#[cfg(any(feature = "web", all(feature = "client", feature = "hoot")))]
 pub(crate) use call::Outcome;
 #[cfg(any(feature = "mcp", feature = "web"))]
-pub(crate) use call::{Edge, Prepared};
+pub(crate) use call::Prepared;
 #[cfg(feature = "web")]
 pub(crate) use chunk::Arguments;
 #[cfg(feature = "mcp")]
 pub(crate) use chunk::text as chunk_text;
 pub(crate) use chunk::to_json as msgpack_to_json;
-#[cfg(any(feature = "mcp", feature = "web"))]
+#[cfg(any(
+    feature = "mcp",
+    feature = "web",
+    all(feature = "client", feature = "hoot")
+))]
 pub(crate) use nulls::drop_absent as drop_absent_nulls;
 #[cfg(feature = "web")]
 pub(crate) use request::WithTag;
@@ -54,9 +88,17 @@ pub(crate) use request::WithTag;
     all(feature = "client", feature = "hoot")
 ))]
 pub(crate) use request::request_msgpack;
-#[cfg(any(feature = "mcp", feature = "web"))]
+#[cfg(any(
+    feature = "mcp",
+    feature = "web",
+    all(feature = "client", feature = "hoot")
+))]
 pub(crate) use schema::Schema;
-#[cfg(any(feature = "mcp", feature = "web"))]
+#[cfg(any(
+    feature = "mcp",
+    feature = "web",
+    all(feature = "client", feature = "hoot")
+))]
 pub(crate) use validation::explain;
 
 /// A JSON object: a call's arguments, a schema.

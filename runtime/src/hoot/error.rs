@@ -28,6 +28,9 @@ pub enum HootError {
     NoRuntime,
     /// A client was given no backend to connect to.
     NoBackend,
+    /// The catalogue's generated MCP schema, which a batch transport reads
+    /// arguments against, does not parse.
+    Schema(String),
 }
 
 impl fmt::Display for HootError {
@@ -47,6 +50,7 @@ impl fmt::Display for HootError {
             HootError::NoBackend => {
                 f.write_str("a HOOT01 client needs at least one backend endpoint")
             }
+            HootError::Schema(e) => write!(f, "the catalogue's MCP schema does not parse: {e}"),
         }
     }
 }
@@ -57,7 +61,7 @@ impl std::error::Error for HootError {
             HootError::Bind { source, .. } | HootError::Connect { source, .. } => Some(source),
             HootError::Socket(e) => Some(e),
             HootError::Thread(e) => Some(e),
-            HootError::NoRuntime | HootError::NoBackend => None,
+            HootError::NoRuntime | HootError::NoBackend | HootError::Schema(_) => None,
         }
     }
 }

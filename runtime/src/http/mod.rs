@@ -40,10 +40,7 @@ pub fn web_router<P: crate::port::CallPort>(
     port: P,
     config: &HttpConfig,
 ) -> Result<axum::Router, crate::ServeError> {
-    let text = <P::Catalogue as crate::Catalogue>::MCP_SCHEMA;
-    let schema =
-        crate::edge::Schema::parse(text).map_err(|e| crate::ServeError::Schema(e.to_string()))?;
-    let version = std::sync::Arc::from(env!("CARGO_PKG_VERSION"));
-    let edge = crate::edge::Edge::new(port, std::sync::Arc::new(schema), version);
+    let edge =
+        crate::edge::Edge::for_port(port).map_err(|e| crate::ServeError::Schema(e.to_string()))?;
     crate::web::routes(edge, config).map_err(crate::ServeError::Schema)
 }

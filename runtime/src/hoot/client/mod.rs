@@ -67,14 +67,6 @@ pub struct ClientConfig {
     high_water_mark: i32,
 }
 
-impl ClientConfig {
-    /// The limits set by [`ClientConfig::limits`].
-    #[cfg(feature = "client")]
-    pub(crate) fn current_limits(&self) -> Limits {
-        self.limits
-    }
-}
-
 impl Default for ClientConfig {
     fn default() -> Self {
         ClientConfig {
