@@ -90,44 +90,13 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        // Only the envelope reads the call's name and arguments once it
-        // is answered: a server without it copies neither.
-        let enveloped = self
-            .shared
-            .envelope
-            .is_some()
-            .then(|| (request.name.clone(), request.arguments.clone()));
-        let answered = if context.meta.protocol_version().is_none() {
-            // A session on a revision with tasks calls a tool that requires
-            // one as a task, which is rerouted before it gets here.
-            let revision = context.protocol_version().map(|v| v.to_string());
-            if revision
-                .as_deref()
-                .is_some_and(crate::mcp::tasks::v2025_11_25::intercept::has_tasks)
-                && self
-                    .served_tool(&request.name)
-                    .is_some_and(|t| t.task_required)
-            {
-                let name = &request.name;
-                return Err(ErrorData::new(
-                    rmcp::model::ErrorCode::METHOD_NOT_FOUND,
-                    format!(
-                        "`{name}` must be called as a task (its execution.taskSupport is \
-                         required): call it with `task`"
-                    ),
-                    None,
-                ));
-            }
-            CallToolResponse::Complete(self.call_tool_params(request, context).await?)
-        } else {
-            self.call_in_rounds(request, context).await?
-        };
-        Ok(match (answered, enveloped) {
-            (CallToolResponse::Complete(result), Some((name, args))) => {
-                self.enveloped(&name, args.as_ref(), result).into()
-            }
-            (answered, _) => answered,
-        })
+        // rmcp spawns each request as one future as large as the largest
+        // of this trait's methods, and tokio copies a task's future whole
+        // on spawn and again when it ends. Inline, a call (talk-back, the
+        // task machinery, the port's own future) made every request's
+        // task kilobytes large; each method that awaits the port or a
+        // task store is boxed, so the task holds a pointer (BENCHMARKS.md).
+        Box::pin(self.answer_call(request, context)).await
     }
 
     async fn get_task(
@@ -135,7 +104,7 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        self.extension_task_get(request, &context).await
+        Box::pin(self.extension_task_get(request, &context)).await
     }
 
     async fn update_task(
@@ -143,7 +112,7 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.extension_task_update(request, &context).await
+        Box::pin(self.extension_task_update(request, &context)).await
     }
 
     async fn cancel_task(
@@ -151,7 +120,7 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         request: CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.extension_task_cancel(request, &context).await
+        Box::pin(self.extension_task_cancel(request, &context)).await
     }
 
     fn accepted_subscription_filter(
@@ -199,7 +168,7 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        self.intercepted(request, context).await
+        Box::pin(self.intercepted(request, context)).await
     }
 
     // The server declares only `tools`: the methods of the capabilities it
@@ -242,6 +211,53 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
 }
 
 impl<P: CallPort> McpServer<P> {
+    /// A `tools/call` of any revision, answered in the envelope when the
+    /// server answers in it.
+    async fn answer_call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        // Only the envelope reads the call's name and arguments once it
+        // is answered: a server without it copies neither.
+        let enveloped = self
+            .shared
+            .envelope
+            .is_some()
+            .then(|| (request.name.clone(), request.arguments.clone()));
+        let answered = if context.meta.protocol_version().is_none() {
+            // A session on a revision with tasks calls a tool that requires
+            // one as a task, which is rerouted before it gets here.
+            let revision = context.protocol_version().map(|v| v.to_string());
+            if revision
+                .as_deref()
+                .is_some_and(crate::mcp::tasks::v2025_11_25::intercept::has_tasks)
+                && self
+                    .served_tool(&request.name)
+                    .is_some_and(|t| t.task_required)
+            {
+                let name = &request.name;
+                return Err(ErrorData::new(
+                    rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                    format!(
+                        "`{name}` must be called as a task (its execution.taskSupport is \
+                         required): call it with `task`"
+                    ),
+                    None,
+                ));
+            }
+            CallToolResponse::Complete(self.call_tool_params(request, context).await?)
+        } else {
+            self.call_in_rounds(request, context).await?
+        };
+        Ok(match (answered, enveloped) {
+            (CallToolResponse::Complete(result), Some((name, args))) => {
+                self.enveloped(&name, args.as_ref(), result).into()
+            }
+            (answered, _) => answered,
+        })
+    }
+
     /// Answers a `tools/call`.
     pub(in crate::mcp) async fn call_tool_params(
         &self,
