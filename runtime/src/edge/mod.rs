@@ -15,56 +15,45 @@
 //! - [`drop_absent_nulls`]: a `null` a property's schema does not admit,
 //!   as providers' strict modes send for a property left out, read as absent.
 
-#[cfg(any(
-    feature = "mcp",
-    feature = "web",
-    all(feature = "client", feature = "hoot")
-))]
-mod actions;
-#[cfg(any(
-    feature = "mcp",
-    feature = "web",
-    all(feature = "client", feature = "hoot")
-))]
-mod call;
-mod chunk;
-#[cfg(any(
-    feature = "mcp",
-    feature = "web",
-    all(feature = "client", feature = "hoot")
-))]
-mod nulls;
-#[cfg(any(
-    feature = "mcp",
-    feature = "web",
-    all(feature = "client", feature = "hoot")
-))]
-mod request;
-#[cfg(any(
-    feature = "mcp",
-    feature = "web",
-    all(feature = "client", feature = "hoot")
-))]
-mod schema;
-#[cfg(any(
-    feature = "mcp",
-    feature = "web",
-    all(feature = "client", feature = "hoot")
-))]
-mod validation;
+/// Declares `$item`s that only a JSON door uses: MCP, the web routes, or
+/// the HOOT01 batch client (`client` with `hoot`). One spelling of the
+/// condition instead of one per item.
+macro_rules! for_json_doors {
+    ($($item:item)*) => {
+        $(
+            #[cfg(any(
+                feature = "mcp",
+                feature = "web",
+                all(feature = "client", feature = "hoot")
+            ))]
+            $item
+        )*
+    };
+}
 
-#[cfg(any(
-    feature = "mcp",
-    feature = "web",
-    all(feature = "client", feature = "hoot")
-))]
-pub(crate) use actions::{Answer, Route, Served, route};
-#[cfg(any(
-    feature = "mcp",
-    feature = "web",
-    all(feature = "client", feature = "hoot")
-))]
-pub(crate) use call::Edge;
+mod chunk;
+pub(crate) use chunk::to_json as msgpack_to_json;
+
+for_json_doors! {
+    mod actions;
+    mod call;
+    mod nulls;
+    mod request;
+    mod schema;
+    mod validation;
+
+    pub(crate) use actions::{Answer, Route, Served, route};
+    pub(crate) use call::Edge;
+    pub(crate) use nulls::drop_absent as drop_absent_nulls;
+    pub(crate) use request::request_msgpack;
+    pub(crate) use schema::Schema;
+    pub(crate) use validation::explain;
+
+    /// A JSON object: a call's arguments, a schema.
+    pub(crate) type JsonObject = serde_json::Map<String, crate::Json>;
+}
+
+// What fewer doors use.
 #[cfg(any(feature = "web", all(feature = "client", feature = "hoot")))]
 pub(crate) use call::Outcome;
 #[cfg(any(feature = "mcp", feature = "web"))]
@@ -73,38 +62,5 @@ pub(crate) use call::Prepared;
 pub(crate) use chunk::Arguments;
 #[cfg(feature = "mcp")]
 pub(crate) use chunk::text as chunk_text;
-pub(crate) use chunk::to_json as msgpack_to_json;
-#[cfg(any(
-    feature = "mcp",
-    feature = "web",
-    all(feature = "client", feature = "hoot")
-))]
-pub(crate) use nulls::drop_absent as drop_absent_nulls;
 #[cfg(feature = "web")]
 pub(crate) use request::WithTag;
-#[cfg(any(
-    feature = "mcp",
-    feature = "web",
-    all(feature = "client", feature = "hoot")
-))]
-pub(crate) use request::request_msgpack;
-#[cfg(any(
-    feature = "mcp",
-    feature = "web",
-    all(feature = "client", feature = "hoot")
-))]
-pub(crate) use schema::Schema;
-#[cfg(any(
-    feature = "mcp",
-    feature = "web",
-    all(feature = "client", feature = "hoot")
-))]
-pub(crate) use validation::explain;
-
-/// A JSON object: a call's arguments, a schema.
-#[cfg(any(
-    feature = "mcp",
-    feature = "web",
-    all(feature = "client", feature = "hoot")
-))]
-pub(crate) type JsonObject = serde_json::Map<String, crate::Json>;
