@@ -52,6 +52,7 @@ mod service;
 pub mod single;
 #[doc(hidden)]
 pub mod tagged;
+mod time;
 mod timing;
 mod tool;
 pub mod toon;

@@ -113,11 +113,7 @@ fn outcome<R: serde::Serialize>(envelope: ResponseEnvelope<R>) -> Result<Json, T
             job_id,
             tool,
             expected_timing,
-        } => Ok(serde_json::json!({
-            "job_id": job_id,
-            "tool": tool,
-            "expected_timing": expected_timing,
-        })),
+        } => Ok(crate::edge::job_handle(&job_id, &tool, expected_timing)),
         ResponseEnvelope::Error(e) => Err(e),
         _ => Err(ToolError::internal(
             "the backend answered a batch call with a stream",

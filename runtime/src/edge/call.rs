@@ -41,6 +41,13 @@ pub(crate) enum Prepared {
     Answered(Result<Answer, ToolError>),
 }
 
+/// A job handle as every JSON door shows it: the fields of the envelope's
+/// `job_started`.
+#[cfg(any(feature = "mcp", all(feature = "client", feature = "hoot")))]
+pub(crate) fn job_handle(job_id: &str, tool: &str, timing: crate::ToolTiming) -> crate::Json {
+    serde_json::json!({"job_id": job_id, "tool": tool, "expected_timing": timing})
+}
+
 /// How a call through the stage ended.
 #[cfg(any(feature = "web", all(feature = "client", feature = "hoot")))]
 pub(crate) enum Outcome<R> {

@@ -58,6 +58,8 @@ for_json_doors! {
 pub(crate) use call::Outcome;
 #[cfg(any(feature = "mcp", feature = "web"))]
 pub(crate) use call::Prepared;
+#[cfg(any(feature = "mcp", all(feature = "client", feature = "hoot")))]
+pub(crate) use call::job_handle;
 #[cfg(feature = "web")]
 pub(crate) use chunk::Arguments;
 #[cfg(feature = "mcp")]

@@ -10,7 +10,6 @@
 
 mod follow;
 mod published;
-mod time;
 mod trace;
 
 use std::sync::Arc;

@@ -7,7 +7,8 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use super::trace::MAX_EVENT_TEXT;
-use super::{ToolComplete, ToolEvent, ToolSource, ToolStart, time};
+use super::{ToolComplete, ToolEvent, ToolSource, ToolStart};
+use crate::time;
 use crate::{Json, ToolError};
 
 /// An event as the hub sends it: what the call recorded, and the

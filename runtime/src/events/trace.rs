@@ -5,8 +5,9 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::published::{Kind, Payload, Raw};
-use super::{ToolEvents, follow, time};
+use super::{ToolEvents, follow};
 use crate::port::CallPort;
+use crate::time;
 use crate::{Json, ResponseEnvelope, ToolError, codec};
 
 /// Largest request or response an event carries, in bytes (MsgPack as

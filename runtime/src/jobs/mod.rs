@@ -11,9 +11,6 @@ pub use owner::Owner;
 pub(crate) use owner::sees;
 pub use store::{JobEvent, JobStore};
 pub(crate) use store::{Outcome, StoreConfig};
-// MCP tasks keep their timestamps as jobs do.
-#[cfg(feature = "mcp")]
-pub(crate) use store::now_ms;
 pub use types::*;
 
 /// A call of a built-in job tool, taken out of a catalogue's `ToolRequest`.

@@ -10,7 +10,7 @@ mod record;
 mod table;
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use serde::Serialize;
 use tokio::sync::{broadcast, oneshot, watch};
@@ -21,6 +21,7 @@ pub use events::JobEvent;
 pub(crate) use record::{Outcome, StopGuard};
 
 use crate::jobs::{JobError, JobInfo, JobListRequest, JobListResponse, JobState, Owner};
+use crate::time::now_ms;
 use crate::{Bytes, ToolError, ToolTiming, codes};
 use id::IdGen;
 use record::Record;
@@ -395,12 +396,4 @@ fn not_found(job_id: &str) -> JobError {
     JobError::NotFound {
         job_id: job_id.to_owned(),
     }
-}
-
-/// Milliseconds since the Unix epoch (0 if the clock is before it).
-pub(crate) fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-        .unwrap_or(0)
 }

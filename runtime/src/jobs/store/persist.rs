@@ -12,10 +12,11 @@ use serde::de::DeserializeOwned;
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
+use super::JobStore;
 use super::record::Record;
-use super::{JobStore, now_ms};
 use crate::jobs::durable::{BackendError, INTERRUPTED, JobBackend, StoredJob};
 use crate::jobs::{JobState, Owner};
+use crate::time::now_ms;
 use crate::{ToolError, codes};
 
 /// What the writer thread is asked to do.

@@ -155,7 +155,7 @@ pub(in crate::mcp) fn error(e: &ToolError) -> CallToolResult {
 /// The answer for a call that runs on as a job: its handle, and a text
 /// telling the model which job tools follow it.
 pub(in crate::mcp) fn job_handle(job_id: &str, tool: &str, timing: ToolTiming) -> CallToolResult {
-    let value = json!({ "job_id": job_id, "tool": tool, "expected_timing": timing });
+    let value = crate::edge::job_handle(job_id, tool, timing);
     let text = format!(
         "`{tool}` runs as job `{job_id}` ({timing}). Wait for its result with \
          job_poll {{\"job_id\": \"{job_id}\"}}, check it with job_status, stop it with job_cancel.",

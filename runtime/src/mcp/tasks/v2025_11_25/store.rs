@@ -19,8 +19,8 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 
 use crate::ToolTiming;
-use crate::jobs::now_ms;
-use crate::mcp::tasks::clock::{iso8601, poll_interval};
+use crate::mcp::tasks::clock::poll_interval;
+use crate::time::{iso, now_ms};
 
 /// Most tasks one session holds; past it, finished ones are dropped
 /// oldest first, and a new task is refused while all are working.
@@ -100,8 +100,8 @@ impl View {
         let mut task = json!({
             "taskId": self.task_id.as_ref(),
             "status": self.state.status(),
-            "createdAt": iso8601(self.created_at),
-            "lastUpdatedAt": iso8601(self.updated_at),
+            "createdAt": iso(self.created_at),
+            "lastUpdatedAt": iso(self.updated_at),
             "ttl": u64::try_from(self.ttl.as_millis()).unwrap_or(u64::MAX),
             "pollInterval": poll_interval(self.timing),
         });

@@ -85,7 +85,7 @@ impl<P: CallPort> McpServer<P> {
     }
 
     /// `tasks/update`: the answers to the questions a task of the
-    /// caller.s waits on (`questions.rs`), each under its key; a key no
+    /// caller's waits on (`questions.rs`), each under its key; a key no
     /// question waits under is ignored.
     pub(in crate::mcp) async fn extension_task_update(
         &self,
@@ -153,8 +153,8 @@ impl<P: CallPort> McpServer<P> {
         let mut task = Task::new(
             info.job_id.clone(),
             status,
-            clock::iso8601(info.created_at),
-            clock::iso8601(updated),
+            crate::time::iso(info.created_at),
+            crate::time::iso(updated),
         )
         .with_ttl_ms(
             u64::try_from(self.shared.edge.port().job_ttl().as_millis()).unwrap_or(u64::MAX),

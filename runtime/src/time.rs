@@ -3,8 +3,8 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Now, in milliseconds since the Unix epoch.
-pub(super) fn now_ms() -> u64 {
+/// Now, in milliseconds since the Unix epoch (0 if the clock is before it).
+pub(crate) fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
@@ -48,6 +48,8 @@ mod tests {
     fn known_instants() {
         assert_eq!(iso(0), "1970-01-01T00:00:00.000Z");
         assert_eq!(iso(951_782_400_000), "2000-02-29T00:00:00.000Z");
+        assert_eq!(iso(951_782_400_123), "2000-02-29T00:00:00.123Z");
+        assert_eq!(iso(1_795_328_460_000), "2026-11-22T06:21:00.000Z");
         assert_eq!(iso(1_795_601_045_120), "2026-11-25T10:04:05.120Z");
         assert_eq!(iso(4_102_444_799_999), "2099-12-31T23:59:59.999Z");
     }
