@@ -128,9 +128,7 @@ impl Builder {
     /// chunks hold derive `Serialize` alone, since a server never decodes
     /// them. A client crate says [`Side::Client`]: requests derive only
     /// `Serialize`, the rest only `Deserialize` (typed errors both). Fewer derives mean a
-    /// faster build; figures in BENCHMARKS.md. A server with durable jobs
-    /// (`Dispatcher::with_job_backend`) reads its results back, and needs
-    /// [`Side::Both`].
+    /// faster build; figures in BENCHMARKS.md.
     ///
     /// ```no_run
     /// // catalogue/build.rs

@@ -57,7 +57,7 @@ async fn a_cancelled_handler_sees_it_within_100_ms() {
     // goes at once, well before the grace period.
     assert!(returned < SOON, "cancel returned after {returned:?}");
 
-    let info = status(&d, &id);
+    let info = status(&d, &id).await;
     assert_eq!(info.state, JobState::Cancelled);
     assert_eq!(info.error_code.as_deref(), Some(codes::CANCELLED));
 }
@@ -76,7 +76,7 @@ async fn a_handler_that_ignores_cancel_is_aborted_after_the_grace() {
     let answer = d.jobs().cancel(&id).await.expect("cancel");
     assert!(answer.cancelled);
     // Recorded as cancelled at once, whatever the handler does.
-    assert_eq!(status(&d, &id).state, JobState::Cancelled);
+    assert_eq!(status(&d, &id).await.state, JobState::Cancelled);
 
     let dropped = probes
         .stubborn_dropped
@@ -105,7 +105,7 @@ async fn cancelling_a_finished_job_changes_nothing() {
             state: JobState::Complete,
         }
     );
-    assert_eq!(status(&d, &id).state, JobState::Complete);
+    assert_eq!(status(&d, &id).await.state, JobState::Complete);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -138,7 +138,9 @@ async fn a_waiting_caller_gets_cancelled_when_its_job_is() {
     tokio::time::timeout(SOON, d.service().probes.started("sleep", 1))
         .await
         .expect("the handler starts");
-    let id = d.jobs().list(all_jobs()).jobs[0].job_id.clone();
+    let id = d.jobs().list(all_jobs()).await.expect("lists").jobs[0]
+        .job_id
+        .clone();
     d.jobs().cancel(&id).await.expect("cancel");
     let answer = tokio::time::timeout(SOON, caller)
         .await
@@ -164,7 +166,7 @@ async fn shutdown_cancels_running_jobs_and_refuses_new_ones() {
         .await
         .expect("shutdown returns");
     for id in [&cooperative, &stubborn] {
-        assert_eq!(status(&d, id).state, JobState::Cancelled);
+        assert_eq!(status(&d, id).await.state, JobState::Cancelled);
     }
     assert!(
         probes

@@ -222,7 +222,10 @@ async fn jobs_belong_to_the_owner_that_started_them() {
         .await;
     assert_eq!(error(&cancel).code, "NOT_FOUND");
     assert!(
-        matches!(status_of(&d, &id), JobState::Pending | JobState::Running),
+        matches!(
+            status_of(&d, &id).await,
+            JobState::Pending | JobState::Running
+        ),
         "bob's cancel must leave alice's job running"
     );
 
@@ -249,8 +252,8 @@ async fn jobs_belong_to_the_owner_that_started_them() {
     assert!(cancelled);
 }
 
-fn status_of(d: &toolwright::Dispatcher<Studio>, id: &str) -> JobState {
-    d.jobs().status(id).expect("the job exists").state
+async fn status_of(d: &toolwright::Dispatcher<Studio>, id: &str) -> JobState {
+    d.jobs().status(id).await.expect("the job exists").state
 }
 
 #[tokio::test(start_paused = true)]
@@ -275,7 +278,7 @@ async fn jobs_beyond_the_limits_are_refused_at_once_with_busy() {
     assert_eq!(error(&d.call(long()).await).code, "BUSY");
 
     // A refused call started nothing; a finished job frees its slot.
-    assert_eq!(d.jobs().list(all_jobs()).total, 2);
+    assert_eq!(d.jobs().list(all_jobs()).await.expect("lists").total, 2);
     d.jobs().cancel(&first).await.expect("cancels");
     started(&d.call_with(long(), as_("carol")).await);
 }

@@ -269,7 +269,7 @@ async fn an_async_long_call_answers_with_its_handle_at_once() {
     let handle = structured(&result);
     assert_eq!(handle["expected_timing"], "async_long");
     let job_id = handle["job_id"].as_str().expect("a job id");
-    let state = status(&session.dispatcher, job_id).state;
+    let state = status(&session.dispatcher, job_id).await.state;
     assert!(
         matches!(state, JobState::Pending | JobState::Running),
         "{state:?}"
@@ -340,7 +340,13 @@ async fn cancelling_a_call_cancels_its_job() {
 
     let jobs = tokio::time::timeout(SOON, async {
         loop {
-            let jobs = session.dispatcher.jobs().list(all_jobs()).jobs;
+            let jobs = session
+                .dispatcher
+                .jobs()
+                .list(all_jobs())
+                .await
+                .expect("lists")
+                .jobs;
             if jobs.iter().all(|j| j.state == JobState::Cancelled) {
                 return jobs;
             }

@@ -175,9 +175,12 @@ async fn a_paged_action_that_runs_as_a_job_pages() {
     assert_eq!(names, ["file0", "file1", "file2", "file3", "file4"]);
 
     // Refused before a job is started for it.
-    let before = d.jobs().list(all_jobs()).total;
+    let before = d.jobs().list(all_jobs()).await.expect("lists").total;
     refused(&d.call(list(Some("AQ".to_owned()))).await);
-    assert_eq!(d.jobs().list(all_jobs()).total, before);
+    assert_eq!(
+        d.jobs().list(all_jobs()).await.expect("lists").total,
+        before
+    );
 }
 
 #[tokio::test]

@@ -21,23 +21,17 @@ async fn finished_jobs_expire_after_their_ttl() {
     wait_all(&d, &[&done]).await;
 
     tokio::time::advance(ttl - Duration::from_millis(1)).await;
-    assert_eq!(status(&d, &done).state, JobState::Complete);
+    assert_eq!(status(&d, &done).await.state, JobState::Complete);
 
     tokio::time::advance(Duration::from_millis(1)).await;
     assert_eq!(
-        d.jobs().status(&done),
-        Err(JobError::NotFound {
-            job_id: done.clone()
-        })
-    );
-    assert_eq!(
-        d.jobs().result(&done),
+        d.jobs().status(&done).await,
         Err(JobError::NotFound { job_id: done })
     );
     // Running jobs do not expire, however old.
     tokio::time::advance(ttl * 10).await;
-    assert_eq!(status(&d, &running).state, JobState::Running);
-    assert_eq!(d.jobs().list(all_jobs()).total, 1);
+    assert_eq!(status(&d, &running).await.state, JobState::Running);
+    assert_eq!(d.jobs().list(all_jobs()).await.expect("lists").total, 1);
 }
 
 #[tokio::test(start_paused = true)]
@@ -54,14 +48,14 @@ async fn the_oldest_finished_jobs_go_beyond_the_cap() {
         wait_all(&d, &[&id]).await;
         finished.push(id);
     }
-    let list = d.jobs().list(all_jobs());
+    let list = d.jobs().list(all_jobs()).await.expect("lists");
     let listed: Vec<&str> = list.jobs.iter().map(|j| j.job_id.as_str()).collect();
     // Newest first: the two newest finished ones and the running one.
     assert_eq!(listed, vec![&finished[3], &finished[2], &running]);
     assert_eq!(list.by_state.complete, 2);
     assert_eq!(list.by_state.running, 1);
     assert!(matches!(
-        d.jobs().status(&finished[0]),
+        d.jobs().status(&finished[0]).await,
         Err(JobError::NotFound { .. })
     ));
 }
@@ -78,7 +72,7 @@ async fn a_cap_of_zero_still_answers_waiting_callers() {
         answer,
         toolwright::ResponseEnvelope::Success(ToolResponse::Sleep(SleepResponse { slept_ms: 10 }))
     );
-    assert_eq!(d.jobs().list(all_jobs()).total, 0);
+    assert_eq!(d.jobs().list(all_jobs()).await.expect("lists").total, 0);
 }
 
 #[tokio::test(start_paused = true)]
@@ -94,11 +88,15 @@ async fn list_filters_by_state_and_tool_and_limits() {
     let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
     wait_all(&d, &refs).await;
 
-    let failed = d.jobs().list(toolwright::jobs::JobListRequest {
-        state: Some(JobState::Failed),
-        tool_name: Some("launch".into()),
-        limit: 2,
-    });
+    let failed = d
+        .jobs()
+        .list(toolwright::jobs::JobListRequest {
+            state: Some(JobState::Failed),
+            tool_name: Some("launch".into()),
+            limit: 2,
+        })
+        .await
+        .expect("lists");
     assert_eq!(failed.total, 3);
     let listed: Vec<&str> = failed.jobs.iter().map(|j| j.job_id.as_str()).collect();
     assert_eq!(listed, vec![&ids[4], &ids[3]]);
@@ -106,11 +104,15 @@ async fn list_filters_by_state_and_tool_and_limits() {
     assert_eq!(failed.by_state.complete, 2);
     assert_eq!(failed.by_state.running, 1);
 
-    let stubborn = d.jobs().list(toolwright::jobs::JobListRequest {
-        state: None,
-        tool_name: Some("stubborn".into()),
-        limit: 100,
-    });
+    let stubborn = d
+        .jobs()
+        .list(toolwright::jobs::JobListRequest {
+            state: None,
+            tool_name: Some("stubborn".into()),
+            limit: 100,
+        })
+        .await
+        .expect("lists");
     assert_eq!(stubborn.total, 1);
     assert_eq!(stubborn.jobs[0].job_id, running);
 }

@@ -62,7 +62,7 @@ async fn a_stream_yields_start_chunks_in_order_end_and_the_answer() {
         ResponseEnvelope::Success(ToolResponse::Generate(GenerateResponse { sent: 5 }))
     );
     // The job is recorded; its response went to the stream.
-    let info = status(&d, job_id);
+    let info = status(&d, job_id).await;
     assert_eq!(info.state, JobState::Complete);
     assert_eq!(info.progress, Some(1.0));
 }

@@ -27,7 +27,7 @@ async fn sync_answers_inline_without_a_job() {
         answer,
         ResponseEnvelope::Success(ToolResponse::Add(MathResult { result: 5 }))
     );
-    assert_eq!(d.jobs().list(all_jobs()).total, 0);
+    assert_eq!(d.jobs().list(all_jobs()).await.expect("lists").total, 0);
 }
 
 #[tokio::test(start_paused = true)]
@@ -79,7 +79,7 @@ async fn async_short_within_its_budget_answers_inline() {
         ResponseEnvelope::Success(ToolResponse::Sleep(SleepResponse { slept_ms: 40 }))
     );
     // It ran as a job all the same, and is listed as complete.
-    let list = d.jobs().list(all_jobs());
+    let list = d.jobs().list(all_jobs()).await.expect("lists");
     assert_eq!(list.total, 1);
     assert_eq!(list.jobs[0].tool_name, "sleep");
     assert_eq!(list.jobs[0].state, JobState::Complete);
@@ -99,21 +99,14 @@ async fn async_short_past_its_budget_answers_job_started_then_completes() {
     };
     assert_eq!(tool, "sleep");
     assert_eq!(expected_timing, ToolTiming::AsyncShort);
-    assert_eq!(status(&d, &job_id).state, JobState::Running);
+    assert_eq!(status(&d, &job_id).await.state, JobState::Running);
 
     let polled = wait_all(&d, &[&job_id]).await;
     assert_eq!(polled.completed, vec![job_id.clone()]);
-    let info = status(&d, &job_id);
+    let info = status(&d, &job_id).await;
     assert_eq!(info.state, JobState::Complete);
     assert_eq!(info.result, Some(serde_json::json!({"slept_ms": 5000})));
     assert!(info.started_at.is_some() && info.completed_at.is_some());
-    // Rust callers get the typed response.
-    assert_eq!(
-        d.jobs().result(&job_id),
-        Ok(Some(Ok(ToolResponse::Sleep(SleepResponse {
-            slept_ms: 5000
-        }))))
-    );
 }
 
 #[tokio::test(start_paused = true)]
@@ -163,7 +156,7 @@ async fn async_long_answers_job_started_at_once() {
     assert_eq!(expected_timing, ToolTiming::AsyncLong);
     wait_all(&d, &[&job_id]).await;
     assert_eq!(
-        status(&d, &job_id).result,
+        status(&d, &job_id).await.result,
         Some(serde_json::json!({"sent": 1}))
     );
 }
@@ -192,11 +185,15 @@ async fn fire_and_forget_acknowledges_with_a_job_and_records_its_failure() {
     let (ok, failing) = (started(&ok), started(&failing));
     wait_all(&d, &[&ok, &failing]).await;
 
-    let failed = d.jobs().list(JobListRequest {
-        state: Some(JobState::Failed),
-        tool_name: None,
-        limit: 100,
-    });
+    let failed = d
+        .jobs()
+        .list(JobListRequest {
+            state: Some(JobState::Failed),
+            tool_name: None,
+            limit: 100,
+        })
+        .await
+        .expect("lists");
     assert_eq!(failed.total, 1);
     assert_eq!(failed.jobs[0].job_id, failing);
     assert_eq!(failed.jobs[0].error_code.as_deref(), Some("ENGINE_DOWN"));
@@ -207,7 +204,7 @@ async fn fire_and_forget_acknowledges_with_a_job_and_records_its_failure() {
     assert_eq!(failed.by_state.failed, 1);
     assert_eq!(failed.by_state.complete, 1);
     // An acknowledgement's result is the empty object.
-    assert_eq!(status(&d, &ok).result, Some(serde_json::json!({})));
+    assert_eq!(status(&d, &ok).await.result, Some(serde_json::json!({})));
 }
 
 #[tokio::test(start_paused = true)]
@@ -245,7 +242,7 @@ async fn each_action_runs_under_its_own_timing() {
     );
     wait_all(&d, &[&job_id]).await;
     assert_eq!(
-        status(&d, &job_id).result,
+        status(&d, &job_id).await.result,
         Some(serde_json::json!({"action": "write", "written": 5}))
     );
 }
@@ -256,7 +253,7 @@ async fn a_panicking_job_fails_with_internal() {
     let id = started(&d.call(ToolRequest::Meltdown).await);
     let polled = wait_all(&d, &[&id]).await;
     assert_eq!(polled.failed, vec![id.clone()]);
-    let info = status(&d, &id);
+    let info = status(&d, &id).await;
     assert_eq!(info.state, JobState::Failed);
     assert_eq!(info.error_code.as_deref(), Some(codes::INTERNAL));
     assert!(
@@ -272,7 +269,7 @@ async fn a_job_answered_inline_does_not_keep_its_result_twice() {
     let d = dispatcher(budgets());
     let answer = d.call(ToolRequest::Sleep(DelayRequest { ms: 1 })).await;
     assert!(matches!(answer, ResponseEnvelope::Success(_)));
-    let job = &d.jobs().list(all_jobs()).jobs[0];
+    let job = &d.jobs().list(all_jobs()).await.expect("lists").jobs[0];
     assert_eq!(job.state, JobState::Complete);
     assert_eq!(job.result, None, "the result went to the caller");
 }

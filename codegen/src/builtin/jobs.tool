@@ -164,6 +164,12 @@ error JobError {
         /// The malformed ID.
         job_id: string,
     },
+    /// The job store cannot be reached (Redis is down, say); retry once
+    /// it is back.
+    unavailable {
+        /// What the store said.
+        reason: string,
+    },
 }
 
 /// Where a page of a `@paged` tool ends. Every paged response has it as

@@ -23,11 +23,17 @@
 //!   JSON at the edge, MsgPack to the workers, each call to the least busy
 //!   one and the job tools to the worker that runs the job.
 //!
+//! - `serve` and `gateway` take `--jobs STORE` (or `$STUDIO_JOBS`): where
+//!   the jobs' records are kept. `memory` (the default) keeps them in the
+//!   process; a file path keeps them in a redb file, so that results and
+//!   failures survive a restart and jobs a crash interrupted are reported
+//!   `INTERRUPTED`; `redis://HOST:PORT/DB` keeps them in Redis, shared by
+//!   every worker and gateway: a job started through one gateway is read,
+//!   polled and cancelled through any, and a dead worker's jobs are
+//!   reported `INTERRUPTED`.
+//!
 //! Content is stored under `$STUDIO_DATA`, by default a `toolwright-studio`
-//! folder in the system's temporary directory. With `$STUDIO_JOBS` naming a
-//! file, the servers keep their jobs there too (redb): results and failures
-//! survive a restart, and jobs a crash interrupted are reported
-//! `INTERRUPTED`.
+//! folder in the system's temporary directory.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -79,10 +85,25 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 const USAGE: &str = "usage: studio [call TOOL [JSON]
-              | serve (--stdio | --http [ADDR]) [LISTING]
-              | serve --hoot ENDPOINT [--iopub ENDPOINT]
-              | gateway --backend ENDPOINT... [--iopub ENDPOINT...] (--stdio | --http [ADDR]) [LISTING]]
-LISTING: [--toolset NAME[,NAME...]]... [--progressive] [--envelope] [--event-streams]";
+              | serve (--stdio | --http [ADDR]) [LISTING] [--jobs STORE]
+              | serve --hoot ENDPOINT [--iopub ENDPOINT] [--jobs STORE]
+              | gateway --backend ENDPOINT... [--iopub ENDPOINT...] (--stdio | --http [ADDR]) [LISTING] [--jobs STORE]]
+LISTING: [--toolset NAME[,NAME...]]... [--progressive] [--envelope] [--event-streams]
+STORE: memory | PATH (a redb file) | redis://HOST:PORT/DB; default $STUDIO_JOBS, else memory";
+
+/// Takes `--jobs STORE` out of `args`; `$STUDIO_JOBS` when it is not
+/// there. `None` for the default, memory.
+fn take_jobs(args: &mut Vec<String>) -> Result<Option<String>, Box<dyn std::error::Error>> {
+    let mut jobs = std::env::var("STUDIO_JOBS").ok();
+    if let Some(at) = args.iter().position(|a| a == "--jobs") {
+        if at + 1 >= args.len() {
+            return Err(USAGE.into());
+        }
+        jobs = Some(args.remove(at + 1));
+        args.remove(at);
+    }
+    Ok(jobs.filter(|spec| spec != "memory"))
+}
 
 /// Which tools an MCP server offers and how it lists and answers them:
 /// `--toolset`, `--progressive` and `--envelope`, taken out of `args`; and
@@ -147,6 +168,11 @@ async fn serve_gateway(rest: &[String]) -> Result<(), Box<dyn std::error::Error>
     let listing = Listing::take(&mut rest)?;
     let mut backends = Vec::new();
     let mut config = ClientConfig::default();
+    if let Some(spec) = take_jobs(&mut rest)? {
+        let records = toolwright::jobs::open(&spec)?;
+        config = config.jobs(records, DispatcherConfig::default().job_lease);
+        eprintln!("studio: job records in {spec}");
+    }
     let mut mode = None;
     let mut args = rest.iter();
     while let Some(flag) = args.next() {
@@ -221,15 +247,18 @@ async fn serve_http<P: CallPort>(
     Ok(())
 }
 
-/// The studio's dispatcher. With `$STUDIO_JOBS` naming a file, its jobs
-/// are kept there too (redb), so that finished results and failures survive
-/// a restart and jobs a crash interrupted are reported `INTERRUPTED`.
-fn open_dispatcher(data_dir: &Path) -> Result<Dispatcher<Studio>, Box<dyn std::error::Error>> {
+/// The studio's dispatcher, its jobs' records in `jobs` (see `--jobs`),
+/// by default in memory.
+fn open_dispatcher(
+    data_dir: &Path,
+    jobs: Option<&str>,
+) -> Result<Dispatcher<Studio>, Box<dyn std::error::Error>> {
     let studio = Studio::open(data_dir)?;
-    Ok(match std::env::var_os("STUDIO_JOBS") {
-        Some(path) => {
-            let jobs = toolwright::jobs::durable::RedbJobs::open(&path)?;
-            Dispatcher::with_job_backend(studio, DispatcherConfig::default(), jobs)?
+    Ok(match jobs {
+        Some(spec) => {
+            let records = toolwright::jobs::open(spec)?;
+            eprintln!("studio: job records in {spec}");
+            Dispatcher::with_job_records(studio, DispatcherConfig::default(), records)
         }
         None => Dispatcher::new(studio),
     })
@@ -237,12 +266,14 @@ fn open_dispatcher(data_dir: &Path) -> Result<Dispatcher<Studio>, Box<dyn std::e
 
 /// Serves the studio over HOOT01 until Ctrl-C or SIGTERM, then drains.
 async fn serve_hoot(data_dir: &Path, rest: &[String]) -> Result<(), Box<dyn std::error::Error>> {
-    let (endpoint, iopub) = match rest {
+    let mut rest = rest.to_vec();
+    let jobs = take_jobs(&mut rest)?;
+    let (endpoint, iopub) = match rest.as_slice() {
         [endpoint] => (endpoint, None),
         [endpoint, flag, iopub] if flag == "--iopub" => (endpoint, Some(iopub)),
         _ => return Err(USAGE.into()),
     };
-    let dispatcher = open_dispatcher(data_dir)?;
+    let dispatcher = open_dispatcher(data_dir, jobs.as_deref())?;
     let mut config = ServerConfig::new(endpoint.as_str());
     if let Some(iopub) = iopub {
         config = config.iopub(iopub.as_str());
@@ -286,7 +317,8 @@ async fn serve_mcp(
 ) -> Result<(), Box<dyn std::error::Error>> {
     let mut rest = rest.to_vec();
     let listing = Listing::take(&mut rest)?;
-    let dispatcher = open_dispatcher(data_dir)?;
+    let jobs = take_jobs(&mut rest)?;
+    let dispatcher = open_dispatcher(data_dir, jobs.as_deref())?;
     let server = listing
         .apply(McpServer::new(dispatcher.clone())?.named("studio", env!("CARGO_PKG_VERSION")))?;
     match (mode, rest.as_slice()) {

@@ -51,6 +51,12 @@ pub struct DispatcherConfig {
     /// (an MCP session, say), so that no caller takes every slot. Default
     /// 256.
     pub max_jobs_per_owner: usize,
+    /// With a job store other processes share (Redis): how long this
+    /// worker's lease on its running jobs lasts unrenewed. It is renewed
+    /// every third of it; once it lapses (the process died, or lost the
+    /// store), any worker or gateway settles the jobs as `INTERRUPTED`
+    /// within half of it more. Default 5 s.
+    pub job_lease: Duration,
 }
 
 impl Default for DispatcherConfig {
@@ -72,6 +78,7 @@ impl Default for DispatcherConfig {
             limits: Limits::default(),
             max_jobs: 1024,
             max_jobs_per_owner: 256,
+            job_lease: Duration::from_secs(5),
         }
     }
 }
@@ -128,6 +135,13 @@ impl DispatcherConfig {
         self
     }
 
+    /// Sets how long a worker's lease on its jobs lasts in a shared store.
+    #[must_use]
+    pub fn job_lease(mut self, lease: Duration) -> Self {
+        self.job_lease = lease;
+        self
+    }
+
     /// Sets the key cursors are signed with.
     #[must_use]
     pub fn cursor_key(mut self, key: crate::CursorKey) -> Self {
@@ -150,6 +164,7 @@ impl DispatcherConfig {
             event_capacity: self.event_capacity,
             max_active: self.max_jobs,
             max_active_per_owner: self.max_jobs_per_owner,
+            lease: self.job_lease,
         }
     }
 }

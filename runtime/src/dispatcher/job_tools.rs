@@ -14,8 +14,11 @@ impl<S: Service> Dispatcher<S> {
     ) -> ResponseEnvelope<ResponseOf<S>> {
         let jobs = self.jobs();
         let reply = match call {
-            JobCall::Status(r) => jobs.status_for(&r.job_id, caller).map(JobReply::Status),
-            JobCall::List(r) => Ok(JobReply::List(jobs.list_for(r, caller))),
+            JobCall::Status(r) => jobs
+                .status_for(&r.job_id, caller)
+                .await
+                .map(JobReply::Status),
+            JobCall::List(r) => jobs.list_for(r, caller).await.map(JobReply::List),
             JobCall::Poll(r) => jobs.poll_for(r, caller).await.map(JobReply::Poll),
             JobCall::Cancel(r) => jobs
                 .cancel_for(&r.job_id, caller)

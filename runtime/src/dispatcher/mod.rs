@@ -14,7 +14,6 @@ mod runner;
 mod sink;
 mod stream;
 
-use serde::de::DeserializeOwned;
 use std::sync::Arc;
 use tokio::sync::broadcast;
 
@@ -23,8 +22,7 @@ pub use config::DispatcherConfig;
 pub use inline::{InlineAnswer, MsgpackCall};
 
 use crate::events::{ToolEvents, ToolSource};
-use crate::jobs::durable::{BackendError, JobBackend};
-use crate::jobs::{JobEvent, JobStore, Outcome};
+use crate::jobs::{JobEvent, JobRecords, JobStore, Outcome};
 use crate::port::CallOptions;
 use crate::{CallInfo, Catalogue, ResponseEnvelope, Service, ToolTiming, Validate};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -98,49 +96,34 @@ impl<S: Service> Dispatcher<S> {
         Self::from_arc(Arc::new(service), config)
     }
 
-    /// A dispatcher whose jobs are kept in `backend` too, so that they
-    /// outlive the process: it starts with the jobs `backend` holds, the
-    /// finished ones until their time-to-live and those that were pending
-    /// or running as failed with `INTERRUPTED`.
+    /// A dispatcher whose job records are kept in `records`: a
+    /// [`RedbJobs`](crate::jobs::RedbJobs) file, so that they outlive the
+    /// process, or a store every worker and gateway of a deployment shares
+    /// (`RedisJobs`, feature `redis`). [`jobs::open`](crate::jobs::open)
+    /// opens one from a `--jobs` argument.
     ///
     /// ```no_run
     /// # #[cfg(feature = "durable")]
-    /// # fn make<S>(service: S) -> Result<(), Box<dyn std::error::Error>>
-    /// # where
-    /// #     S: toolwright::Service,
-    /// #     <S::Catalogue as toolwright::Catalogue>::Response: serde::de::DeserializeOwned,
-    /// # {
-    /// use toolwright::jobs::durable::RedbJobs;
-    /// let jobs = RedbJobs::open("jobs.redb")?;
-    /// let dispatcher = toolwright::Dispatcher::with_job_backend(service, Default::default(), jobs)?;
+    /// # fn make<S: toolwright::Service>(service: S) -> Result<(), Box<dyn std::error::Error>> {
+    /// use std::sync::Arc;
+    /// use toolwright::jobs::RedbJobs;
+    /// let jobs = Arc::new(RedbJobs::open("jobs.redb")?);
+    /// let dispatcher = toolwright::Dispatcher::with_job_records(service, Default::default(), jobs);
     /// # Ok(()) }
     /// ```
-    ///
-    /// Results are read back, so the catalogue's responses must decode: a
-    /// catalogue generated for `Side::Both` (the default), not
-    /// `Side::Server`.
-    ///
-    /// # Errors
-    /// When the jobs cannot be read from `backend`.
-    pub fn with_job_backend(
+    pub fn with_job_records(
         service: S,
         config: DispatcherConfig,
-        backend: impl JobBackend,
-    ) -> Result<Self, BackendError>
-    where
-        ResponseOf<S>: DeserializeOwned,
-    {
-        let jobs = JobStore::with_backend(config.store(), Box::new(backend), |name| {
-            S::Catalogue::tool(name).map(|t| t.name)
-        })?;
-        Ok(Dispatcher {
+        records: Arc<dyn JobRecords>,
+    ) -> Self {
+        Dispatcher {
             inner: Arc::new(Inner {
                 service: Arc::new(service),
-                jobs,
+                jobs: JobStore::with_records(config.store(), records),
                 config,
                 events: ToolEvents::new(ToolSource::Local),
             }),
-        })
+        }
     }
 
     /// A dispatcher serving a service that is shared elsewhere too.

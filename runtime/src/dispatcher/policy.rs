@@ -82,10 +82,11 @@ impl<S: Service> Dispatcher<S> {
             .map(StreamTo::Events);
         let owner = options.owner.clone();
         let caller = options.caller.clone();
-        let job = match runner::spawn(&self.inner, request, info, waits, stream, owner, caller) {
-            Ok(job) => job,
-            Err(e) => return ResponseEnvelope::Error(e),
-        };
+        let job =
+            match runner::spawn(&self.inner, request, info, waits, stream, owner, caller).await {
+                Ok(job) => job,
+                Err(e) => return ResponseEnvelope::Error(e),
+            };
         let Some(mut waiter) = job.waiter else {
             return job_started(&job.job_id, info);
         };
@@ -112,8 +113,8 @@ impl<S: Service> Dispatcher<S> {
                     return job_started(&job.job_id, info);
                 }
                 // It finished as the budget ran out: the outcome is on its
-                // way to us, not in the store.
-                match waiter.try_recv() {
+                // way to us (once the store has the job's end), not kept.
+                match waiter.await {
                     Ok(outcome) => envelope(outcome),
                     Err(_) => job_started(&job.job_id, info),
                 }

@@ -34,6 +34,7 @@ impl<S: Service> CallPort for Dispatcher<S> {
     async fn job_status(&self, job_id: &str, caller: Option<&Owner>) -> Result<JobInfo, ToolError> {
         self.jobs()
             .status_for(job_id, caller)
+            .await
             .map_err(IntoToolError::into_tool_error)
     }
 
@@ -42,7 +43,10 @@ impl<S: Service> CallPort for Dispatcher<S> {
         request: JobListRequest,
         caller: Option<&Owner>,
     ) -> Result<JobListResponse, ToolError> {
-        Ok(self.jobs().list_for(request, caller))
+        self.jobs()
+            .list_for(request, caller)
+            .await
+            .map_err(IntoToolError::into_tool_error)
     }
 
     async fn job_poll(

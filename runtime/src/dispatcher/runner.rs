@@ -40,7 +40,7 @@ pub(super) struct Spawned<R> {
 /// # Errors
 /// When there is no tokio runtime to spawn on, the dispatcher is shutting
 /// down, or a paged call's cursor is not one it issued.
-pub(super) fn spawn<S: Service>(
+pub(super) async fn spawn<S: Service>(
     inner: &Inner<S>,
     mut request: <S::Catalogue as Catalogue>::Request,
     info: CallInfo,
@@ -55,7 +55,7 @@ pub(super) fn spawn<S: Service>(
     // Before the job exists: a call with a bad cursor starts none.
     let scope = paging::open::<S>(&inner.config, &mut request)?;
     let tool = info.tool.name;
-    let job = inner.jobs.create(tool, info.timing, waiter, owner)?;
+    let job = inner.jobs.create(tool, info.timing, waiter, owner).await?;
     if let Some(tx) = &stream {
         tx.send(StreamEvent::Start {
             job_id: job.id.to_string(),
@@ -81,9 +81,9 @@ pub(super) fn spawn<S: Service>(
         if token.is_cancelled() {
             return;
         }
-        store.mark_running(&job_id);
+        store.mark_running(&job_id).await;
         let outcome = supervise(tool, handler, &token, grace).await;
-        store.finish(&job_id, outcome);
+        store.finish(&job_id, outcome).await;
     });
     Ok(Spawned {
         job_id: job.id,

@@ -46,7 +46,9 @@ impl<S: Service> Dispatcher<S> {
             Some(StreamTo::Envelopes(tx.clone())),
             None,
             None,
-        ) {
+        )
+        .await
+        {
             Ok(job) => job,
             Err(e) => {
                 let _ = tx.send(ResponseEnvelope::Error(e)).await;

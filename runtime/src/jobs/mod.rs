@@ -2,13 +2,18 @@
 //! `job_cancel`): their types, generated from the runtime's own `jobs.tool`,
 //! and the calls the dispatcher answers itself.
 
-pub mod durable;
 mod owner;
+pub mod records;
 mod store;
+pub(crate) mod tools;
 mod types;
 
 pub use owner::Owner;
-pub(crate) use owner::sees;
+#[cfg(feature = "durable")]
+pub use records::RedbJobs;
+#[cfg(feature = "redis")]
+pub use records::RedisJobs;
+pub use records::{INTERRUPTED, JobRecords, MemoryJobs, open};
 pub use store::{JobEvent, JobStore};
 pub(crate) use store::{Outcome, StoreConfig};
 pub use types::*;

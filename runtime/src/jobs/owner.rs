@@ -40,12 +40,3 @@ impl fmt::Debug for Owner {
         write!(f, "Owner({})", self.0)
     }
 }
-
-/// True when a caller that is `caller` may see a job that belongs to
-/// `owner`.
-pub(crate) fn sees(caller: Option<&Owner>, owner: Option<&Owner>) -> bool {
-    match caller {
-        None => true,
-        Some(caller) => owner == Some(caller),
-    }
-}

@@ -318,6 +318,14 @@ pub enum JobError {
         /// The malformed ID.
         job_id: ::std::string::String,
     },
+    /// The job store cannot be reached (Redis is down, say); retry once
+    /// it is back.
+    ///
+    /// Code `UNAVAILABLE`.
+    Unavailable {
+        /// What the store said.
+        reason: ::std::string::String,
+    },
 }
 
 impl JobError {
@@ -326,6 +334,7 @@ impl JobError {
         match self {
             Self::NotFound { .. } => "NOT_FOUND",
             Self::InvalidJobId { .. } => "INVALID_JOB_ID",
+            Self::Unavailable { .. } => "UNAVAILABLE",
         }
     }
 }
@@ -337,6 +346,9 @@ impl ::core::fmt::Display for JobError {
         let message = match self {
             Self::NotFound { .. } => "No job has this ID, or it expired after its time-to-live.",
             Self::InvalidJobId { .. } => "A job ID in the request is malformed.",
+            Self::Unavailable { .. } => {
+                "The job store cannot be reached (Redis is down, say); retry once it is back."
+            }
         };
         f.write_str(message)
     }

@@ -6,6 +6,8 @@
 pub mod catalogue;
 #[cfg(feature = "mcp")]
 pub mod http;
+#[cfg(feature = "redis")]
+pub mod redis;
 pub mod service;
 
 use std::time::Duration;
@@ -73,8 +75,8 @@ pub fn all_jobs() -> JobListRequest {
 }
 
 /// The status of a job that must exist.
-pub fn status(dispatcher: &Dispatcher<Studio>, id: &str) -> JobInfo {
-    dispatcher.jobs().status(id).expect("the job exists")
+pub async fn status(dispatcher: &Dispatcher<Studio>, id: &str) -> JobInfo {
+    dispatcher.jobs().status(id).await.expect("the job exists")
 }
 
 /// Generous bound for "soon" on a loaded 2-core CI machine.

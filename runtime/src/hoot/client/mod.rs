@@ -30,6 +30,7 @@
 //! # Ok(()) }
 //! ```
 
+mod jobs;
 mod port;
 pub(crate) mod route;
 mod socket;
@@ -65,6 +66,7 @@ pub struct ClientConfig {
     job_ttl: Duration,
     iopub: Vec<String>,
     high_water_mark: i32,
+    jobs: Option<jobs::SharedJobs>,
 }
 
 impl Default for ClientConfig {
@@ -77,6 +79,7 @@ impl Default for ClientConfig {
             job_ttl: DispatcherConfig::default().job_ttl,
             iopub: Vec::new(),
             high_water_mark: 10_000,
+            jobs: None,
         }
     }
 }
@@ -115,6 +118,26 @@ impl ClientConfig {
     #[must_use]
     pub fn job_ttl(mut self, ttl: Duration) -> Self {
         self.job_ttl = ttl;
+        self
+    }
+
+    /// Answers the job tools from `records`, the job store the workers
+    /// share (Redis), rather than by asking the worker that runs the job:
+    /// `job_status`, `job_list` and `job_poll` see the jobs started on
+    /// every worker through every gateway, and `job_cancel` is recorded
+    /// even when the job's worker is gone (and reaches the worker, if it is
+    /// there). The gateway also settles as `INTERRUPTED` the jobs of
+    /// workers whose lease (`lease`, as the workers'
+    /// [`DispatcherConfig::job_lease`]) lapsed.
+    ///
+    /// Connect within a tokio runtime, which runs the reaping.
+    #[must_use]
+    pub fn jobs(
+        mut self,
+        records: std::sync::Arc<dyn crate::jobs::JobRecords>,
+        lease: Duration,
+    ) -> Self {
+        self.jobs = Some(jobs::SharedJobs { records, lease });
         self
     }
 
@@ -166,6 +189,8 @@ struct Inner {
     alive: watch::Receiver<usize>,
     dropped: Arc<AtomicU64>,
     config: ClientConfig,
+    /// Ends the reaping of a shared job store.
+    reaper: tokio_util::sync::CancellationToken,
 }
 
 impl Inner {
@@ -176,6 +201,7 @@ impl Inner {
 
 impl Drop for Inner {
     fn drop(&mut self) {
+        self.reaper.cancel();
         self.outbox.push(Cmd::Stop);
     }
 }
@@ -255,6 +281,10 @@ impl<C> Client<C> {
             .name("toolwright-hoot-client".into())
             .spawn(move || thread.run())
             .map_err(HootError::Thread)?;
+        let reaper = tokio_util::sync::CancellationToken::new();
+        if let Some(jobs) = &config.jobs {
+            jobs.reap_until(config.retention(), reaper.clone());
+        }
         Ok(Client {
             inner: Arc::new(Inner {
                 outbox,
@@ -264,6 +294,7 @@ impl<C> Client<C> {
                 alive,
                 dropped,
                 config,
+                reaper,
             }),
             catalogue: PhantomData,
         })
@@ -507,5 +538,16 @@ impl Drop for Waiting<'_> {
 impl Inner {
     fn job_ttl(&self) -> Duration {
         self.config.job_ttl
+    }
+}
+
+impl ClientConfig {
+    /// How the jobs this gateway settles (cancels, reaps) are kept: as
+    /// long as the workers keep theirs.
+    fn retention(&self) -> crate::jobs::records::Retention {
+        crate::jobs::records::Retention {
+            ttl: self.job_ttl,
+            max_finished: DispatcherConfig::default().max_finished_jobs,
+        }
     }
 }

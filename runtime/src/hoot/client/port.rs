@@ -11,12 +11,17 @@ use tokio::sync::broadcast;
 use super::Client;
 use crate::codec::{self, Limits};
 use crate::events::ToolEvents;
+use crate::jobs::tools;
 use crate::jobs::{
     JobCancelResponse, JobEvent, JobInfo, JobListRequest, JobListResponse, JobPollRequest,
     JobPollResponse, Owner,
 };
 use crate::port::{CallOptions, CallPort, PortEnvelope};
-use crate::{ResponseEnvelope, ServerCatalogue, ToolError};
+use crate::{IntoToolError, ResponseEnvelope, ServerCatalogue, ToolError};
+
+/// How long a cancel recorded in the shared store waits for the job's
+/// worker to confirm it has stopped the handler.
+const CANCEL_REACH: Duration = Duration::from_secs(2);
 
 impl<C> Client<C> {
     /// Calls a job tool for `caller` (the backend checks ownership, as
@@ -84,6 +89,11 @@ where
     }
 
     async fn job_status(&self, job_id: &str, caller: Option<&Owner>) -> Result<JobInfo, ToolError> {
+        if let Some(jobs) = &self.inner.config.jobs {
+            return tools::status(jobs.records.as_ref(), job_id, caller)
+                .await
+                .map_err(IntoToolError::into_tool_error);
+        }
         let request = JobRequest {
             tool: "job_status",
             job_id,
@@ -96,6 +106,11 @@ where
         request: JobListRequest,
         caller: Option<&Owner>,
     ) -> Result<JobListResponse, ToolError> {
+        if let Some(jobs) = &self.inner.config.jobs {
+            return tools::list(jobs.records.as_ref(), request, caller)
+                .await
+                .map_err(IntoToolError::into_tool_error);
+        }
         let request = Tagged {
             tool: "job_list",
             request: &request,
@@ -108,6 +123,11 @@ where
         request: JobPollRequest,
         caller: Option<&Owner>,
     ) -> Result<JobPollResponse, ToolError> {
+        if let Some(jobs) = &self.inner.config.jobs {
+            return tools::poll(jobs.records.as_ref(), request, caller)
+                .await
+                .map_err(IntoToolError::into_tool_error);
+        }
         let request = Tagged {
             tool: "job_poll",
             request: &request,
@@ -124,7 +144,21 @@ where
             tool: "job_cancel",
             job_id,
         };
-        self.job_tool(&request, caller).await
+        let Some(jobs) = &self.inner.config.jobs else {
+            return self.job_tool(&request, caller).await;
+        };
+        let records = jobs.records.as_ref();
+        let cancelled = tools::cancel(records, job_id, caller, self.inner.config.retention())
+            .await
+            .map_err(IntoToolError::into_tool_error)?;
+        if let tools::Cancelled::Now(_) = cancelled {
+            // Recorded. The worker running it stops it when it hears of
+            // the settle from the store; told directly too, it stops at
+            // once. A worker that is gone has nothing to stop.
+            let told = self.job_tool::<_, JobCancelResponse>(&request, caller);
+            let _ = tokio::time::timeout(CANCEL_REACH, told).await;
+        }
+        Ok(cancelled.response(job_id))
     }
 
     fn subscribe(&self) -> broadcast::Receiver<JobEvent> {

@@ -1,23 +1,28 @@
 //! Stopping jobs: `JobStore::cancel` for one, `JobStore::shutdown` for all.
 
-use std::sync::Arc;
+use serde::Serialize;
 
-use super::record::Latch;
-use super::{JobStore, STOP_MARGIN, id, not_found};
+use super::local::Latch;
+use super::{JobStore, STOP_MARGIN};
 use crate::ToolError;
-use crate::jobs::{JobCancelResponse, JobError, JobState, Owner};
+use crate::jobs::records::Ending;
+use crate::jobs::{JobCancelResponse, JobError, Owner, tools};
+use crate::time::now_ms;
 
-impl<R: Send + 'static> JobStore<R> {
-    /// Cancels a job: its handler's [`Context`](crate::Context) sees the
-    /// cancellation at once, the job is recorded as cancelled, and this
+impl<R: Serialize + Send + 'static> JobStore<R> {
+    /// Cancels a job: it is recorded as cancelled, its handler's
+    /// [`Context`](crate::Context) sees the cancellation at once, and this
     /// returns once the handler has stopped, which is at most the
     /// dispatcher's `cancel_grace` (a handler still running then is dropped
-    /// at its next `.await`). Cancelling a finished job changes nothing and
-    /// answers `cancelled: false` with its state.
+    /// at its next `.await`). A job another process runs (with a store they
+    /// share) is recorded as cancelled here and stopped by that process.
+    /// Cancelling a finished job changes nothing and answers
+    /// `cancelled: false` with its state.
     ///
     /// # Errors
     /// [`JobError::InvalidJobId`] for a malformed id, [`JobError::NotFound`]
-    /// for one that is unknown or expired.
+    /// for one that is unknown or expired, [`JobError::Unavailable`] when
+    /// the store cannot be reached (nothing is cancelled then).
     pub async fn cancel(&self, job_id: &str) -> Result<JobCancelResponse, JobError> {
         self.cancel_for(job_id, None).await
     }
@@ -32,74 +37,65 @@ impl<R: Send + 'static> JobStore<R> {
         job_id: &str,
         caller: Option<&Owner>,
     ) -> Result<JobCancelResponse, JobError> {
-        id::check(job_id)?;
-        let stopped = {
-            let mut table = self.lock();
-            let record = table
-                .get_mut(job_id)
-                .filter(|r| r.seen_by(caller))
-                .ok_or_else(|| not_found(job_id))?;
-            if record.is_finished() {
-                return Ok(JobCancelResponse {
-                    job_id: job_id.to_owned(),
-                    cancelled: false,
-                    state: record.state,
-                });
+        self.shared.background.reap_once(self).await;
+        let records = self.shared.records.as_ref();
+        let cancelled = tools::cancel(records, job_id, caller, self.shared.keep).await?;
+        // Whoever settled it, the handler here (if it runs here) stops.
+        let job = self.local().remove(job_id);
+        match (&cancelled, job) {
+            (tools::Cancelled::Now(ending), Some(job)) => {
+                self.finished_event(job_id, job.tool, ending);
+                let why = ending.error.clone();
+                let stopped = job.stop(why.unwrap_or_else(|| ToolError::cancelled("cancelled")));
+                // The end is recorded; what is left is to see the handler
+                // gone.
+                let _ = tokio::time::timeout(self.shared.grace + STOP_MARGIN, stopped.wait()).await;
             }
-            record.token.cancel();
-            let stopped = record.stopped.clone();
-            self.settle_locked(
-                &mut table,
-                job_id,
-                Err(ToolError::cancelled("cancelled by job_cancel")),
-            );
-            stopped
-        };
-        // The outcome is recorded; what is left is to see the handler gone.
-        let _ = tokio::time::timeout(self.shared.grace + STOP_MARGIN, stopped.wait()).await;
-        Ok(JobCancelResponse {
-            job_id: job_id.to_owned(),
-            cancelled: true,
-            state: JobState::Cancelled,
-        })
+            (tools::Cancelled::Already(_), Some(job)) => {
+                job.stop(ToolError::cancelled("the job ended elsewhere"));
+            }
+            (_, None) => {}
+        }
+        Ok(cancelled.response(job_id))
     }
 
-    /// Cancels every pending and running job (recorded as cancelled, "shut
-    /// down"), refuses new ones, and waits for the handlers to stop, at most
-    /// the grace period, and for a durable store's writes to finish.
+    /// Cancels every job running here (recorded as cancelled, "shut down"),
+    /// refuses new ones, and waits for the handlers to stop, at most the
+    /// grace period. A job whose end the store cannot take now is left to
+    /// be reaped as `INTERRUPTED` once this worker's lease lapses.
     pub async fn shutdown(&self) {
-        let stopped: Vec<Latch> = {
-            let mut table = self.lock();
-            table.closed = true;
-            let ids: Vec<Arc<str>> = table
-                .unfinished_mut()
-                .map(|r| {
-                    r.token.cancel();
-                    r.id.clone()
-                })
-                .collect();
-            let mut stopped = Vec::with_capacity(ids.len());
-            for id in ids {
-                if let Some(r) = table.get(&id) {
-                    stopped.push(r.stopped.clone());
-                }
-                self.settle_locked(
-                    &mut table,
-                    &id,
-                    Err(ToolError::cancelled("the server shut down")),
-                );
-            }
-            stopped
+        let running = {
+            let mut local = self.local();
+            local.closed = true;
+            let ids: Vec<_> = local.running.keys().cloned().collect();
+            ids.into_iter()
+                .filter_map(|id| local.remove(&id).map(|job| (id, job)))
+                .collect::<Vec<_>>()
         };
+        let why = ToolError::cancelled("the server shut down");
+        // Every handler is told at once; the records follow.
+        let mut stopped: Vec<Latch> = Vec::with_capacity(running.len());
+        let mut tools = Vec::with_capacity(running.len());
+        for (id, job) in running {
+            tools.push((id, job.tool));
+            stopped.push(job.stop(why.clone()));
+        }
+        for (id, tool) in tools {
+            let ending = Ending::failed(why.clone(), now_ms());
+            if let Ok(true) = self
+                .shared
+                .records
+                .settle(&id, ending.clone(), self.shared.keep)
+                .await
+            {
+                self.finished_event(&id, tool, &ending);
+            }
+        }
         let all = async {
             for latch in &stopped {
                 latch.wait().await;
             }
         };
         let _ = tokio::time::timeout(self.shared.grace + STOP_MARGIN, all).await;
-        // Every job's last state is written before the process goes.
-        if let Some(persist) = &self.shared.persist {
-            persist.flush().await;
-        }
     }
 }

@@ -1,34 +1,32 @@
-//! `JobStore`: the in-memory table of jobs. The dispatcher creates and
-//! settles jobs in it; the job tools and Rust callers read it.
+//! `JobStore`: a dispatcher's jobs. Their records live in a
+//! [`JobRecords`] store, which other processes may share; the handlers'
+//! tokens and the callers waiting inline live here.
 
+mod background;
 mod cancel;
 mod events;
 mod id;
-mod persist;
-mod poll;
-mod record;
-mod table;
+mod local;
+pub(super) mod poll;
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use serde::Serialize;
-use tokio::sync::{broadcast, oneshot, watch};
-use tokio::time::Instant;
+use tokio::sync::{broadcast, oneshot};
 use tokio_util::sync::CancellationToken;
 
 pub use events::JobEvent;
-pub(crate) use record::{Outcome, StopGuard};
+pub(crate) use local::{Outcome, StopGuard};
 
-use crate::jobs::{JobError, JobInfo, JobListRequest, JobListResponse, JobState, Owner};
+use crate::jobs::records::{Ending, JobRecord, JobRecords, MemoryJobs, Retention};
+use crate::jobs::tools;
+use crate::jobs::{JobError, JobInfo, JobListRequest, JobListResponse, Owner};
 use crate::time::now_ms;
 use crate::{Bytes, ToolError, ToolTiming, codes};
+use background::Background;
 use id::IdGen;
-use record::Record;
-use table::Table;
-
-/// Most jobs one `list` returns, whatever the request's `limit`.
-const MAX_LIST: u32 = 1000;
+use local::{Latch, Local, Running, response_json};
 
 /// Largest event channel: `broadcast` preallocates every slot.
 const MAX_EVENT_CAPACITY: usize = 1 << 16;
@@ -41,14 +39,17 @@ const STOP_MARGIN: Duration = Duration::from_millis(100);
 /// from acceptance until it expires.
 ///
 /// Cheap to clone (it is a handle). `R` is the catalogue's `ToolResponse`.
-/// Finished jobs are kept for the configured time-to-live and up to the
-/// configured count, then dropped oldest first; pending and running jobs are
-/// never dropped. Expiry is checked on every access, so no background task
-/// is needed.
+/// The records (state, timestamps, progress, result or error, owner) are
+/// kept in the dispatcher's [`JobRecords`] store: in memory by default, in
+/// a redb file, or in Redis, where every worker and gateway of a deployment
+/// reads them. A change is answered for (a `job_started`, a result, a
+/// cancel) only once the store has it.
 ///
-/// A job's response is kept once: a job answered within its wait budget, or
-/// streamed, hands the response to its caller and is listed as complete
-/// without a `result`.
+/// Finished jobs are kept for the configured time-to-live (and, in the
+/// stores that hold them in this process, up to the configured count),
+/// then forgotten; pending and running jobs are never forgotten. A job
+/// answered within its wait budget, or streamed, hands its response to its
+/// caller and is recorded complete without a `result`.
 pub struct JobStore<R> {
     shared: Arc<Shared<R>>,
 }
@@ -64,25 +65,24 @@ impl<R> Clone for JobStore<R> {
 impl<R> std::fmt::Debug for JobStore<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("JobStore")
-            .field("ttl", &self.shared.ttl)
-            .field("max_finished", &self.shared.max_finished)
+            .field("keep", &self.shared.keep)
+            .field("worker", &self.shared.background.worker())
             .finish_non_exhaustive()
     }
 }
 
 struct Shared<R> {
-    table: Mutex<Table<R>>,
+    records: Arc<dyn JobRecords>,
+    local: Mutex<Local<R>>,
     ids: IdGen,
-    /// Bumped whenever a job finishes; `poll` waits on it.
-    settled: watch::Sender<u64>,
     events: broadcast::Sender<JobEvent>,
-    ttl: Duration,
-    max_finished: usize,
+    keep: Retention,
     grace: Duration,
     max_active: usize,
     max_active_per_owner: usize,
-    /// Where jobs are written to outlive the process, if anywhere.
-    persist: Option<persist::Persist<R>>,
+    /// This process as a worker: its lease, and the tasks that renew it,
+    /// reap lapsed ones and follow settles made elsewhere.
+    background: Background,
 }
 
 /// A job just created, for the dispatcher to run.
@@ -104,66 +104,58 @@ pub(crate) struct StoreConfig {
     pub(crate) event_capacity: usize,
     pub(crate) max_active: usize,
     pub(crate) max_active_per_owner: usize,
+    pub(crate) lease: Duration,
 }
 
-impl<R: Send + 'static> JobStore<R> {
+impl<R: Serialize + Send + 'static> JobStore<R> {
+    /// A store whose records are in this process's memory.
     pub(crate) fn new(config: StoreConfig) -> Self {
-        Self::build(config, None)
+        Self::with_records(config, Arc::new(MemoryJobs::new()))
     }
 
-    fn build(config: StoreConfig, persist: Option<persist::Persist<R>>) -> Self {
+    /// A store whose records are in `records`.
+    pub(crate) fn with_records(config: StoreConfig, records: Arc<dyn JobRecords>) -> Self {
         let (events, _) = broadcast::channel(config.event_capacity.clamp(1, MAX_EVENT_CAPACITY));
+        let background = Background::new(records.is_shared(), config.lease);
         JobStore {
             shared: Arc::new(Shared {
-                table: Mutex::new(Table::new()),
+                records,
+                local: Mutex::new(Local::new()),
                 ids: IdGen::new(),
-                settled: watch::Sender::new(0),
                 events,
-                ttl: config.ttl,
-                max_finished: config.max_finished,
+                keep: Retention {
+                    ttl: config.ttl,
+                    max_finished: config.max_finished,
+                },
                 grace: config.grace,
                 max_active: config.max_active,
                 max_active_per_owner: config.max_active_per_owner,
-                persist,
+                background,
             }),
         }
     }
 
-    /// Receives an event for every job from now on: started, progress,
-    /// chunks, finished.
+    /// Receives an event for every job this process runs from now on:
+    /// started, progress, chunks, finished.
     pub fn subscribe(&self) -> broadcast::Receiver<JobEvent> {
         self.shared.events.subscribe()
     }
 
-    /// The response of a finished job, typed: `Ok(None)` while it is still
-    /// pending or running, and for a job whose response went to the caller
-    /// that waited for it inline.
-    ///
-    /// # Errors
-    /// [`JobError::InvalidJobId`] for a malformed id, [`JobError::NotFound`]
-    /// for one that is unknown or expired.
-    pub fn result(&self, job_id: &str) -> Result<Option<Outcome<R>>, JobError>
-    where
-        R: Clone,
-    {
-        id::check(job_id)?;
-        let table = self.lock();
-        let record = table.get(job_id).ok_or_else(|| not_found(job_id))?;
-        if !record.is_finished() {
-            return Ok(None);
-        }
-        Ok(match (&record.error, &record.result) {
-            (Some(e), _) => Some(Err(e.clone())),
-            (None, Some(r)) => Some(Ok(r.clone())),
-            (None, None) => None,
-        })
+    /// The store the records are kept in.
+    pub fn records(&self) -> &Arc<dyn JobRecords> {
+        &self.shared.records
     }
 
     // ---- for the dispatcher ----
 
-    /// Accepts a job. With `waiter`, the outcome is sent to the returned
-    /// receiver when the job finishes, if it is still listening then.
-    pub(crate) fn create(
+    /// Accepts a job: recorded pending in the store before this returns.
+    /// With `waiter`, the outcome is sent to the returned receiver when the
+    /// job finishes, if it is still listening then.
+    ///
+    /// # Errors
+    /// `BUSY` past the caps, `CANCELLED` while shutting down, and
+    /// `UNAVAILABLE` when the store cannot record it (nothing runs then).
+    pub(crate) async fn create(
         &self,
         tool: &'static str,
         timing: ToolTiming,
@@ -177,7 +169,6 @@ impl<R: Send + 'static> JobStore<R> {
         } else {
             (None, None)
         };
-        let at = now_ms();
         let busy = |n: usize, whose: &str| {
             ToolError::new(
                 codes::BUSY,
@@ -187,27 +178,48 @@ impl<R: Send + 'static> JobStore<R> {
                 ),
             )
         };
-        let (token, stop_guard) = {
-            let mut table = self.lock();
-            if table.closed {
+        let token = CancellationToken::new();
+        let stopped = Latch::new();
+        {
+            let mut local = self.local();
+            if local.closed {
                 return Err(ToolError::cancelled("the server is shutting down"));
             }
             // Admission: refused at once, before anything runs.
-            let (all, own) = table.active(owner.as_ref());
+            let (all, own) = local.active(owner.as_ref());
             if all >= self.shared.max_active {
                 return Err(busy(all, "all callers"));
             }
             if owner.is_some() && own >= self.shared.max_active_per_owner {
                 return Err(busy(own, "this caller"));
             }
-            let record = Record::new(id.clone(), tool, at, tx, owner);
-            let handles = (record.token.clone(), StopGuard(record.stopped.clone()));
-            if let Some(persist) = &self.shared.persist {
-                persist.put(&record);
-            }
-            table.insert(record);
-            handles
+            local.insert(
+                id.clone(),
+                Running {
+                    tool,
+                    owner: owner.clone(),
+                    waiter: tx,
+                    token: token.clone(),
+                    stopped: stopped.clone(),
+                },
+            );
+        }
+        let at = now_ms();
+        let recorded = async {
+            let worker = self.shared.background.hold(self).await?;
+            let record = JobRecord::pending(
+                &id,
+                tool,
+                owner.as_ref().map(Owner::as_str),
+                Some(worker),
+                at,
+            );
+            self.shared.records.insert(record).await
         };
+        if let Err(e) = recorded.await {
+            self.local().remove(&id);
+            return Err(e.into());
+        }
         self.emit(|| JobEvent::Started {
             job_id: id.to_string(),
             tool: tool.to_owned(),
@@ -217,31 +229,26 @@ impl<R: Send + 'static> JobStore<R> {
         Ok(NewJob {
             id,
             token,
-            stop_guard,
+            stop_guard: StopGuard(stopped),
             waiter: rx,
         })
     }
+}
 
-    /// Records that the job's handler has started.
-    pub(crate) fn mark_running(&self, job_id: &str) {
-        let mut table = self.lock();
-        if let Some(r) = table.get_mut(job_id)
-            && r.state == JobState::Pending
-        {
-            r.state = JobState::Running;
-            r.started_at = Some(now_ms());
-        }
+impl<R: Send + 'static> JobStore<R> {
+    /// Records that the job's handler has started. A store that cannot be
+    /// reached misses it: the job shows pending until it ends.
+    pub(crate) async fn mark_running(&self, job_id: &str) {
+        let _ = self.shared.records.start(job_id, now_ms()).await;
     }
 
     /// Records the handler's progress.
     pub(crate) fn set_progress(&self, job_id: &str, fraction: f32) {
-        {
-            let mut table = self.lock();
-            match table.get_mut(job_id) {
-                Some(r) if !r.is_finished() => r.progress = Some(fraction),
-                _ => return,
-            }
-        }
+        let records = self.shared.records.clone();
+        let id = job_id.to_owned();
+        background::write(async move {
+            let _ = records.progress(&id, fraction).await;
+        });
         self.emit(|| JobEvent::Progress {
             job_id: job_id.to_owned(),
             fraction,
@@ -257,39 +264,13 @@ impl<R: Send + 'static> JobStore<R> {
         });
     }
 
-    /// Records the handler's outcome, unless the job was cancelled first.
-    pub(crate) fn finish(&self, job_id: &str, outcome: Outcome<R>) {
-        let mut table = self.lock();
-        self.settle_locked(&mut table, job_id, outcome);
-    }
-
     /// Stops sending the job's outcome to its waiter, which gave up waiting.
-    /// False when the outcome has been sent already.
+    /// False when the outcome is on its way to it already.
     pub(crate) fn detach_waiter(&self, job_id: &str) -> bool {
-        let mut table = self.lock();
-        table
+        self.local()
+            .running
             .get_mut(job_id)
             .is_some_and(|r| r.waiter.take().is_some())
-    }
-
-    fn settle_locked(&self, table: &mut Table<R>, job_id: &str, outcome: Outcome<R>) {
-        let Some(record) = table.settle(job_id, outcome, now_ms(), Instant::now()) else {
-            return;
-        };
-        if let Some(persist) = &self.shared.persist {
-            persist.put(record);
-        }
-        let event = JobEvent::Finished {
-            job_id: record.id.to_string(),
-            tool: record.tool.to_owned(),
-            state: record.state,
-            error_code: record.error.as_ref().map(|e| e.code.to_string()),
-            at: record.completed_at.unwrap_or_default(),
-        };
-        // Broadcasting fails only when nobody listens.
-        let _ = self.shared.events.send(event);
-        self.shared.settled.send_modify(|n| *n = n.wrapping_add(1));
-        self.evict(table);
     }
 
     /// Sends an event built only when someone listens.
@@ -298,16 +279,98 @@ impl<R: Send + 'static> JobStore<R> {
             let _ = self.shared.events.send(event());
         }
     }
+
+    fn finished_event(&self, job_id: &str, tool: &str, ending: &Ending) {
+        let event = JobEvent::Finished {
+            job_id: job_id.to_owned(),
+            tool: tool.to_owned(),
+            state: ending.state,
+            error_code: ending.error.as_ref().map(|e| e.code.to_string()),
+            at: ending.at,
+        };
+        // Broadcasting fails only when nobody listens.
+        let _ = self.shared.events.send(event);
+    }
+
+    fn local(&self) -> MutexGuard<'_, Local<R>> {
+        // Nothing panics while holding the lock; if something ever does,
+        // the table is still consistent enough to serve.
+        self.shared
+            .local
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 impl<R: Serialize + Send + 'static> JobStore<R> {
+    /// Records the handler's outcome, unless the job was settled first (a
+    /// cancel, a shutdown); then hands it to the caller waiting inline, if
+    /// one is still there. A store that cannot be reached is retried until
+    /// it takes the outcome, and the waiting caller is answered meanwhile.
+    pub(crate) async fn finish(&self, job_id: &str, outcome: Outcome<R>) {
+        let Some(mut job) = self.local().remove(job_id) else {
+            return;
+        };
+        let waiter = job.waiter.take().filter(|w| !w.is_closed());
+        let at = now_ms();
+        let ending = match &outcome {
+            // A caller waiting for the response takes it: it is not kept.
+            Ok(_) if waiter.is_some() => Ending::complete(None, at),
+            Ok(response) => Ending::complete(response_json(response, job.tool), at),
+            Err(e) => Ending::failed(e.clone(), at),
+        };
+        let mut waiter = waiter;
+        let mut outcome = Some(outcome);
+        let mut backoff = background::Backoff::new();
+        loop {
+            match self
+                .shared
+                .records
+                .settle(job_id, ending.clone(), self.shared.keep)
+                .await
+            {
+                Ok(true) => break,
+                Ok(false) => {
+                    // Settled elsewhere (cancelled through another server,
+                    // or reaped): that is the job's end.
+                    if let Some(waiter) = waiter.take() {
+                        let _ = waiter.send(Err(self.ended_elsewhere(job_id).await));
+                    }
+                    return;
+                }
+                Err(_) => {
+                    // The caller need not wait for the store to come back.
+                    if let (Some(waiter), Some(outcome)) = (waiter.take(), outcome.take()) {
+                        let _ = waiter.send(outcome);
+                    }
+                    backoff.wait().await;
+                }
+            }
+        }
+        self.finished_event(job_id, job.tool, &ending);
+        if let (Some(waiter), Some(outcome)) = (waiter, outcome) {
+            let _ = waiter.send(outcome);
+        }
+    }
+
+    /// Why a job settled by someone else ended, as its caller is told.
+    async fn ended_elsewhere(&self, job_id: &str) -> ToolError {
+        match self.shared.records.get(job_id).await {
+            Ok(Some(JobRecord {
+                error: Some(error), ..
+            })) => error,
+            _ => ToolError::cancelled("the job was cancelled"),
+        }
+    }
+
     /// One job's state, timestamps and (once complete) result.
     ///
     /// # Errors
     /// [`JobError::InvalidJobId`] for a malformed id, [`JobError::NotFound`]
-    /// for one that is unknown or expired.
-    pub fn status(&self, job_id: &str) -> Result<JobInfo, JobError> {
-        self.status_for(job_id, None)
+    /// for one that is unknown or expired, [`JobError::Unavailable`] when
+    /// the store cannot be reached.
+    pub async fn status(&self, job_id: &str) -> Result<JobInfo, JobError> {
+        self.status_for(job_id, None).await
     }
 
     /// [`status`](Self::status) as `caller` sees it: another owner's job
@@ -315,85 +378,41 @@ impl<R: Serialize + Send + 'static> JobStore<R> {
     ///
     /// # Errors
     /// As [`status`](Self::status).
-    pub fn status_for(&self, job_id: &str, caller: Option<&Owner>) -> Result<JobInfo, JobError> {
-        id::check(job_id)?;
-        let table = self.lock();
-        table
-            .get(job_id)
-            .filter(|r| r.seen_by(caller))
-            .map(Record::info)
-            .ok_or_else(|| not_found(job_id))
+    pub async fn status_for(
+        &self,
+        job_id: &str,
+        caller: Option<&Owner>,
+    ) -> Result<JobInfo, JobError> {
+        check_id(job_id)?;
+        self.shared.background.reap_once(self).await;
+        tools::status(self.shared.records.as_ref(), job_id, caller).await
     }
 
     /// Jobs newest first, filtered by state and tool, at most `limit` of
     /// them (and never more than 1,000), with the number that matched and
     /// how many the store holds in each state.
-    pub fn list(&self, request: JobListRequest) -> JobListResponse {
-        self.list_for(request, None)
+    ///
+    /// # Errors
+    /// [`JobError::Unavailable`] when the store cannot be reached.
+    pub async fn list(&self, request: JobListRequest) -> Result<JobListResponse, JobError> {
+        self.list_for(request, None).await
     }
 
     /// [`list`](Self::list) as `caller` sees it: its own jobs, counted.
-    pub fn list_for(&self, request: JobListRequest, caller: Option<&Owner>) -> JobListResponse {
-        let table = self.lock();
-        let limit = usize::try_from(request.limit.min(MAX_LIST)).unwrap_or(usize::MAX);
-        let mut total: u32 = 0;
-        let mut jobs = Vec::new();
-        for record in table.newest_first() {
-            if !record.seen_by(caller)
-                || request.state.is_some_and(|s| s != record.state)
-                || request
-                    .tool_name
-                    .as_deref()
-                    .is_some_and(|t| t != record.tool)
-            {
-                continue;
-            }
-            total = total.saturating_add(1);
-            if jobs.len() < limit {
-                jobs.push(record.info());
-            }
-        }
-        JobListResponse {
-            jobs,
-            total,
-            by_state: table.counts(caller),
-        }
+    ///
+    /// # Errors
+    /// As [`list`](Self::list).
+    pub async fn list_for(
+        &self,
+        request: JobListRequest,
+        caller: Option<&Owner>,
+    ) -> Result<JobListResponse, JobError> {
+        self.shared.background.reap_once(self).await;
+        tools::list(self.shared.records.as_ref(), request, caller).await
     }
 }
 
-impl<R> JobStore<R> {
-    /// The table, with expired jobs dropped.
-    fn lock(&self) -> MutexGuard<'_, Table<R>> {
-        // Nothing panics while holding the lock; if something ever does,
-        // the table is still consistent enough to serve.
-        let mut table = self
-            .shared
-            .table
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        self.evict(&mut table);
-        table
-    }
-
-    fn evict(&self, table: &mut Table<R>) {
-        let gone = table.evict(Instant::now(), self.shared.ttl, self.shared.max_finished);
-        if let Some(persist) = &self.shared.persist {
-            persist.remove(gone);
-        }
-    }
-
-    /// The last write to the store's [`JobBackend`](crate::jobs::durable::JobBackend)
-    /// that failed, if any: the jobs are still served from memory.
-    pub fn backend_error(&self) -> Option<String> {
-        self.shared
-            .persist
-            .as_ref()
-            .and_then(persist::Persist::failed)
-    }
-}
-
-fn not_found(job_id: &str) -> JobError {
-    JobError::NotFound {
-        job_id: job_id.to_owned(),
-    }
+/// Checks that `id` has the shape of a job id.
+pub(crate) fn check_id(id: &str) -> Result<(), JobError> {
+    id::check(id)
 }

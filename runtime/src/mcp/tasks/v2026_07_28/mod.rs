@@ -208,7 +208,7 @@ fn server_failed(info: &JobInfo) -> bool {
     info.state == JobState::Failed
         && matches!(
             info.error_code.as_deref(),
-            Some(codes::INTERNAL | crate::jobs::durable::INTERRUPTED)
+            Some(codes::INTERNAL | crate::jobs::INTERRUPTED)
         )
 }
 
