@@ -34,7 +34,8 @@ export const TOOLS: readonly ToolMetadata[] = [
     ],
     "errorCodes": [
       "NOT_FOUND",
-      "INVALID_JOB_ID"
+      "INVALID_JOB_ID",
+      "UNAVAILABLE"
     ],
     "errors": [
       {
@@ -46,6 +47,11 @@ export const TOOLS: readonly ToolMetadata[] = [
         "code": "INVALID_JOB_ID",
         "name": "invalid_job_id",
         "description": "A job ID in the request is malformed."
+      },
+      {
+        "code": "UNAVAILABLE",
+        "name": "unavailable",
+        "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back."
       }
     ],
     "response": [
@@ -281,7 +287,8 @@ export const TOOLS: readonly ToolMetadata[] = [
     ],
     "errorCodes": [
       "NOT_FOUND",
-      "INVALID_JOB_ID"
+      "INVALID_JOB_ID",
+      "UNAVAILABLE"
     ],
     "errors": [
       {
@@ -293,6 +300,11 @@ export const TOOLS: readonly ToolMetadata[] = [
         "code": "INVALID_JOB_ID",
         "name": "invalid_job_id",
         "description": "A job ID in the request is malformed."
+      },
+      {
+        "code": "UNAVAILABLE",
+        "name": "unavailable",
+        "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back."
       }
     ],
     "response": [
@@ -371,7 +383,8 @@ export const TOOLS: readonly ToolMetadata[] = [
     ],
     "errorCodes": [
       "NOT_FOUND",
-      "INVALID_JOB_ID"
+      "INVALID_JOB_ID",
+      "UNAVAILABLE"
     ],
     "errors": [
       {
@@ -383,6 +396,11 @@ export const TOOLS: readonly ToolMetadata[] = [
         "code": "INVALID_JOB_ID",
         "name": "invalid_job_id",
         "description": "A job ID in the request is malformed."
+      },
+      {
+        "code": "UNAVAILABLE",
+        "name": "unavailable",
+        "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back."
       }
     ],
     "response": [

@@ -116,6 +116,11 @@ export const JobErrorSchema: z.ZodType<t.JobError> = z.union([
       job_id: v.string(),
     }),
   }),
+  z.strictObject({
+    unavailable: z.object({
+      reason: v.string(),
+    }),
+  }),
 ]);
 
 /** The field schemas of {@link t.Paging}. */

@@ -46,6 +46,7 @@ export const SHAPES: CatalogueShape = {
       variants: {
         not_found: [["job_id", "string"]],
         invalid_job_id: [["job_id", "string"]],
+        unavailable: [["reason", "string"]],
       },
     },
     "Paging": {

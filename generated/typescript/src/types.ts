@@ -164,12 +164,23 @@ export type JobError =
         /** The malformed ID. */
         job_id: string;
       };
+    }
+  | {
+      /**
+       * The job store cannot be reached (Redis is down, say); retry once
+       * it is back.
+       */
+      unavailable: {
+        /** What the store said. */
+        reason: string;
+      };
     };
 
 /** The wire code of each {@link JobError} variant. */
 export const JobErrorCodes = {
   not_found: "NOT_FOUND",
   invalid_job_id: "INVALID_JOB_ID",
+  unavailable: "UNAVAILABLE",
 } as const;
 
 /**

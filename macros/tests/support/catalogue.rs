@@ -707,6 +707,28 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             "invalid_job_id"
           ],
           "type": "object"
+        },
+        {
+          "additionalProperties": false,
+          "properties": {
+            "unavailable": {
+              "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back.\n\nError code: `UNAVAILABLE`.",
+              "properties": {
+                "reason": {
+                  "description": "What the store said.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "reason"
+              ],
+              "type": "object"
+            }
+          },
+          "required": [
+            "unavailable"
+          ],
+          "type": "object"
         }
       ]
     },
@@ -754,6 +776,28 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           },
           "required": [
             "invalid_job_id"
+          ],
+          "type": "object"
+        },
+        {
+          "additionalProperties": false,
+          "properties": {
+            "unavailable": {
+              "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back.\n\nError code: `UNAVAILABLE`.",
+              "properties": {
+                "reason": {
+                  "description": "What the store said.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "reason"
+              ],
+              "type": "object"
+            }
+          },
+          "required": [
+            "unavailable"
           ],
           "type": "object"
         }
@@ -805,6 +849,28 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             "invalid_job_id"
           ],
           "type": "object"
+        },
+        {
+          "additionalProperties": false,
+          "properties": {
+            "unavailable": {
+              "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back.\n\nError code: `UNAVAILABLE`.",
+              "properties": {
+                "reason": {
+                  "description": "What the store said.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "reason"
+              ],
+              "type": "object"
+            }
+          },
+          "required": [
+            "unavailable"
+          ],
+          "type": "object"
         }
       ]
     },
@@ -834,7 +900,8 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "toolwright/errors": {
           "codes": [
             "NOT_FOUND",
-            "INVALID_JOB_ID"
+            "INVALID_JOB_ID",
+            "UNAVAILABLE"
           ],
           "type": "JobError"
         }
@@ -1191,7 +1258,8 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "toolwright/errors": {
           "codes": [
             "NOT_FOUND",
-            "INVALID_JOB_ID"
+            "INVALID_JOB_ID",
+            "UNAVAILABLE"
           ],
           "type": "JobError"
         }
@@ -1326,7 +1394,8 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "toolwright/errors": {
           "codes": [
             "NOT_FOUND",
-            "INVALID_JOB_ID"
+            "INVALID_JOB_ID",
+            "UNAVAILABLE"
           ],
           "type": "JobError"
         }
@@ -1875,7 +1944,8 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "description": "Report one job's state, timing and (when finished) result.",
       "errorCodes": [
         "NOT_FOUND",
-        "INVALID_JOB_ID"
+        "INVALID_JOB_ID",
+        "UNAVAILABLE"
       ],
       "errorSchema": {
         "description": "Errors from the job tools.",
@@ -1923,6 +1993,28 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
               "invalid_job_id"
             ],
             "type": "object"
+          },
+          {
+            "additionalProperties": false,
+            "properties": {
+              "unavailable": {
+                "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back.\n\nError code: `UNAVAILABLE`.",
+                "properties": {
+                  "reason": {
+                    "description": "What the store said.",
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "reason"
+                ],
+                "type": "object"
+              }
+            },
+            "required": [
+              "unavailable"
+            ],
+            "type": "object"
           }
         ]
       },
@@ -1936,6 +2028,11 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "code": "INVALID_JOB_ID",
           "description": "A job ID in the request is malformed.",
           "name": "invalid_job_id"
+        },
+        {
+          "code": "UNAVAILABLE",
+          "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back.",
+          "name": "unavailable"
         }
       ],
       "example": {
@@ -2469,7 +2566,8 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "description": "Wait until jobs finish or the timeout passes, whichever comes first.",
       "errorCodes": [
         "NOT_FOUND",
-        "INVALID_JOB_ID"
+        "INVALID_JOB_ID",
+        "UNAVAILABLE"
       ],
       "errorSchema": {
         "description": "Errors from the job tools.",
@@ -2517,6 +2615,28 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
               "invalid_job_id"
             ],
             "type": "object"
+          },
+          {
+            "additionalProperties": false,
+            "properties": {
+              "unavailable": {
+                "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back.\n\nError code: `UNAVAILABLE`.",
+                "properties": {
+                  "reason": {
+                    "description": "What the store said.",
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "reason"
+                ],
+                "type": "object"
+              }
+            },
+            "required": [
+              "unavailable"
+            ],
+            "type": "object"
           }
         ]
       },
@@ -2530,6 +2650,11 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "code": "INVALID_JOB_ID",
           "description": "A job ID in the request is malformed.",
           "name": "invalid_job_id"
+        },
+        {
+          "code": "UNAVAILABLE",
+          "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back.",
+          "name": "unavailable"
         }
       ],
       "example": {
@@ -2748,7 +2873,8 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "description": "Cancel a job; its handler is stopped, not just forgotten.",
       "errorCodes": [
         "NOT_FOUND",
-        "INVALID_JOB_ID"
+        "INVALID_JOB_ID",
+        "UNAVAILABLE"
       ],
       "errorSchema": {
         "description": "Errors from the job tools.",
@@ -2796,6 +2922,28 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
               "invalid_job_id"
             ],
             "type": "object"
+          },
+          {
+            "additionalProperties": false,
+            "properties": {
+              "unavailable": {
+                "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back.\n\nError code: `UNAVAILABLE`.",
+                "properties": {
+                  "reason": {
+                    "description": "What the store said.",
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "reason"
+                ],
+                "type": "object"
+              }
+            },
+            "required": [
+              "unavailable"
+            ],
+            "type": "object"
           }
         ]
       },
@@ -2809,6 +2957,11 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "code": "INVALID_JOB_ID",
           "description": "A job ID in the request is malformed.",
           "name": "invalid_job_id"
+        },
+        {
+          "code": "UNAVAILABLE",
+          "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back.",
+          "name": "unavailable"
         }
       ],
       "example": {

@@ -1695,6 +1695,28 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             "invalid_job_id"
           ],
           "type": "object"
+        },
+        {
+          "additionalProperties": false,
+          "properties": {
+            "unavailable": {
+              "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back.\n\nError code: `UNAVAILABLE`.",
+              "properties": {
+                "reason": {
+                  "description": "What the store said.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "reason"
+              ],
+              "type": "object"
+            }
+          },
+          "required": [
+            "unavailable"
+          ],
+          "type": "object"
         }
       ]
     },
@@ -1742,6 +1764,28 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           },
           "required": [
             "invalid_job_id"
+          ],
+          "type": "object"
+        },
+        {
+          "additionalProperties": false,
+          "properties": {
+            "unavailable": {
+              "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back.\n\nError code: `UNAVAILABLE`.",
+              "properties": {
+                "reason": {
+                  "description": "What the store said.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "reason"
+              ],
+              "type": "object"
+            }
+          },
+          "required": [
+            "unavailable"
           ],
           "type": "object"
         }
@@ -1793,6 +1837,28 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             "invalid_job_id"
           ],
           "type": "object"
+        },
+        {
+          "additionalProperties": false,
+          "properties": {
+            "unavailable": {
+              "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back.\n\nError code: `UNAVAILABLE`.",
+              "properties": {
+                "reason": {
+                  "description": "What the store said.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "reason"
+              ],
+              "type": "object"
+            }
+          },
+          "required": [
+            "unavailable"
+          ],
+          "type": "object"
         }
       ]
     },
@@ -1830,7 +1896,8 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "toolwright/errors": {
           "codes": [
             "NOT_FOUND",
-            "INVALID_JOB_ID"
+            "INVALID_JOB_ID",
+            "UNAVAILABLE"
           ],
           "type": "JobError"
         }
@@ -2187,7 +2254,8 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "toolwright/errors": {
           "codes": [
             "NOT_FOUND",
-            "INVALID_JOB_ID"
+            "INVALID_JOB_ID",
+            "UNAVAILABLE"
           ],
           "type": "JobError"
         }
@@ -2322,7 +2390,8 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "toolwright/errors": {
           "codes": [
             "NOT_FOUND",
-            "INVALID_JOB_ID"
+            "INVALID_JOB_ID",
+            "UNAVAILABLE"
           ],
           "type": "JobError"
         }
@@ -3845,7 +3914,8 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "description": "Report one job's state, timing and (when finished) result.",
       "errorCodes": [
         "NOT_FOUND",
-        "INVALID_JOB_ID"
+        "INVALID_JOB_ID",
+        "UNAVAILABLE"
       ],
       "errorSchema": {
         "description": "Errors from the job tools.",
@@ -3893,6 +3963,28 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
               "invalid_job_id"
             ],
             "type": "object"
+          },
+          {
+            "additionalProperties": false,
+            "properties": {
+              "unavailable": {
+                "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back.\n\nError code: `UNAVAILABLE`.",
+                "properties": {
+                  "reason": {
+                    "description": "What the store said.",
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "reason"
+                ],
+                "type": "object"
+              }
+            },
+            "required": [
+              "unavailable"
+            ],
+            "type": "object"
           }
         ]
       },
@@ -3906,6 +3998,11 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "code": "INVALID_JOB_ID",
           "description": "A job ID in the request is malformed.",
           "name": "invalid_job_id"
+        },
+        {
+          "code": "UNAVAILABLE",
+          "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back.",
+          "name": "unavailable"
         }
       ],
       "example": {
@@ -4439,7 +4536,8 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "description": "Wait until jobs finish or the timeout passes, whichever comes first.",
       "errorCodes": [
         "NOT_FOUND",
-        "INVALID_JOB_ID"
+        "INVALID_JOB_ID",
+        "UNAVAILABLE"
       ],
       "errorSchema": {
         "description": "Errors from the job tools.",
@@ -4487,6 +4585,28 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
               "invalid_job_id"
             ],
             "type": "object"
+          },
+          {
+            "additionalProperties": false,
+            "properties": {
+              "unavailable": {
+                "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back.\n\nError code: `UNAVAILABLE`.",
+                "properties": {
+                  "reason": {
+                    "description": "What the store said.",
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "reason"
+                ],
+                "type": "object"
+              }
+            },
+            "required": [
+              "unavailable"
+            ],
+            "type": "object"
           }
         ]
       },
@@ -4500,6 +4620,11 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "code": "INVALID_JOB_ID",
           "description": "A job ID in the request is malformed.",
           "name": "invalid_job_id"
+        },
+        {
+          "code": "UNAVAILABLE",
+          "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back.",
+          "name": "unavailable"
         }
       ],
       "example": {
@@ -4718,7 +4843,8 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "description": "Cancel a job; its handler is stopped, not just forgotten.",
       "errorCodes": [
         "NOT_FOUND",
-        "INVALID_JOB_ID"
+        "INVALID_JOB_ID",
+        "UNAVAILABLE"
       ],
       "errorSchema": {
         "description": "Errors from the job tools.",
@@ -4766,6 +4892,28 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
               "invalid_job_id"
             ],
             "type": "object"
+          },
+          {
+            "additionalProperties": false,
+            "properties": {
+              "unavailable": {
+                "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back.\n\nError code: `UNAVAILABLE`.",
+                "properties": {
+                  "reason": {
+                    "description": "What the store said.",
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "reason"
+                ],
+                "type": "object"
+              }
+            },
+            "required": [
+              "unavailable"
+            ],
+            "type": "object"
           }
         ]
       },
@@ -4779,6 +4927,11 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "code": "INVALID_JOB_ID",
           "description": "A job ID in the request is malformed.",
           "name": "invalid_job_id"
+        },
+        {
+          "code": "UNAVAILABLE",
+          "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back.",
+          "name": "unavailable"
         }
       ],
       "example": {

@@ -261,10 +261,27 @@ class JobErrorInvalidJobId(wire.ErrorVariant, wire.ResponseModel):
     )
 
 
+class JobErrorUnavailable(wire.ErrorVariant, wire.ResponseModel):
+    """The job store cannot be reached (Redis is down, say); retry once
+    it is back.
+    """
+
+    __tag__: typing.ClassVar[str] = "unavailable"
+    __code__: typing.ClassVar[str] = "UNAVAILABLE"
+    __message__: typing.ClassVar[str] = "The job store cannot be reached (Redis is down, say); retry once it is back."
+
+    reason: wire.Str = pydantic.Field(description="What the store said.")
+
+    __wire__: typing.ClassVar[wire.Layout] = (
+        ("reason", "reason", 0),
+    )
+
+
 JobError = typing.Annotated[
     typing.Union[
         typing.Annotated[JobErrorNotFound, pydantic.Tag("not_found")],
         typing.Annotated[JobErrorInvalidJobId, pydantic.Tag("invalid_job_id")],
+        typing.Annotated[JobErrorUnavailable, pydantic.Tag("unavailable")],
     ],
     pydantic.Discriminator(wire.variant_tag),
     pydantic.BeforeValidator(wire.unwrap_variant),

@@ -17,7 +17,7 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
         },
         "category": "jobs",
         "description": "Report one job's state, timing and (when finished) result.",
-        "errorCodes": ["NOT_FOUND", "INVALID_JOB_ID"],
+        "errorCodes": ["NOT_FOUND", "INVALID_JOB_ID", "UNAVAILABLE"],
         "errors": [
             {
                 "code": "NOT_FOUND",
@@ -28,6 +28,11 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                 "code": "INVALID_JOB_ID",
                 "description": "A job ID in the request is malformed.",
                 "name": "invalid_job_id",
+            },
+            {
+                "code": "UNAVAILABLE",
+                "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back.",
+                "name": "unavailable",
             },
         ],
         "example": {
@@ -221,7 +226,7 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
         },
         "category": "jobs",
         "description": "Wait until jobs finish or the timeout passes, whichever comes first.",
-        "errorCodes": ["NOT_FOUND", "INVALID_JOB_ID"],
+        "errorCodes": ["NOT_FOUND", "INVALID_JOB_ID", "UNAVAILABLE"],
         "errors": [
             {
                 "code": "NOT_FOUND",
@@ -232,6 +237,11 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                 "code": "INVALID_JOB_ID",
                 "description": "A job ID in the request is malformed.",
                 "name": "invalid_job_id",
+            },
+            {
+                "code": "UNAVAILABLE",
+                "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back.",
+                "name": "unavailable",
             },
         ],
         "example": {
@@ -324,7 +334,7 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
         },
         "category": "jobs",
         "description": "Cancel a job; its handler is stopped, not just forgotten.",
-        "errorCodes": ["NOT_FOUND", "INVALID_JOB_ID"],
+        "errorCodes": ["NOT_FOUND", "INVALID_JOB_ID", "UNAVAILABLE"],
         "errors": [
             {
                 "code": "NOT_FOUND",
@@ -335,6 +345,11 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                 "code": "INVALID_JOB_ID",
                 "description": "A job ID in the request is malformed.",
                 "name": "invalid_job_id",
+            },
+            {
+                "code": "UNAVAILABLE",
+                "description": "The job store cannot be reached (Redis is down, say); retry once\nit is back.",
+                "name": "unavailable",
             },
         ],
         "example": {
