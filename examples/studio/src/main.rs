@@ -33,7 +33,10 @@
 //!   reported `INTERRUPTED`.
 //!
 //! Content is stored under `$STUDIO_DATA`, by default a `toolwright-studio`
-//! folder in the system's temporary directory.
+//! folder in the system's temporary directory. For tests of a deployment,
+//! `$STUDIO_JOB_LEASE_MS` sets how long a worker's lease on its jobs lasts
+//! (`DispatcherConfig::job_lease`, default 5,000), and `$STUDIO_STEP_MS`
+//! how long each step of `orpheus_generate` takes (default 25).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -170,7 +173,7 @@ async fn serve_gateway(rest: &[String]) -> Result<(), Box<dyn std::error::Error>
     let mut config = ClientConfig::default();
     if let Some(spec) = take_jobs(&mut rest)? {
         let records = toolwright::jobs::open(&spec)?;
-        config = config.jobs(records, DispatcherConfig::default().job_lease);
+        config = config.jobs(records, dispatcher_config()?.job_lease);
         eprintln!("studio: job records in {spec}");
     }
     let mut mode = None;
@@ -253,15 +256,41 @@ fn open_dispatcher(
     data_dir: &Path,
     jobs: Option<&str>,
 ) -> Result<Dispatcher<Studio>, Box<dyn std::error::Error>> {
-    let studio = Studio::open(data_dir)?;
+    let mut studio = Studio::open(data_dir)?;
+    if let Some(step) = millis_from_env("STUDIO_STEP_MS")? {
+        studio = studio.with_step(step);
+    }
+    let config = dispatcher_config()?;
     Ok(match jobs {
         Some(spec) => {
             let records = toolwright::jobs::open(spec)?;
             eprintln!("studio: job records in {spec}");
-            Dispatcher::with_job_records(studio, DispatcherConfig::default(), records)
+            Dispatcher::with_job_records(studio, config, records)
         }
-        None => Dispatcher::new(studio),
+        None => Dispatcher::with_config(studio, config),
     })
+}
+
+/// The dispatcher's configuration: the default, with `$STUDIO_JOB_LEASE_MS`.
+fn dispatcher_config() -> Result<DispatcherConfig, Box<dyn std::error::Error>> {
+    let config = DispatcherConfig::default();
+    Ok(match millis_from_env("STUDIO_JOB_LEASE_MS")? {
+        Some(lease) => config.job_lease(lease),
+        None => config,
+    })
+}
+
+/// A duration in milliseconds from the environment variable `name`.
+fn millis_from_env(name: &str) -> Result<Option<Duration>, Box<dyn std::error::Error>> {
+    match std::env::var(name) {
+        Ok(ms) => {
+            let ms: u64 = ms
+                .parse()
+                .map_err(|_| format!("${name} is not a number of milliseconds: {ms:?}"))?;
+            Ok(Some(Duration::from_millis(ms)))
+        }
+        Err(_) => Ok(None),
+    }
 }
 
 /// Serves the studio over HOOT01 until Ctrl-C or SIGTERM, then drains.

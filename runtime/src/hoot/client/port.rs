@@ -13,8 +13,8 @@ use crate::codec::{self, Limits};
 use crate::events::ToolEvents;
 use crate::jobs::tools;
 use crate::jobs::{
-    JobCancelResponse, JobEvent, JobInfo, JobListRequest, JobListResponse, JobPollRequest,
-    JobPollResponse, Owner,
+    JobCall, JobCancelResponse, JobEvent, JobInfo, JobListRequest, JobListResponse, JobPollRequest,
+    JobPollResponse, JobReply, Owner,
 };
 use crate::port::{CallOptions, CallPort, PortEnvelope};
 use crate::{IntoToolError, ResponseEnvelope, ServerCatalogue, ToolError};
@@ -48,6 +48,60 @@ impl<C> Client<C> {
     }
 }
 
+impl<C> Client<C>
+where
+    C: ServerCatalogue,
+    C::Response: DeserializeOwned,
+{
+    /// A call on a backend, its answer decoded.
+    async fn answer(&self, request: Vec<u8>, options: CallOptions) -> PortEnvelope<Self> {
+        match self.call_raw(request, options).await {
+            Ok(body) => codec::from_msgpack(&body, self.inner.config.limits).unwrap_or_else(|e| {
+                ResponseEnvelope::Error(ToolError::internal(format!(
+                    "the backend's answer does not decode: {}",
+                    e.message
+                )))
+            }),
+            Err(e) => ResponseEnvelope::Error(e),
+        }
+    }
+
+    /// A job tool's call, answered from the shared store.
+    async fn answer_job_tool(&self, request: &[u8], caller: Option<&Owner>) -> PortEnvelope<Self> {
+        let request: C::Request = match codec::from_msgpack(request, self.inner.config.limits) {
+            Ok(request) => request,
+            Err(e) => return ResponseEnvelope::Error(e),
+        };
+        let Ok(call) = C::into_job_call(request) else {
+            return ResponseEnvelope::Error(ToolError::internal(
+                "a job tool's request is not the catalogue's job call",
+            ));
+        };
+        let reply = match call {
+            JobCall::Status(r) => self
+                .job_status(&r.job_id, caller)
+                .await
+                .map(JobReply::Status),
+            JobCall::List(r) => self.job_list(r, caller).await.map(JobReply::List),
+            JobCall::Poll(r) => self.job_poll(r, caller).await.map(JobReply::Poll),
+            JobCall::Cancel(r) => self
+                .job_cancel(&r.job_id, caller)
+                .await
+                .map(JobReply::Cancel),
+        };
+        match reply {
+            Ok(reply) => ResponseEnvelope::Success(C::from_job_reply(reply)),
+            Err(e) => ResponseEnvelope::Error(e),
+        }
+    }
+}
+
+/// Whether a MsgPack request calls one of the job tools.
+fn is_job_tool(request: &[u8]) -> bool {
+    super::route::tool_name(request)
+        .is_some_and(|tool| matches!(tool, "job_status" | "job_list" | "job_poll" | "job_cancel"))
+}
+
 /// `{"tool": "job_status", "job_id": …}` and `job_cancel`'s.
 #[derive(Serialize)]
 struct JobRequest<'a> {
@@ -73,14 +127,12 @@ where
 
     async fn call(&self, request: Vec<u8>, options: CallOptions) -> PortEnvelope<Self> {
         let trace = self.inner.tool_events.start(&request);
-        let answer = match self.call_raw(request, options).await {
-            Ok(body) => codec::from_msgpack(&body, self.inner.config.limits).unwrap_or_else(|e| {
-                ResponseEnvelope::Error(ToolError::internal(format!(
-                    "the backend's answer does not decode: {}",
-                    e.message
-                )))
-            }),
-            Err(e) => ResponseEnvelope::Error(e),
+        let shared = self.inner.config.jobs.is_some();
+        let answer = if shared && is_job_tool(&request) {
+            // The workers' shared store answers: no worker need be there.
+            self.answer_job_tool(&request, options.owner.as_ref()).await
+        } else {
+            self.answer(request, options).await
         };
         if let Some(trace) = trace {
             trace.end(self, &answer);

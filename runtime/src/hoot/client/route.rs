@@ -44,7 +44,7 @@ pub(super) fn of(request: &[u8]) -> Route {
 
 /// The tool a request names, when `tool` is its first key (as every
 /// encoder writes it).
-fn tool_name(request: &[u8]) -> Option<&str> {
+pub(super) fn tool_name(request: &[u8]) -> Option<&str> {
     let mut rest = request;
     let _entries = rmp::decode::read_map_len(&mut rest).ok()?;
     let (key, rest) = rmp::decode::read_str_from_slice(rest).ok()?;
