@@ -105,7 +105,7 @@ class Deployment:
     redis: Redis
     workers: list[subprocess.Popen[bytes]]
     gateways: list[str]
-    processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    gateway_processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
 
     def worker_of(self, job_id: str) -> subprocess.Popen[bytes]:
         """The worker process running `job_id`, as the store names it
@@ -146,6 +146,7 @@ def deployment() -> Iterator[Deployment]:
                 wait_for_port(worker, port)
                 endpoints.append(endpoint)
             gateways = []
+            gateway_processes = []
             for _ in range(2):
                 port = free_port()
                 backends = [arg for endpoint in endpoints for arg in ("--backend", endpoint)]
@@ -156,9 +157,10 @@ def deployment() -> Iterator[Deployment]:
                     stderr=subprocess.DEVNULL,
                 )
                 processes.append(gateway)
+                gateway_processes.append(gateway)
                 wait_for_port(gateway, port)
                 gateways.append(f"http://127.0.0.1:{port}/mcp")
-            yield Deployment(redis=redis, workers=workers, gateways=gateways, processes=processes)
+            yield Deployment(redis=redis, workers=workers, gateways=gateways, gateway_processes=gateway_processes)
         finally:
             for process in processes:
                 if process.poll() is None:

@@ -11,7 +11,10 @@ import signal
 import time
 from typing import Any
 
+import httpx2
 import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 
 from conftest import LEASE_MS, Deployment, connect, structured, tool_error
 
@@ -156,3 +159,58 @@ async def test_without_redis_the_store_is_a_typed_error_and_it_comes_back(deploy
             await through_b.call_tool("job_poll", {"job_ids": [after], "timeout_ms": 30_000, "mode": "all"})
         )
         assert polled["completed"] == [after], polled
+
+
+class Balancer(httpx2.AsyncBaseTransport):
+    """A load balancer in front of the gateways, as a client sees one: every
+    request goes to the gateway in `target`, whatever the URL says. It
+    notes the session id the server gave."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self.session: str | None = None
+        self.inner = httpx2.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        target = httpx2.URL(self.target)
+        request.url = request.url.copy_with(host=target.host, port=target.port)
+        request.headers["host"] = f"{target.host}:{target.port}"
+        response = await self.inner.handle_async_request(request)
+        self.session = response.headers.get("mcp-session-id", self.session)
+        return response
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+# The session sets its log level the 2025-11-25 way, which 2026-07-28
+# deprecates: that is the revision whose sessions move between gateways.
+@pytest.mark.filterwarnings("ignore:The logging capability is deprecated")
+async def test_a_session_goes_on_through_another_gateway_when_its_own_dies(deployment: Deployment) -> None:
+    a, b = deployment.gateways
+    balancer = Balancer(a)
+    async with httpx2.AsyncClient(transport=balancer, timeout=httpx2.Timeout(30.0, read=300.0)) as http:
+        transport = streamable_http_client("http://gateway/mcp", http_client=http)
+        async with Client(transport, mode="legacy", read_timeout_seconds=30) as client:
+            await client.set_logging_level("info")
+            job_id = await start(client, LONG)
+            session = balancer.session
+            assert session, "a 2025-11-25 server gives a session id"
+
+            deployment.gateway_processes[0].send_signal(signal.SIGKILL)
+            deployment.gateway_processes[0].wait()
+            balancer.target = b
+
+            # The same session, on the other gateway: its job is its own
+            # there too, and its log level came with it.
+            seen = await status(client, job_id)
+            assert seen["state"] in ("pending", "running"), seen
+            cancelled = structured(await client.call_tool("job_cancel", {"job_id": job_id}))
+            assert cancelled["cancelled"] is True, cancelled
+            stored = deployment.redis.command("HGET", f"toolwright:mcp-session:{session}", "level")
+            assert stored == '"info"', stored
+
+            # Another session does not see the job.
+            async with connect(b, principal="mallory") as other:
+                error = tool_error(await other.call_tool("job_status", {"job_id": job_id}))
+                assert error["code"] == "NOT_FOUND", error

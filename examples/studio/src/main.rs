@@ -171,8 +171,9 @@ async fn serve_gateway(rest: &[String]) -> Result<(), Box<dyn std::error::Error>
     let listing = Listing::take(&mut rest)?;
     let mut backends = Vec::new();
     let mut config = ClientConfig::default();
-    if let Some(spec) = take_jobs(&mut rest)? {
-        let records = toolwright::jobs::open(&spec)?;
+    let jobs = take_jobs(&mut rest)?;
+    if let Some(spec) = &jobs {
+        let records = toolwright::jobs::open(spec)?;
         config = config.jobs(records, dispatcher_config()?.job_lease);
         eprintln!("studio: job records in {spec}");
     }
@@ -205,6 +206,7 @@ async fn serve_gateway(rest: &[String]) -> Result<(), Box<dyn std::error::Error>
     }
     let server = listing
         .apply(McpServer::new(client)?.named("studio-gateway", env!("CARGO_PKG_VERSION")))?;
+    let server = shared_sessions(server, jobs.as_deref())?;
     match mode {
         None => {
             eprintln!("studio: gateway on stdio to {}", backends.join(", "));
@@ -216,6 +218,20 @@ async fn serve_gateway(rest: &[String]) -> Result<(), Box<dyn std::error::Error>
         }
     }
     Ok(())
+}
+
+/// `server`, keeping its sessions in Redis too when the jobs are there, so
+/// that any replica behind one address serves any session.
+fn shared_sessions<P: CallPort>(
+    server: McpServer<P>,
+    jobs: Option<&str>,
+) -> Result<McpServer<P>, Box<dyn std::error::Error>> {
+    Ok(match jobs {
+        Some(url) if url.starts_with("redis://") || url.starts_with("rediss://") => {
+            server.sessions(toolwright::mcp::RedisSessions::open(url)?)
+        }
+        _ => server,
+    })
 }
 
 /// Serves `server` over Streamable HTTP at `addr` (default
@@ -350,6 +366,7 @@ async fn serve_mcp(
     let dispatcher = open_dispatcher(data_dir, jobs.as_deref())?;
     let server = listing
         .apply(McpServer::new(dispatcher.clone())?.named("studio", env!("CARGO_PKG_VERSION")))?;
+    let server = shared_sessions(server, jobs.as_deref())?;
     match (mode, rest.as_slice()) {
         ("--stdio", []) => {
             eprintln!("studio: serving MCP on stdio");

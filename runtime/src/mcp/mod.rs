@@ -69,3 +69,5 @@ pub use crate::http::HttpConfig;
 pub use revision::{PROTOCOL_VERSIONS, Revision};
 pub use server::McpServer;
 pub use tools::toolsets::UnknownToolset;
+#[cfg(feature = "redis")]
+pub use transport::http::RedisSessions;

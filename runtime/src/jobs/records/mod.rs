@@ -28,7 +28,7 @@ mod record;
 #[cfg(feature = "durable")]
 mod redb;
 #[cfg(feature = "redis")]
-mod redis;
+pub(crate) mod redis;
 
 use std::fmt;
 use std::future::Future;

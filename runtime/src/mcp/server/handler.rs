@@ -150,17 +150,32 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
     async fn set_level(
         &self,
         request: rmcp::model::SetLevelRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let level = serde_json::to_value(request.level)
             .and_then(serde_json::from_value::<LogLevel>)
             .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
+        #[cfg(feature = "redis")]
+        self.keep_level(&context, level).await?;
+        #[cfg(not(feature = "redis"))]
+        let _ = context;
         *self
             .session
             .log_level
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(level);
         Ok(())
+    }
+
+    #[cfg(feature = "redis")]
+    async fn initialize(
+        &self,
+        request: rmcp::model::InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        self.restore_level(&context).await;
+        self.negotiate_initialize(&request)
     }
 
     async fn on_custom_request(

@@ -5,6 +5,8 @@
 pub(super) mod handler;
 mod listing;
 mod owner;
+#[cfg(feature = "redis")]
+mod shared_session;
 
 use std::sync::Arc;
 
@@ -54,6 +56,10 @@ pub(super) struct Shared<P> {
     pub(super) task_questions: Arc<TaskQuestions>,
     /// Set when results come in HIP-0300's envelope: its trace ids.
     pub(super) envelope: Option<Arc<envelope::Traces>>,
+    /// Where sessions are kept, when every replica of the server shares
+    /// them.
+    #[cfg(feature = "redis")]
+    pub(in crate::mcp) sessions: Option<Arc<crate::mcp::RedisSessions>>,
 }
 
 /// What one session holds (2025-11-25 and earlier; a 2026-07-28 request
@@ -119,6 +125,8 @@ impl<P: CallPort> McpServer<P> {
                 seal: Arc::new(seal::Seal::random().map_err(ServeError::StateKey)?),
                 task_questions: Arc::default(),
                 envelope: None,
+                #[cfg(feature = "redis")]
+                sessions: None,
             }),
             session: Session::default(),
         })
@@ -179,6 +187,18 @@ impl<P: CallPort> McpServer<P> {
     #[must_use]
     pub fn shared_jobs(mut self) -> Self {
         self.shared_mut().shared_jobs = true;
+        self
+    }
+
+    /// Keeps its Streamable HTTP sessions in `store`, shared by every
+    /// replica of the server behind one address: a 2025-11-25 client that
+    /// reconnects to another replica with its `Mcp-Session-Id` goes on
+    /// with its negotiated revision and capabilities and its log level, and
+    /// (with a job store the replicas share) its jobs.
+    #[cfg(feature = "redis")]
+    #[must_use]
+    pub fn sessions(mut self, store: crate::mcp::RedisSessions) -> Self {
+        self.shared_mut().sessions = Some(Arc::new(store));
         self
     }
 

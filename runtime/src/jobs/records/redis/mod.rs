@@ -90,19 +90,7 @@ impl RedisJobs {
         let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
             StoreError("a Redis job store is opened within a tokio runtime".to_owned())
         })?;
-        let client = redis::Client::open(url).map_err(|e| StoreError(format!("{url}: {e}")))?;
-        let addr = client.get_connection_info().addr().to_string();
-        let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(CONNECT_TIMEOUT))
-            .set_response_timeout(Some(TIMEOUT))
-            .set_number_of_retries(1)
-            .set_min_delay(Duration::from_millis(50))
-            .set_max_delay(Duration::from_millis(500));
-        let connection = {
-            let _entered = runtime.enter();
-            ConnectionManager::new_lazy_with_config(client.clone(), config)
-                .map_err(|e| StoreError(format!("Redis at {addr}: {e}")))?
-        };
+        let (client, connection, addr) = connect(url, &runtime)?;
         let (changes, _) = broadcast::channel(CHANGES);
         let stop = CancellationToken::new();
         runtime.spawn(follow(client, changes.clone(), stop.clone()));
@@ -122,6 +110,29 @@ impl RedisJobs {
     fn connection(&self) -> ConnectionManager {
         self.connection.clone()
     }
+}
+
+/// A client of the Redis at `url` and its shared connection, made without
+/// connecting (it connects on first use, and again after a loss), and the
+/// server's address for messages.
+pub(crate) fn connect(
+    url: &str,
+    runtime: &tokio::runtime::Handle,
+) -> Result<(redis::Client, ConnectionManager, String), StoreError> {
+    let client = redis::Client::open(url).map_err(|e| StoreError(format!("{url}: {e}")))?;
+    let addr = client.get_connection_info().addr().to_string();
+    let config = ConnectionManagerConfig::new()
+        .set_connection_timeout(Some(CONNECT_TIMEOUT))
+        .set_response_timeout(Some(TIMEOUT))
+        .set_number_of_retries(1)
+        .set_min_delay(Duration::from_millis(50))
+        .set_max_delay(Duration::from_millis(500));
+    let connection = {
+        let _entered = runtime.enter();
+        ConnectionManager::new_lazy_with_config(client.clone(), config)
+            .map_err(|e| StoreError(format!("Redis at {addr}: {e}")))?
+    };
+    Ok((client, connection, addr))
 }
 
 fn key(kind: &str, name: &str) -> String {

@@ -5,6 +5,8 @@
 mod batch;
 mod guard;
 mod messages;
+#[cfg(feature = "redis")]
+mod redis_sessions;
 pub(in crate::mcp) mod sessions;
 
 use std::sync::Arc;
@@ -14,6 +16,8 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use tokio::net::TcpListener;
 
 pub use crate::http::HttpConfig;
+#[cfg(feature = "redis")]
+pub use redis_sessions::RedisSessions;
 
 use crate::ServeError;
 use crate::mcp::server::McpServer;
@@ -79,12 +83,17 @@ impl<P: CallPort> McpServer<P> {
         };
         // `Host` and `Origin` are the guard's, by the rules the web routes
         // follow too (`http::Access`), so rmcp's own checks are off.
-        let rmcp_config = StreamableHttpServerConfig::default()
+        #[allow(unused_mut)] // without `redis`
+        let mut rmcp_config = StreamableHttpServerConfig::default()
             .disable_allowed_hosts()
             .disable_allowed_origins()
             .with_max_request_body_bytes(config.max_body_bytes)
             .with_json_response(config.json_response)
             .with_cancellation_token(config.shutdown.child_token());
+        #[cfg(feature = "redis")]
+        if let Some(sessions) = &self.shared.sessions {
+            rmcp_config.session_store = Some(sessions.clone());
+        }
         let inner: Inner<P> = StreamableHttpService::new(
             move || Ok(self.for_session()),
             Arc::new(Sessions::default()),

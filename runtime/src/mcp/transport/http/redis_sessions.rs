@@ -1,0 +1,140 @@
+//! [`RedisSessions`]: MCP sessions kept in Redis, so that any replica of a
+//! server behind one address serves any session.
+
+use std::time::Duration;
+
+use redis::AsyncCommands;
+use redis::aio::ConnectionManager;
+use rmcp::transport::streamable_http_server::session::{
+    SessionState, SessionStore, SessionStoreError,
+};
+
+use crate::caller::LogLevel;
+use crate::jobs::records::StoreError;
+
+/// How long a session nobody uses is kept: refreshed by each write.
+const IDLE: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// MCP 2025-11-25 sessions in Redis (or Valkey). A session begun on one
+/// server is served by another that shares the store: rmcp replays the
+/// session's `initialize` there (its negotiated revision and
+/// capabilities), and the server restores the log level the client set.
+/// Its jobs and tasks need no more: they belong to the session's id, and
+/// are in the shared job store (`RedisJobs`). Give the server one with
+/// [`McpServer::sessions`](crate::mcp::McpServer::sessions).
+///
+/// A session is forgotten a day after its last write, or when its client
+/// ends it.
+#[derive(Clone)]
+pub struct RedisSessions {
+    connection: ConnectionManager,
+    addr: String,
+}
+
+impl std::fmt::Debug for RedisSessions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedisSessions")
+            .field("addr", &self.addr)
+            .finish_non_exhaustive()
+    }
+}
+
+fn key(session: &str) -> String {
+    format!("toolwright:mcp-session:{session}")
+}
+
+fn seconds(d: Duration) -> i64 {
+    i64::try_from(d.as_secs()).unwrap_or(i64::MAX)
+}
+
+impl RedisSessions {
+    /// Sessions in the Redis at `url` (`redis://HOST:PORT/DB`). Returns at
+    /// once, without connecting; call it within a tokio runtime.
+    ///
+    /// # Errors
+    /// For a URL that is not a Redis URL, or outside a tokio runtime.
+    pub fn open(url: &str) -> Result<Self, StoreError> {
+        let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
+            StoreError("a Redis session store is opened within a tokio runtime".to_owned())
+        })?;
+        let (_, connection, addr) = crate::jobs::records::redis::connect(url, &runtime)?;
+        Ok(RedisSessions { connection, addr })
+    }
+
+    fn error(&self, e: &redis::RedisError) -> StoreError {
+        StoreError(format!("Redis at {}: {e}", self.addr))
+    }
+
+    /// The log level the session's client set, if any.
+    ///
+    /// # Errors
+    /// When Redis cannot be reached.
+    pub(crate) async fn level(&self, session: &str) -> Result<Option<LogLevel>, StoreError> {
+        let level: Option<String> = self
+            .connection
+            .clone()
+            .hget(key(session), "level")
+            .await
+            .map_err(|e| self.error(&e))?;
+        Ok(level.and_then(|level| serde_json::from_str(&level).ok()))
+    }
+
+    /// Records the log level the session's client set.
+    ///
+    /// # Errors
+    /// When Redis cannot be reached.
+    pub(crate) async fn set_level(&self, session: &str, level: LogLevel) -> Result<(), StoreError> {
+        let level = serde_json::to_string(&level)
+            .map_err(|e| StoreError(format!("the level does not encode: {e}")))?;
+        let () = redis::pipe()
+            .atomic()
+            .hset(key(session), "level", level)
+            .ignore()
+            .expire(key(session), seconds(IDLE))
+            .ignore()
+            .query_async(&mut self.connection.clone())
+            .await
+            .map_err(|e| self.error(&e))?;
+        Ok(())
+    }
+}
+
+#[async_trait::async_trait]
+impl SessionStore for RedisSessions {
+    async fn load(&self, session_id: &str) -> Result<Option<SessionState>, SessionStoreError> {
+        let state: Option<String> = self
+            .connection
+            .clone()
+            .hget(key(session_id), "init")
+            .await
+            .map_err(|e| self.error(&e))?;
+        match state {
+            Some(state) => Ok(Some(serde_json::from_str(&state)?)),
+            None => Ok(None),
+        }
+    }
+
+    async fn store(&self, session_id: &str, state: &SessionState) -> Result<(), SessionStoreError> {
+        let state = serde_json::to_string(state)?;
+        let () = redis::pipe()
+            .atomic()
+            .hset(key(session_id), "init", state)
+            .ignore()
+            .expire(key(session_id), seconds(IDLE))
+            .ignore()
+            .query_async(&mut self.connection.clone())
+            .await
+            .map_err(|e| self.error(&e))?;
+        Ok(())
+    }
+
+    async fn delete(&self, session_id: &str) -> Result<(), SessionStoreError> {
+        let () = self
+            .connection
+            .clone()
+            .del(key(session_id))
+            .await
+            .map_err(|e| self.error(&e))?;
+        Ok(())
+    }
+}
