@@ -117,7 +117,7 @@ fn stores() -> (Vec<(&'static str, Make)>, Keep) {
 fn jobs(c: &mut Criterion) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
-        .enable_time()
+        .enable_all()
         .build()
         .expect("a runtime");
     let mut group = c.benchmark_group("jobs");

@@ -42,8 +42,12 @@ pub mod codes {
     /// or from before a restart). Start again without one.
     pub const INVALID_CURSOR: &str = "INVALID_CURSOR";
 
+    /// A HOOT01 backend does not serve the service (catalogue) a Request or
+    /// Heartbeat named; its details say which it serves. Nothing ran.
+    pub const UNKNOWN_SERVICE: &str = "UNKNOWN_SERVICE";
+
     /// Every built-in code.
-    pub const ALL: [&str; 12] = [
+    pub const ALL: [&str; 13] = [
         INVALID_REQUEST,
         UNKNOWN_TOOL,
         UNKNOWN_ACTION,
@@ -56,6 +60,7 @@ pub mod codes {
         UNSUPPORTED,
         INPUT_REQUIRED,
         INVALID_CURSOR,
+        UNKNOWN_SERVICE,
     ];
 }
 

@@ -23,6 +23,10 @@
 //!   JSON at the edge, MsgPack to the workers, each call to the least busy
 //!   one and the job tools to the worker that runs the job.
 //!
+//! - `serve --hoot` takes `--service NAME` (again for more names) to answer
+//!   only Requests for those services, refusing others with
+//!   `UNKNOWN_SERVICE`; `gateway --service NAME` names the service in its
+//!   Requests, so only backends serving it join its rotation.
 //! - `serve` and `gateway` take `--jobs STORE` (or `$STUDIO_JOBS`): where
 //!   the jobs' records are kept. `memory` (the default) keeps them in the
 //!   process; a file path keeps them in a redb file, so that results and
@@ -89,10 +93,23 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
 
 const USAGE: &str = "usage: studio [call TOOL [JSON]
               | serve (--stdio | --http [ADDR]) [LISTING] [--jobs STORE]
-              | serve --hoot ENDPOINT [--iopub ENDPOINT] [--jobs STORE]
-              | gateway --backend ENDPOINT... [--iopub ENDPOINT...] (--stdio | --http [ADDR]) [LISTING] [--jobs STORE]]
+              | serve --hoot ENDPOINT [--iopub ENDPOINT] [--service NAME]... [--jobs STORE]
+              | gateway --backend ENDPOINT... [--iopub ENDPOINT...] [--service NAME] (--stdio | --http [ADDR]) [LISTING] [--jobs STORE]]
 LISTING: [--toolset NAME[,NAME...]]... [--progressive] [--envelope] [--event-streams]
 STORE: memory | PATH (a redb file) | redis://HOST:PORT/DB; default $STUDIO_JOBS, else memory";
+
+/// Takes every `--service NAME` out of `args`.
+fn take_services(args: &mut Vec<String>) -> Result<Vec<String>, Box<dyn std::error::Error>> {
+    let mut services = Vec::new();
+    while let Some(at) = args.iter().position(|a| a == "--service") {
+        if at + 1 >= args.len() {
+            return Err(USAGE.into());
+        }
+        services.push(args.remove(at + 1));
+        args.remove(at);
+    }
+    Ok(services)
+}
 
 /// Takes `--jobs STORE` out of `args`; `$STUDIO_JOBS` when it is not
 /// there. `None` for the default, memory.
@@ -172,6 +189,11 @@ async fn serve_gateway(rest: &[String]) -> Result<(), Box<dyn std::error::Error>
     let mut backends = Vec::new();
     let mut config = ClientConfig::default();
     let jobs = take_jobs(&mut rest)?;
+    match take_services(&mut rest)?.as_slice() {
+        [] => {}
+        [service] => config = config.service(service.as_str()),
+        _ => return Err("a gateway fronts one service: give --service once".into()),
+    }
     if let Some(spec) = &jobs {
         let records = toolwright::jobs::open(spec)?;
         config = config.jobs(records, dispatcher_config()?.job_lease);
@@ -313,6 +335,7 @@ fn millis_from_env(name: &str) -> Result<Option<Duration>, Box<dyn std::error::E
 async fn serve_hoot(data_dir: &Path, rest: &[String]) -> Result<(), Box<dyn std::error::Error>> {
     let mut rest = rest.to_vec();
     let jobs = take_jobs(&mut rest)?;
+    let services = take_services(&mut rest)?;
     let (endpoint, iopub) = match rest.as_slice() {
         [endpoint] => (endpoint, None),
         [endpoint, flag, iopub] if flag == "--iopub" => (endpoint, Some(iopub)),
@@ -320,10 +343,13 @@ async fn serve_hoot(data_dir: &Path, rest: &[String]) -> Result<(), Box<dyn std:
     };
     let dispatcher = open_dispatcher(data_dir, jobs.as_deref())?;
     let mut config = ServerConfig::new(endpoint.as_str());
+    for service in services {
+        config = config.service(service);
+    }
     if let Some(iopub) = iopub {
         config = config.iopub(iopub.as_str());
     }
-    let server = Server::serve(dispatcher, config)?;
+    let server = Server::serve(dispatcher.clone(), config)?;
     match server.iopub_endpoint() {
         Some(iopub) => eprintln!(
             "studio: serving HOOT01 at {}, IOPub at {iopub}",
@@ -334,6 +360,8 @@ async fn serve_hoot(data_dir: &Path, rest: &[String]) -> Result<(), Box<dyn std:
     stopped().await?;
     eprintln!("studio: draining the calls in flight");
     server.shutdown(Duration::from_secs(10)).await;
+    // The jobs still running are cancelled and recorded so.
+    dispatcher.shutdown().await;
     Ok(())
 }
 
@@ -371,6 +399,9 @@ async fn serve_mcp(
         ("--stdio", []) => {
             eprintln!("studio: serving MCP on stdio");
             server.serve_stdio().await?;
+            // The client is gone: the jobs still running are cancelled
+            // and recorded so.
+            dispatcher.shutdown().await;
         }
         ("--http", [] | [_]) => {
             let addr = rest.first().map(String::as_str);

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use super::MAX_SERVICE_LEN;
+
 /// Why a HOOT01 server or client could not start.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -28,6 +30,8 @@ pub enum HootError {
     NoRuntime,
     /// A client was given no backend to connect to.
     NoBackend,
+    /// A service name longer than frame 4 holds (255 bytes).
+    ServiceName(String),
     /// The catalogue's generated MCP schema, which a batch transport reads
     /// arguments against, does not parse.
     Schema(String),
@@ -50,6 +54,11 @@ impl fmt::Display for HootError {
             HootError::NoBackend => {
                 f.write_str("a HOOT01 client needs at least one backend endpoint")
             }
+            HootError::ServiceName(name) => write!(
+                f,
+                "a HOOT01 service name is at most {MAX_SERVICE_LEN} bytes; `{name}` has {}",
+                name.len()
+            ),
             HootError::Schema(e) => write!(f, "the catalogue's MCP schema does not parse: {e}"),
         }
     }
@@ -61,7 +70,10 @@ impl std::error::Error for HootError {
             HootError::Bind { source, .. } | HootError::Connect { source, .. } => Some(source),
             HootError::Socket(e) => Some(e),
             HootError::Thread(e) => Some(e),
-            HootError::NoRuntime | HootError::NoBackend | HootError::Schema(_) => None,
+            HootError::NoRuntime
+            | HootError::NoBackend
+            | HootError::ServiceName(_)
+            | HootError::Schema(_) => None,
         }
     }
 }
@@ -70,4 +82,12 @@ impl From<zmq::Error> for HootError {
     fn from(e: zmq::Error) -> Self {
         HootError::Socket(e)
     }
+}
+
+/// [`HootError::ServiceName`] for a name frame 4 cannot hold.
+pub(super) fn check_service(name: &str) -> Result<(), HootError> {
+    if name.len() > MAX_SERVICE_LEN {
+        return Err(HootError::ServiceName(name.to_owned()));
+    }
+    Ok(())
 }

@@ -39,7 +39,7 @@ mod server;
 mod talk;
 
 pub use body::{CallBody, encode_call};
-pub use client::{Client, ClientConfig};
+pub use client::{BackendState, BackendStatus, Client, ClientConfig};
 pub use error::HootError;
 pub use frame::{
     Command, ContentType, FRAMES, FrameError, MAGIC, MAX_SERVICE_LEN, Message, Refused, RequestId,

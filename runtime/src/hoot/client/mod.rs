@@ -2,11 +2,15 @@
 //!
 //! One DEALER per backend, on a thread of its own; calls are pipelined and
 //! matched to their Replies by request id. A call goes to the live backend
-//! with the fewest calls in flight (each backend is a worker; it announces
-//! itself with Ready), and the job tools go to the backend that runs their
-//! job. Every backend is heartbeated: one silent for longer than the
-//! liveness window is taken out of rotation and its callers get
-//! `UNAVAILABLE` at once; it rejoins when it answers again. An
+//! with the fewest calls in flight, backends with as few taking turns
+//! (each backend is a worker; it announces itself with Ready), and the job
+//! tools go to the backend that runs their job. Every backend is
+//! heartbeated: one silent for longer than the liveness window, or whose
+//! connection libzmq reports closed, is taken out of rotation and its
+//! callers get `UNAVAILABLE` at once; it rejoins when it answers again. A
+//! call that never reached a backend (libzmq would not take it, or the
+//! backend refused the client's [service](ClientConfig::service)) has not
+//! run, and goes to the next live backend instead. An
 //! [`McpServer`](crate::mcp::McpServer) over a client is a gateway: MCP at
 //! the edge, MsgPack over HOOT01 behind it. It decodes the answers it
 //! passes on, so its catalogue derives both halves of serde (generated for
@@ -35,7 +39,10 @@ mod port;
 pub(crate) mod route;
 mod socket;
 mod state;
+mod status;
 mod talk;
+
+pub use status::{BackendState, BackendStatus};
 
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -54,7 +61,7 @@ use crate::port::{CallOptions, STREAM_CAPACITY, StreamEvent};
 use crate::{DispatcherConfig, ResponseEnvelope, ToolError, codes};
 use route::Route;
 use socket::Cmd;
-use state::{State, Waiter};
+use state::{Failure, State, Waiter};
 
 /// How a [`Client`] times and bounds its calls.
 #[derive(Clone, Debug)]
@@ -67,6 +74,7 @@ pub struct ClientConfig {
     iopub: Vec<String>,
     high_water_mark: i32,
     jobs: Option<jobs::SharedJobs>,
+    service: String,
 }
 
 impl Default for ClientConfig {
@@ -80,6 +88,7 @@ impl Default for ClientConfig {
             iopub: Vec::new(),
             high_water_mark: 10_000,
             jobs: None,
+            service: String::new(),
         }
     }
 }
@@ -141,6 +150,17 @@ impl ClientConfig {
         self
     }
 
+    /// The service (catalogue) its backends serve, named in frame 4 of
+    /// every Request and Heartbeat (at most 255 bytes of UTF-8). A backend
+    /// that serves other services answers `UNKNOWN_SERVICE` and never
+    /// joins the rotation ([`Client::backends`] says so). Default empty:
+    /// whatever each backend serves.
+    #[must_use]
+    pub fn service(mut self, service: impl Into<String>) -> Self {
+        self.service = service.into();
+        self
+    }
+
     /// Also subscribes to a backend's IOPub at `endpoint`, so
     /// [`CallPort::subscribe`](crate::port::CallPort::subscribe) sees its job events.
     #[must_use]
@@ -168,14 +188,9 @@ impl<C> Clone for Client<C> {
 
 impl<C> std::fmt::Debug for Client<C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let state = self.inner.lock();
-        let backends: Vec<(&str, bool, usize)> = state
-            .backends
-            .iter()
-            .map(|b| (b.endpoint.as_str(), b.alive, b.in_flight))
-            .collect();
         f.debug_struct("Client")
-            .field("backends", &backends)
+            .field("service", &self.inner.config.service)
+            .field("backends", &self.backends())
             .finish_non_exhaustive()
     }
 }
@@ -213,15 +228,21 @@ impl<C> Client<C> {
     ///
     /// # Errors
     /// [`HootError::NoBackend`] for an empty list,
+    /// [`HootError::ServiceName`] for a service name over 255 bytes,
     /// [`HootError::Connect`] for an endpoint libzmq rejects.
     pub fn connect<E: AsRef<str>>(backends: &[E], config: ClientConfig) -> Result<Self, HootError> {
         if backends.is_empty() {
             return Err(HootError::NoBackend);
         }
+        super::error::check_service(&config.service)?;
         let endpoints: Vec<String> = backends.iter().map(|e| e.as_ref().to_owned()).collect();
         let context = super::context::shared();
         let max_body = config.limits.max_bytes;
-        let mut dealers = Vec::with_capacity(endpoints.len());
+        // Dropped on any error below, it stops the monitors it holds.
+        let mut dealers = Dealers {
+            sockets: Vec::with_capacity(endpoints.len()),
+            monitors: Vec::with_capacity(endpoints.len()),
+        };
         for endpoint in &endpoints {
             let dealer = context.socket(zmq::DEALER)?;
             dealer.set_linger(0)?;
@@ -237,13 +258,10 @@ impl<C> Client<C> {
             )?;
             dealer.set_reconnect_ivl(100)?;
             dealer.set_reconnect_ivl_max(1000)?;
-            dealer
-                .connect(endpoint)
-                .map_err(|source| HootError::Connect {
-                    endpoint: endpoint.clone(),
-                    source,
-                })?;
-            dealers.push(dealer);
+            let monitor = monitor(&context, &dealer);
+            dealers.sockets.push(dealer);
+            dealers.monitors.push(monitor?);
+            dealer_connect(&dealers.sockets, endpoint)?;
         }
         let mut subscribers = Vec::with_capacity(config.iopub.len());
         for endpoint in &config.iopub {
@@ -259,15 +277,16 @@ impl<C> Client<C> {
             subscribers.push(subscriber);
         }
         let (outbox, inbox) = mailbox(&context)?;
-        let state = Arc::new(Mutex::new(State::new(&endpoints)));
+        let state = Arc::new(Mutex::new(State::new(&endpoints, &config.service)));
         let (events, _) = broadcast::channel(1024);
         let (alive_tx, alive) = watch::channel(0);
         let dropped = Arc::new(AtomicU64::new(0));
         let thread = socket::Thread {
             _context: context,
-            heard: vec![None; dealers.len()],
+            heard: vec![None; dealers.sockets.len()],
             dealers,
             subscribers,
+            service: config.service.clone(),
             inbox,
             state: state.clone(),
             events: events.clone(),
@@ -314,6 +333,13 @@ impl<C> Client<C> {
         *self.inner.alive.borrow()
     }
 
+    /// Every backend, in the order given to [`Client::connect`], with
+    /// whether it takes calls and, if it refused this client's service,
+    /// what it answered.
+    pub fn backends(&self) -> Vec<BackendStatus> {
+        self.inner.lock().statuses()
+    }
+
     /// Messages received and dropped: frame errors, Replies to calls whose
     /// callers had given up.
     pub fn dropped(&self) -> u64 {
@@ -350,13 +376,20 @@ impl<C> Client<C> {
             Route::Any => Vec::new(),
         };
         if candidates.len() < 2 {
-            return self.call_on(request, &route, None, options).await;
+            return self.call_on(&request, &route, None, &options).await;
         }
         let mut last = None;
         for backend in candidates {
-            let body = self
-                .call_on(request.clone(), &route, Some(backend), options.clone())
-                .await?;
+            let body = match self
+                .call_on(&request, &route, Some(backend), &options)
+                .await
+            {
+                Ok(body) => body,
+                // It left the rotation without hearing the question; the
+                // next one may know the jobs.
+                Err(e) if e.code == codes::UNAVAILABLE && !self.is_alive(backend) => continue,
+                Err(e) => return Err(e),
+            };
             if !is_not_found(&body) {
                 if let Route::Jobs(ids) = &route {
                     let mut state = self.inner.lock();
@@ -371,21 +404,60 @@ impl<C> Client<C> {
         last.ok_or_else(|| ToolError::new(codes::UNAVAILABLE, "no backend is answering"))
     }
 
-    /// Sends `request` to `pinned`, or to the backend its route picks.
+    fn is_alive(&self, backend: usize) -> bool {
+        self.inner.lock().backends[backend].alive
+    }
+
+    /// Sends `request` to `pinned`, or to the backend its route picks. A
+    /// Request that reached no backend (libzmq would not take it, or the
+    /// backend refused its service) cannot have run: it goes to the next
+    /// backend picked, the one that failed being out of rotation by then.
     async fn call_on(
         &self,
-        request: Vec<u8>,
+        request: &[u8],
         route: &Route,
         pinned: Option<usize>,
-        options: CallOptions,
+        options: &CallOptions,
     ) -> Result<Vec<u8>, ToolError> {
+        let limit = match options.wait {
+            Some(wait) if wait >= Duration::from_secs(60 * 60 * 24 * 365) => None,
+            wait => Some(self.inner.config.timeout + wait.unwrap_or_default()),
+        };
+        let deadline = limit.map(|l| tokio::time::Instant::now() + l);
+        // Each failed try takes a backend out of rotation; the bound only
+        // matters if they keep coming back in between.
+        let tries = self.inner.lock().backends.len() + 1;
+        let mut tried = 0;
+        loop {
+            tried += 1;
+            match self
+                .try_on(request, route, pinned, options, (deadline, limit))
+                .await
+            {
+                Ok(body) => return Ok(body),
+                Err(Failure::Undelivered(_)) if pinned.is_none() && tried < tries => {}
+                Err(failure) => return Err(failure.into_error()),
+            }
+        }
+    }
+
+    /// One try of [`Client::call_on`]: a Request to one backend, and what
+    /// comes back.
+    async fn try_on(
+        &self,
+        request: &[u8],
+        route: &Route,
+        pinned: Option<usize>,
+        options: &CallOptions,
+        (deadline, limit): (Option<tokio::time::Instant>, Option<Duration>),
+    ) -> Result<Vec<u8>, Failure> {
         let id = RequestId::new();
         let (waiter, mut inbox) = Waiter::new(STREAM_CAPACITY);
         let backend = {
             let mut state = self.inner.lock();
             let backend = match pinned {
                 Some(backend) => backend,
-                None => state.choose(route)?,
+                None => state.choose(route).map_err(Failure::Lost)?,
             };
             state.start(id, backend, waiter);
             backend
@@ -398,7 +470,7 @@ impl<C> Client<C> {
             done: false,
         };
         let body = CallBody {
-            request: &request,
+            request,
             wait: options.wait,
             stream: options.stream.is_some(),
             owner: options.owner.as_ref().map(|o| o.as_str()),
@@ -407,13 +479,8 @@ impl<C> Client<C> {
         .encode();
         self.inner.outbox.push(Cmd::Send {
             backend,
-            message: Message::request(id, "", body),
+            message: Message::request(id, self.inner.config.service.as_str(), body),
         });
-        let limit = match options.wait {
-            Some(wait) if wait >= Duration::from_secs(60 * 60 * 24 * 365) => None,
-            wait => Some(self.inner.config.timeout + wait.unwrap_or_default()),
-        };
-        let deadline = limit.map(|l| tokio::time::Instant::now() + l);
         let mut cancelling = false;
         // The caller's answers to the handler's questions, being thought
         // of; dropped (and so abandoned) when the call ends.
@@ -430,7 +497,7 @@ impl<C> Client<C> {
                 // reach the caller before it.
                 biased;
                 Some(body) = inbox.stream.recv() => {
-                    self.forward(&body, &options, &mut asks)?;
+                    self.forward(&body, options, &mut asks).map_err(Failure::Lost)?;
                 }
                 Some(answered) = asks.join_next(), if !asks.is_empty() => {
                     // A task that panicked or was aborted has no answer; the
@@ -444,10 +511,10 @@ impl<C> Client<C> {
                 answer = &mut inbox.answer => {
                     guard.done = true;
                     while let Ok(body) = inbox.stream.try_recv() {
-                        self.forward(&body, &options, &mut asks)?;
+                        self.forward(&body, options, &mut asks).map_err(Failure::Lost)?;
                     }
                     return answer.unwrap_or_else(|_| {
-                        Err(ToolError::new(codes::UNAVAILABLE, "the client has stopped"))
+                        Err(Failure::Lost(ToolError::new(codes::UNAVAILABLE, "the client has stopped")))
                     });
                 }
                 () = options.cancelled(), if !cancelling => {
@@ -458,14 +525,14 @@ impl<C> Client<C> {
                 }
                 () = expired => {
                     // The guard forgets the call and cancels it remotely.
-                    return Err(if cancelling {
+                    return Err(Failure::Lost(if cancelling {
                         ToolError::cancelled("the call was cancelled; its backend did not confirm in time")
                     } else {
                         ToolError::new(codes::TIMEOUT, format!(
                             "no answer within {:?}; the call was cancelled",
                             limit.unwrap_or_default()
                         ))
-                    });
+                    }));
                 }
             }
         }
@@ -500,6 +567,69 @@ impl<C> Client<C> {
         }
         Ok(())
     }
+}
+
+/// Makes each monitor's inproc endpoint unique within the process, whose
+/// clients share one context.
+static MONITORS: AtomicU64 = AtomicU64::new(0);
+
+/// A fresh inproc endpoint for a monitor.
+fn monitor_endpoint() -> String {
+    format!(
+        "inproc://toolwright-hoot-monitor-{}",
+        MONITORS.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// A PAIR socket that hears libzmq's connection events of `dealer`: when
+/// its connection closes, and when it opens again. Stop it with
+/// [`unmonitor`] before closing the PAIR.
+fn monitor(context: &zmq::Context, dealer: &zmq::Socket) -> Result<zmq::Socket, HootError> {
+    let endpoint = monitor_endpoint();
+    let events = zmq::SocketEvent::CONNECTED.to_raw() | zmq::SocketEvent::DISCONNECTED.to_raw();
+    dealer.monitor(&endpoint, i32::from(events))?;
+    let monitor = context.socket(zmq::PAIR)?;
+    monitor.set_linger(0)?;
+    monitor.connect(&endpoint)?;
+    Ok(monitor)
+}
+
+/// Connects the last of `dealers` to `endpoint`.
+fn dealer_connect(dealers: &[zmq::Socket], endpoint: &str) -> Result<(), HootError> {
+    let Some(dealer) = dealers.last() else {
+        return Ok(());
+    };
+    dealer
+        .connect(endpoint)
+        .map_err(|source| HootError::Connect {
+            endpoint: endpoint.to_owned(),
+            source,
+        })
+}
+
+/// The DEALERs, one per backend, and the PAIRs that hear their connection
+/// events. Dropped, it stops the monitors before the sockets close.
+pub(super) struct Dealers {
+    pub(super) sockets: Vec<zmq::Socket>,
+    pub(super) monitors: Vec<zmq::Socket>,
+}
+
+impl Drop for Dealers {
+    fn drop(&mut self) {
+        for dealer in &self.sockets {
+            unmonitor(dealer);
+        }
+    }
+}
+
+/// Stops `dealer`'s monitor. libzmq's I/O thread, which the process's
+/// servers and clients share, sends each event with a blocking send: an
+/// event for a monitor nobody reads any more would stop it for good. A
+/// monitor of no events replaces the old one (which libzmq closes), and
+/// sends nothing; the safe API cannot pass the null endpoint that would
+/// just stop it.
+fn unmonitor(dealer: &zmq::Socket) {
+    let _ = dealer.monitor(&monitor_endpoint(), 0);
 }
 
 /// Whether a final Reply is the job tools' `NOT_FOUND`.

@@ -4,6 +4,7 @@
 use serde::Deserialize;
 
 use crate::codec::{self, Limits};
+use crate::{ToolError, codes};
 
 /// Where a request must go.
 #[derive(Debug, PartialEq, Eq)]
@@ -63,6 +64,19 @@ pub(crate) fn envelope_key(body: &[u8]) -> Option<(&str, &[u8])> {
         return None;
     }
     rmp::decode::read_str_from_slice(rest).ok()
+}
+
+/// The error of an `error` envelope's value when it is a backend's refusal
+/// of the service a message named: `UNKNOWN_SERVICE` with the services it
+/// serves in its details (a tool's own error of that name has none).
+pub(super) fn unknown_service(value: &[u8]) -> Option<ToolError> {
+    let error = codec::from_msgpack::<ToolError>(value, Limits::default()).ok()?;
+    let refusal = error.code == codes::UNKNOWN_SERVICE
+        && error
+            .details
+            .as_ref()
+            .is_some_and(|d| d.get("serves").is_some());
+    refusal.then_some(error)
 }
 
 /// The `job_id` of a `job_started` or `stream_start` envelope's value.

@@ -8,8 +8,10 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{broadcast, watch};
 
+use super::Dealers;
 use super::route;
-use super::state::State;
+use super::state::{Failure, State};
+use crate::ToolError;
 use crate::codec::Limits;
 use crate::hoot::iopub::{Published, decode_published};
 use crate::hoot::mailbox::Inbox;
@@ -31,8 +33,10 @@ const BATCH: usize = 256;
 
 pub(super) struct Thread {
     pub(super) _context: zmq::Context,
-    pub(super) dealers: Vec<zmq::Socket>,
+    pub(super) dealers: Dealers,
     pub(super) subscribers: Vec<zmq::Socket>,
+    /// The service every Heartbeat names.
+    pub(super) service: String,
     pub(super) inbox: Inbox<Cmd>,
     pub(super) state: Arc<Mutex<State>>,
     pub(super) events: broadcast::Sender<JobEvent>,
@@ -54,13 +58,19 @@ fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
 impl Thread {
     pub(super) fn run(mut self) {
         let mut next_beat = Instant::now();
+        let sockets =
+            self.dealers.sockets.len() + self.subscribers.len() + self.dealers.monitors.len();
+        let published =
+            self.dealers.sockets.len()..self.dealers.sockets.len() + self.subscribers.len();
         loop {
             let timeout = next_beat.saturating_duration_since(Instant::now());
             let ready: Vec<bool> = {
                 let mut items: Vec<zmq::PollItem<'_>> = self
                     .dealers
+                    .sockets
                     .iter()
                     .chain(&self.subscribers)
+                    .chain(&self.dealers.monitors)
                     .map(|s| s.as_poll_item(zmq::POLLIN))
                     .collect();
                 items.push(self.inbox.bell().as_poll_item(zmq::POLLIN));
@@ -70,16 +80,22 @@ impl Thread {
                 }
                 items.iter().map(zmq::PollItem::is_readable).collect()
             };
-            if ready.last() == Some(&true) && !self.send_queued() {
+            // Connections first, whether or not the poll saw their events:
+            // a backend whose connection has closed leaves the rotation
+            // before a call is sent to it or an old answer read from it.
+            for i in 0..self.dealers.monitors.len() {
+                self.read_monitor(i);
+            }
+            if ready.get(sockets) == Some(&true) && !self.send_queued() {
                 break;
             }
-            for (i, readable) in ready.iter().take(self.dealers.len()).enumerate() {
+            for (i, readable) in ready.iter().take(self.dealers.sockets.len()).enumerate() {
                 if *readable {
                     self.read(i);
                 }
             }
-            for (i, readable) in ready.iter().skip(self.dealers.len()).enumerate() {
-                if *readable && i < self.subscribers.len() {
+            for (i, readable) in ready[published.clone()].iter().enumerate() {
+                if *readable {
                     self.read_published(i);
                 }
             }
@@ -91,21 +107,31 @@ impl Thread {
                 next_beat = now + self.heartbeat;
             }
         }
-        for dealer in &self.dealers {
+        for dealer in &self.dealers.sockets {
             let _ = dealer.send_multipart(encode(Message::disconnect()), zmq::DONTWAIT);
         }
     }
 
-    /// Heartbeats every backend and takes out of rotation those silent for
-    /// longer than the liveness window.
+    /// Heartbeats every backend and takes out of rotation those it cannot
+    /// send to and those silent for longer than the liveness window.
     fn beat(&mut self, now: Instant) {
-        for dealer in &self.dealers {
-            // Fails while the backend is unreachable (ZMQ_IMMEDIATE), which
-            // is what the missing answer will say.
-            let _ =
-                dealer.send_multipart(encode(Message::heartbeat(RequestId::new())), zmq::DONTWAIT);
+        let mut unsent = Vec::new();
+        for (i, dealer) in self.dealers.sockets.iter().enumerate() {
+            let mut heartbeat = Message::heartbeat(RequestId::new());
+            heartbeat.service.clone_from(&self.service);
+            // Fails while the backend is unreachable (ZMQ_IMMEDIATE) or its
+            // queue is full: no call should go there either.
+            if dealer
+                .send_multipart(encode(heartbeat), zmq::DONTWAIT)
+                .is_err()
+            {
+                unsent.push(i);
+            }
         }
         let mut state = lock(&self.state);
+        for i in unsent {
+            self.leave(&mut state, i);
+        }
         let silent: Vec<usize> = self
             .heard
             .iter()
@@ -121,12 +147,20 @@ impl Thread {
         }
     }
 
+    /// Takes a backend out of rotation; the calls it has are still
+    /// answered if it answers them.
+    fn leave(&self, state: &mut State, backend: usize) {
+        if state.backends[backend].alive {
+            state.backends[backend].alive = false;
+            let alive = state.backends.iter().filter(|b| b.alive).count();
+            self.alive.send_replace(alive);
+        }
+    }
+
     /// Takes a backend out of rotation, then fails its callers: a caller
     /// that hears of it finds the rotation already without it.
     fn lose(&self, state: &mut State, backend: usize, why: &str) {
-        state.backends[backend].alive = false;
-        let alive = state.backends.iter().filter(|b| b.alive).count();
-        self.alive.send_replace(alive);
+        self.leave(state, backend);
         state.lose(backend, why);
     }
 
@@ -138,7 +172,7 @@ impl Thread {
                 Cmd::Send { backend, message } => {
                     let request_id = message.request_id;
                     let is_request = message.command == Command::Request;
-                    let Some(dealer) = self.dealers.get(backend) else {
+                    let Some(dealer) = self.dealers.sockets.get(backend) else {
                         continue;
                     };
                     if dealer
@@ -147,13 +181,18 @@ impl Thread {
                         && is_request
                     {
                         // Not connected (ZMQ_IMMEDIATE) or its queue is full:
-                        // the caller hears at once rather than at its timeout.
+                        // libzmq kept nothing, so the call has not run and
+                        // may go elsewhere; the backend takes no more until
+                        // it answers a Heartbeat.
                         let mut state = lock(&self.state);
+                        self.leave(&mut state, backend);
                         let endpoint = state.backends[backend].endpoint.clone();
                         if let Some(pending) = state.finish(request_id) {
-                            let _ = pending.waiter.answer.send(Err(crate::ToolError::new(
-                                crate::codes::UNAVAILABLE,
-                                format!("the backend {endpoint} cannot take the call now"),
+                            let _ = pending.waiter.answer.send(Err(Failure::Undelivered(
+                                crate::ToolError::new(
+                                    crate::codes::UNAVAILABLE,
+                                    format!("the backend {endpoint} cannot take the call now"),
+                                ),
                             )));
                         }
                     }
@@ -164,15 +203,56 @@ impl Thread {
         true
     }
 
+    /// Reads what libzmq says of a backend's connection: once it closes,
+    /// the calls sent on it will not be answered (a reconnected DEALER is
+    /// a new peer to the backend), so they fail at once instead of at the
+    /// end of the liveness window.
+    fn read_monitor(&mut self, backend: usize) {
+        for _ in 0..BATCH {
+            let Ok(frames) = self.dealers.monitors[backend].recv_multipart(zmq::DONTWAIT) else {
+                return;
+            };
+            // Frame 0: the event (u16) and its value (u32), in host order.
+            let Some(event) = frames
+                .first()
+                .and_then(|f| f.get(..2))
+                .map(|b| u16::from_ne_bytes([b[0], b[1]]))
+            else {
+                continue;
+            };
+            if event == zmq::SocketEvent::DISCONNECTED.to_raw() {
+                self.heard[backend] = None;
+                let mut state = lock(&self.state);
+                state.backends[backend].disconnected = true;
+                self.lose(&mut state, backend, "closed its connection");
+            } else if event == zmq::SocketEvent::CONNECTED.to_raw() {
+                lock(&self.state).backends[backend].disconnected = false;
+            }
+        }
+    }
+
     fn read(&mut self, backend: usize) {
         for _ in 0..BATCH {
-            let Ok(frames) = self.dealers[backend].recv_multipart(zmq::DONTWAIT) else {
+            let Ok(frames) = self.dealers.sockets[backend].recv_multipart(zmq::DONTWAIT) else {
                 return;
             };
             match decode(frames, self.max_body) {
                 Ok(message) => self.receive(backend, message),
-                Err(_) => {
+                Err(refused) => {
                     self.dropped.fetch_add(1, Ordering::Relaxed);
+                    // A Reply over the body limit (or otherwise broken) for
+                    // a call that is waiting: its caller hears so now, not
+                    // at its timeout.
+                    let waiting = refused
+                        .request_id()
+                        .and_then(|id| lock(&self.state).finish(id));
+                    if let Some(pending) = waiting {
+                        let e = ToolError::internal(format!(
+                            "the backend's answer was refused: {}",
+                            refused.error()
+                        ));
+                        let _ = pending.waiter.answer.send(Err(Failure::Lost(e)));
+                    }
                 }
             }
         }
@@ -191,6 +271,12 @@ impl Thread {
                     && let Some(job_id) = route::job_id(value)
                 {
                     state.owns(job_id, backend);
+                }
+                if key == "error"
+                    && let Some(refusal) = route::unknown_service(value)
+                {
+                    self.refused(&mut state, backend, message.request_id, refusal);
+                    return;
                 }
                 let asks = key == "ask";
                 let last = !matches!(key, "stream_start" | "stream_chunk" | "stream_end")
@@ -227,8 +313,12 @@ impl Thread {
                 }
             }
             Command::Heartbeat | Command::Ready => {
-                if !state.backends[backend].alive {
-                    state.backends[backend].alive = true;
+                // An answer sent before its connection closed brings
+                // nothing back: only one on a connection that is open.
+                let b = &mut state.backends[backend];
+                if !b.alive && !b.disconnected {
+                    b.alive = true;
+                    b.refused = None;
                     let alive = state.backends.iter().filter(|b| b.alive).count();
                     self.alive.send_replace(alive);
                 }
@@ -242,6 +332,20 @@ impl Thread {
             Command::Request | Command::Cancel | Command::Answer => {
                 self.dropped.fetch_add(1, Ordering::Relaxed);
             }
+        }
+    }
+
+    /// A backend answered `UNKNOWN_SERVICE`, to a Heartbeat or to a call:
+    /// it stays out of rotation, and a call it refused has not run, so it
+    /// may go to another backend.
+    fn refused(&self, state: &mut State, backend: usize, id: RequestId, refusal: ToolError) {
+        self.leave(state, backend);
+        state.backends[backend].refused = Some(refusal.message.clone());
+        if let Some(pending) = state.finish(id) {
+            let _ = pending
+                .waiter
+                .answer
+                .send(Err(Failure::Undelivered(refusal)));
         }
     }
 
@@ -260,7 +364,7 @@ impl Thread {
             )),
         };
         if let Some(body) = talk::encode(&answer) {
-            let _ = self.dealers[backend]
+            let _ = self.dealers.sockets[backend]
                 .send_multipart(encode(Message::answer(id, body)), zmq::DONTWAIT);
         }
     }

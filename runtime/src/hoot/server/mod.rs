@@ -46,6 +46,7 @@ pub struct ServerConfig {
     max_body: Option<usize>,
     max_in_flight: usize,
     high_water_mark: i32,
+    services: Vec<String>,
 }
 
 impl ServerConfig {
@@ -59,7 +60,20 @@ impl ServerConfig {
             max_body: None,
             max_in_flight: 4096,
             high_water_mark: 10_000,
+            services: Vec::new(),
         }
+    }
+
+    /// Serves its port as the service (catalogue) `name`, at most 255
+    /// bytes of UTF-8; call it again to answer to several names. A Request
+    /// or Heartbeat naming another service is answered `UNKNOWN_SERVICE`,
+    /// so a client of that service never puts this server in rotation;
+    /// one naming none (frame 4 empty) is served. A server given no name
+    /// serves every Request, whatever it names.
+    #[must_use]
+    pub fn service(mut self, name: impl Into<String>) -> Self {
+        self.services.push(name.into());
+        self
     }
 
     /// Also publishes job and call events on a PUB socket at `endpoint`.
@@ -100,8 +114,10 @@ impl ServerConfig {
 pub struct ServerStats {
     /// Requests accepted and handed to the port.
     pub calls: u64,
-    /// Messages answered with an `INVALID_REQUEST` Reply: frame errors of
-    /// a Request, bodies that are not call bodies.
+    /// Messages answered with an error Reply without a call: frame errors
+    /// of a Request and bodies that are not call bodies (`INVALID_REQUEST`),
+    /// Requests and Heartbeats naming a service it does not serve
+    /// (`UNKNOWN_SERVICE`).
     pub refused: u64,
     /// Messages dropped unanswered: no id to answer, not a Request, a
     /// command a server does not take, an id already in flight.
@@ -124,9 +140,13 @@ impl Server {
     ///
     /// # Errors
     /// [`HootError::Bind`] when an endpoint cannot be bound,
-    /// [`HootError::NoRuntime`] outside a tokio runtime, and libzmq's
-    /// errors setting up the sockets.
+    /// [`HootError::NoRuntime`] outside a tokio runtime,
+    /// [`HootError::ServiceName`] for a service name over 255 bytes, and
+    /// libzmq's errors setting up the sockets.
     pub fn serve<P: CallPort>(port: P, config: ServerConfig) -> Result<ServerHandle, HootError> {
+        for name in &config.services {
+            super::error::check_service(name)?;
+        }
         let runtime = tokio::runtime::Handle::try_current().map_err(|_| HootError::NoRuntime)?;
         let max_body = config.max_body.unwrap_or(port.limits().max_bytes);
         let context = super::context::shared();
@@ -177,6 +197,7 @@ impl Server {
             runtime,
             max_body,
             max_in_flight: config.max_in_flight,
+            services: config.services,
             peers: Default::default(),
             in_flight: Default::default(),
         };

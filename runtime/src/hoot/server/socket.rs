@@ -12,7 +12,7 @@ use crate::hoot::body::error_body;
 use crate::hoot::{CallBody, Command, Message, RequestId, decode, encode};
 use crate::jobs::Owner;
 use crate::port::CallPort;
-use crate::{ToolError, codes};
+use crate::{ResponseEnvelope, ToolError, codec, codes};
 
 /// Messages read per wake-up before the queue gets its turn, so a flood of
 /// Requests cannot starve the Replies.
@@ -40,6 +40,8 @@ pub(super) struct Thread<P: CallPort> {
     pub(super) runtime: tokio::runtime::Handle,
     pub(super) max_body: usize,
     pub(super) max_in_flight: usize,
+    /// The services it answers to; empty: any.
+    pub(super) services: Vec<String>,
     /// Peers seen, and whether each has been sent Ready.
     pub(super) peers: HashMap<Vec<u8>, bool>,
     /// Calls in flight, by peer and id: how to cancel each.
@@ -139,6 +141,14 @@ impl<P: CallPort> Thread<P> {
             }
         };
         self.remember(&peer);
+        if matches!(message.command, Command::Request | Command::Heartbeat)
+            && !self.serves(&message.service)
+        {
+            count(&self.shared.counts.refused);
+            let refusal = self.unknown_service(&message.service);
+            self.send(peer, Message::reply(message.request_id, refusal));
+            return;
+        }
         match message.command {
             Command::Request => self.request(peer, message),
             Command::Heartbeat => {
@@ -177,6 +187,25 @@ impl<P: CallPort> Thread<P> {
             }
             Command::Reply | Command::Ready => count(&self.shared.counts.dropped),
         }
+    }
+
+    /// Whether a Request or Heartbeat naming `service` is for this server.
+    fn serves(&self, service: &str) -> bool {
+        service.is_empty() || self.services.is_empty() || self.services.iter().any(|s| s == service)
+    }
+
+    /// The `UNKNOWN_SERVICE` error body for a message naming `service`:
+    /// its details say what was asked and what is served, which also tells
+    /// a client this refusal from a tool's own error of that name.
+    fn unknown_service(&self, service: &str) -> Vec<u8> {
+        let served: Vec<String> = self.services.iter().map(|s| format!("`{s}`")).collect();
+        let e = ToolError::new(
+            codes::UNKNOWN_SERVICE,
+            format!("this backend serves {}, not `{service}`", served.join(", ")),
+        )
+        .with_details(serde_json::json!({"service": service, "serves": self.services}));
+        let envelope: ResponseEnvelope<()> = ResponseEnvelope::Error(e);
+        codec::to_msgpack(&envelope).unwrap_or_else(|_| error_body(codes::UNKNOWN_SERVICE, service))
     }
 
     fn remember(&mut self, peer: &[u8]) {

@@ -158,7 +158,7 @@ pub(in crate::mcp) fn job_handle(job_id: &str, tool: &str, timing: ToolTiming) -
     let value = crate::edge::job_handle(job_id, tool, timing);
     let text = format!(
         "`{tool}` runs as job `{job_id}` ({timing}). Wait for its result with \
-         job_poll {{\"job_id\": \"{job_id}\"}}, check it with job_status, stop it with job_cancel.",
+         job_poll {{\"job_ids\": [\"{job_id}\"]}}, check it with job_status, stop it with job_cancel.",
         timing = timing.as_str(),
     );
     let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
@@ -217,6 +217,16 @@ mod tests {
             fields: &[("take", ContentKind::Audio)],
         },
     ];
+
+    #[test]
+    fn the_job_handle_text_shows_a_job_poll_request_the_server_takes() {
+        let result = job_handle("job_7", "render", ToolTiming::AsyncLong);
+        let text = blocks(&result)[0]["text"].as_str().unwrap().to_owned();
+        let (_, rest) = text.split_once("job_poll ").unwrap();
+        let (arguments, _) = rest.split_once(", check").unwrap();
+        let request: crate::jobs::JobPollRequest = serde_json::from_str(arguments).unwrap();
+        assert_eq!(request.job_ids, ["job_7"]);
+    }
 
     fn blocks(result: &CallToolResult) -> Json {
         serde_json::to_value(&result.content).unwrap()

@@ -81,8 +81,9 @@ impl RedisJobs {
     /// a store that is down makes the calls that need it fail with
     /// `UNAVAILABLE` until it is back, and nothing else.
     ///
-    /// Call it within a tokio runtime: the store follows its settle channel
-    /// on a task of it.
+    /// Call it within a tokio runtime with its I/O driver on
+    /// (`enable_all`): the store follows its settle channel on a task of
+    /// it.
     ///
     /// # Errors
     /// For a URL that is not a Redis URL, or outside a tokio runtime.
