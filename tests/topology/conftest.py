@@ -106,6 +106,24 @@ class Deployment:
     workers: list[subprocess.Popen[bytes]]
     gateways: list[str]
     gateway_processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    # How each process was started, to start it again: (argv, env, port).
+    launches: dict[int, tuple[list[str], dict[str, str], int]] = field(default_factory=dict)
+    started: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    def restart(self, process: subprocess.Popen[bytes]) -> subprocess.Popen[bytes]:
+        """Kills `process` (SIGKILL) and starts it again as it was started:
+        same arguments, same port."""
+        argv, env, port = self.launches[process.pid]
+        if process.poll() is None:
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+        again = launch(argv, env, port)
+        self.launches[again.pid] = (argv, env, port)
+        self.started.append(again)
+        for group in (self.workers, self.gateway_processes):
+            if process in group:
+                group[group.index(process)] = again
+        return again
 
     def worker_of(self, job_id: str) -> subprocess.Popen[bytes]:
         """The worker process running `job_id`, as the store names it
@@ -118,6 +136,18 @@ class Deployment:
         raise AssertionError(f"{job_id} runs on {name!r}, which is none of the workers")
 
 
+def launch(argv: list[str], env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    """Starts a studio process and waits until it listens on `port`."""
+    process = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_port(process, port)
+    except Exception:
+        process.kill()
+        process.wait()
+        raise
+    return process
+
+
 @pytest.fixture
 def deployment() -> Iterator[Deployment]:
     with tempfile.TemporaryDirectory(prefix="toolwright-topology-") as scratch:
@@ -128,40 +158,31 @@ def deployment() -> Iterator[Deployment]:
             "STUDIO_JOB_LEASE_MS": str(LEASE_MS),
             "STUDIO_STEP_MS": str(STEP_MS),
         }
-        processes: list[subprocess.Popen[bytes]] = []
-        endpoints = []
-        workers = []
+        deployment = Deployment(redis=redis, workers=[], gateways=[])
         try:
+            endpoints = []
             for n in range(3):
                 port = free_port()
                 endpoint = f"tcp://127.0.0.1:{port}"
-                worker = subprocess.Popen(
-                    [str(studio_bin()), "serve", "--hoot", endpoint, "--jobs", redis.url],
-                    env=env | {"STUDIO_DATA": str(root / f"worker-{n}")},
-                    stdin=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                )
-                processes.append(worker)
-                workers.append(worker)
-                wait_for_port(worker, port)
+                argv = [str(studio_bin()), "serve", "--hoot", endpoint, "--jobs", redis.url]
+                worker_env = env | {"STUDIO_DATA": str(root / f"worker-{n}")}
+                worker = launch(argv, worker_env, port)
+                deployment.launches[worker.pid] = (argv, worker_env, port)
+                deployment.started.append(worker)
+                deployment.workers.append(worker)
                 endpoints.append(endpoint)
-            gateways = []
-            gateway_processes = []
+            backends = [arg for endpoint in endpoints for arg in ("--backend", endpoint)]
             for _ in range(2):
                 port = free_port()
-                backends = [arg for endpoint in endpoints for arg in ("--backend", endpoint)]
-                gateway = subprocess.Popen(
-                    [str(studio_bin()), "gateway", *backends, "--http", f"127.0.0.1:{port}", "--jobs", redis.url],
-                    env=env,
-                    stdin=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                )
-                processes.append(gateway)
-                gateway_processes.append(gateway)
-                wait_for_port(gateway, port)
-                gateways.append(f"http://127.0.0.1:{port}/mcp")
-            yield Deployment(redis=redis, workers=workers, gateways=gateways, gateway_processes=gateway_processes)
+                argv = [str(studio_bin()), "gateway", *backends, "--http", f"127.0.0.1:{port}", "--jobs", redis.url]
+                gateway = launch(argv, env, port)
+                deployment.launches[gateway.pid] = (argv, env, port)
+                deployment.started.append(gateway)
+                deployment.gateway_processes.append(gateway)
+                deployment.gateways.append(f"http://127.0.0.1:{port}/mcp")
+            yield deployment
         finally:
+            processes = deployment.started
             for process in processes:
                 if process.poll() is None:
                     process.terminate()

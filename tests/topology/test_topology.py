@@ -214,3 +214,31 @@ async def test_a_session_goes_on_through_another_gateway_when_its_own_dies(deplo
             async with connect(b, principal="mallory") as other:
                 error = tool_error(await other.call_tool("job_status", {"job_id": job_id}))
                 assert error["code"] == "NOT_FOUND", error
+
+
+@pytest.mark.filterwarnings("ignore:The logging capability is deprecated")
+async def test_a_sessions_finished_job_outlives_restarts_of_its_worker_and_gateway(deployment: Deployment) -> None:
+    a, _ = deployment.gateways
+    balancer = Balancer(a)
+    async with httpx2.AsyncClient(transport=balancer, timeout=httpx2.Timeout(30.0, read=300.0)) as http:
+        transport = streamable_http_client("http://gateway/mcp", http_client=http)
+        async with Client(transport, mode="legacy", read_timeout_seconds=30) as client:
+            await client.set_logging_level("warning")
+            job_id = await start(client, SHORT)
+            polled = structured(
+                await client.call_tool("job_poll", {"job_ids": [job_id], "timeout_ms": 30_000, "mode": "all"})
+            )
+            assert polled["completed"] == [job_id], polled
+
+            # Both processes that served the job die and come back on the
+            # same addresses, knowing nothing of their own.
+            deployment.restart(deployment.worker_of(job_id))
+            deployment.restart(deployment.gateway_processes[0])
+
+            # The session goes on through the new gateway, and its job is
+            # still its own, with its result.
+            seen = await status(client, job_id)
+            assert seen["state"] == "complete", seen
+            assert len(seen["result"]["output_hashes"]) == 1, seen
+            listed = structured(await client.call_tool("job_list", {"tool_name": "orpheus_generate"}))
+            assert [job["job_id"] for job in listed["jobs"]] == [job_id], listed
