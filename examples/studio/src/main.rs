@@ -228,7 +228,7 @@ async fn serve_gateway(rest: &[String]) -> Result<(), Box<dyn std::error::Error>
     }
     let server = listing
         .apply(McpServer::new(client)?.named("studio-gateway", env!("CARGO_PKG_VERSION")))?;
-    let server = shared_sessions(server, jobs.as_deref())?;
+    let server = shared_sessions(server, jobs.as_deref()).await?;
     match mode {
         None => {
             eprintln!("studio: gateway on stdio to {}", backends.join(", "));
@@ -242,18 +242,29 @@ async fn serve_gateway(rest: &[String]) -> Result<(), Box<dyn std::error::Error>
     Ok(())
 }
 
-/// `server`, keeping its sessions in Redis too when the jobs are there, so
-/// that any replica behind one address serves any session.
-fn shared_sessions<P: CallPort>(
+/// `server`, keeping its sessions in Redis too when the jobs are there, and
+/// sealing 2026-07-28 request states with the key kept there, so that any
+/// replica behind one address serves any session and any call's next
+/// round.
+async fn shared_sessions<P: CallPort>(
     server: McpServer<P>,
     jobs: Option<&str>,
 ) -> Result<McpServer<P>, Box<dyn std::error::Error>> {
-    Ok(match jobs {
-        Some(url) if url.starts_with("redis://") || url.starts_with("rediss://") => {
-            server.sessions(toolwright::mcp::RedisSessions::open(url)?)
+    let Some(url) = jobs.filter(|url| url.starts_with("redis://") || url.starts_with("rediss://"))
+    else {
+        return Ok(server);
+    };
+    let sessions = toolwright::mcp::RedisSessions::open(url)?;
+    let server = match sessions.request_state_key().await {
+        Ok(key) => server.request_state_key(&key)?,
+        Err(e) => {
+            eprintln!(
+                "studio: {e}; 2026-07-28 request states are sealed with this process's own key"
+            );
+            server
         }
-        _ => server,
-    })
+    };
+    Ok(server.sessions(sessions))
 }
 
 /// Serves `server` over Streamable HTTP at `addr` (default
@@ -394,7 +405,7 @@ async fn serve_mcp(
     let dispatcher = open_dispatcher(data_dir, jobs.as_deref())?;
     let server = listing
         .apply(McpServer::new(dispatcher.clone())?.named("studio", env!("CARGO_PKG_VERSION")))?;
-    let server = shared_sessions(server, jobs.as_deref())?;
+    let server = shared_sessions(server, jobs.as_deref()).await?;
     match (mode, rest.as_slice()) {
         ("--stdio", []) => {
             eprintln!("studio: serving MCP on stdio");

@@ -65,6 +65,35 @@ impl RedisSessions {
         StoreError(format!("Redis at {}: {e}", self.addr))
     }
 
+    /// The key every server sharing this store seals MCP 2026-07-28
+    /// `requestState` with (give it to
+    /// [`McpServer::request_state_key`](crate::mcp::McpServer::request_state_key)),
+    /// so that a call's next round opens on any of them: drawn once, by
+    /// the first server to ask, and kept in the store.
+    ///
+    /// # Errors
+    /// When Redis cannot be reached, or the operating system gives no
+    /// random bytes.
+    pub async fn request_state_key(&self) -> Result<Vec<u8>, StoreError> {
+        const KEY: &str = "toolwright:mcp-request-state-key";
+        let mut drawn = [0_u8; 32];
+        getrandom::fill(&mut drawn).map_err(|e| StoreError(format!("no random key: {e}")))?;
+        let mut connection = self.connection.clone();
+        // Whoever sets it first, every server reads the same one.
+        let _: bool = connection
+            .set_nx(KEY, drawn.as_slice())
+            .await
+            .map_err(|e| self.error(&e))?;
+        let key: Vec<u8> = connection.get(KEY).await.map_err(|e| self.error(&e))?;
+        if key.len() < 32 {
+            return Err(StoreError(format!(
+                "{KEY} holds {} bytes, fewer than a key needs",
+                key.len()
+            )));
+        }
+        Ok(key)
+    }
+
     /// The log level the session's client set, if any.
     ///
     /// # Errors
