@@ -194,9 +194,13 @@ impl MemoryJobs {
     }
 }
 
-/// An instant later than any deadline this store sets.
+/// An instant later than any deadline this store sets in practice: ten
+/// years on (a day on, on a clock that cannot count that far).
 fn far_future() -> Instant {
-    Instant::now() + Duration::from_secs(100 * 365 * 24 * 60 * 60)
+    let now = Instant::now();
+    now.checked_add(Duration::from_secs(10 * 365 * 24 * 60 * 60))
+        .or_else(|| now.checked_add(Duration::from_secs(24 * 60 * 60)))
+        .unwrap_or(now)
 }
 
 impl Table {
