@@ -64,6 +64,14 @@ async fn get(records: &dyn JobRecords, id: &str) -> Option<JobRecord> {
     records.get(id).await.expect("reads")
 }
 
+async fn head(records: &dyn JobRecords, id: &str) -> Option<(JobState, Option<String>)> {
+    records
+        .head(id)
+        .await
+        .expect("reads")
+        .map(|h| (h.state, h.owner))
+}
+
 fn error(code: &'static str) -> ToolError {
     ToolError::new(code, "it broke")
 }
@@ -74,6 +82,11 @@ async fn records_read_back_as_written(store: Store) {
     insert(records, written.clone()).await;
     assert_eq!(get(records, "job_a1").await, Some(written.clone()));
     assert_eq!(get(records, "job_none1").await, None);
+    assert_eq!(
+        head(records, "job_a1").await,
+        Some((JobState::Pending, Some("alice".into())))
+    );
+    assert_eq!(head(records, "job_none1").await, None);
     // An id is recorded once.
     assert!(records.insert(written.clone()).await.is_err());
 
@@ -94,6 +107,10 @@ async fn records_read_back_as_written(store: Store) {
             .settle("job_a1", ending, KEEP)
             .await
             .expect("settles")
+    );
+    assert_eq!(
+        head(records, "job_a1").await,
+        Some((JobState::Complete, Some("alice".into())))
     );
     written.state = JobState::Complete;
     written.completed_at = Some(1_500);

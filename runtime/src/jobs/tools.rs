@@ -90,7 +90,13 @@ pub(crate) async fn cancel(
     caller: Option<&Owner>,
     keep: Retention,
 ) -> Result<Cancelled, JobError> {
-    let found = record(records, job_id, caller).await?;
+    super::store::check_id(job_id)?;
+    let found = records
+        .head(job_id)
+        .await
+        .map_err(unavailable)?
+        .filter(|h| owns(h.owner.as_deref(), caller))
+        .ok_or_else(|| not_found(job_id))?;
     if found.is_finished() {
         return Ok(Cancelled::Already(found.state));
     }
@@ -104,8 +110,8 @@ pub(crate) async fn cancel(
         return Ok(Cancelled::Now(Box::new(ending)));
     }
     // It ended while we looked.
-    match records.get(job_id).await.map_err(unavailable)? {
-        Some(record) => Ok(Cancelled::Already(record.state)),
+    match records.head(job_id).await.map_err(unavailable)? {
+        Some(head) => Ok(Cancelled::Already(head.state)),
         None => Err(not_found(job_id)),
     }
 }
@@ -113,7 +119,12 @@ pub(crate) async fn cancel(
 /// True when `caller` may see `record`: a caller without an owner sees
 /// every job.
 pub(crate) fn seen_by(record: &JobRecord, caller: Option<&Owner>) -> bool {
-    caller.is_none_or(|c| record.owner.as_deref() == Some(c.as_str()))
+    owns(record.owner.as_deref(), caller)
+}
+
+/// True when `caller` may see a job of `owner`.
+pub(crate) fn owns(owner: Option<&str>, caller: Option<&Owner>) -> bool {
+    caller.is_none_or(|c| owner == Some(c.as_str()))
 }
 
 pub(crate) fn not_found(job_id: &str) -> JobError {

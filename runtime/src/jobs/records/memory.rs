@@ -10,8 +10,8 @@ use tokio::sync::broadcast;
 use tokio::time::Instant;
 
 use super::{
-    Change, Ending, INTERRUPTED, JobPage, JobQuery, JobRecord, JobRecords, Retention, StoreError,
-    StoreFuture, ready,
+    Change, Ending, INTERRUPTED, JobHead, JobPage, JobQuery, JobRecord, JobRecords, Retention,
+    StoreError, StoreFuture, ready,
 };
 use crate::ToolError;
 use crate::time::now_ms;
@@ -286,6 +286,19 @@ impl JobRecords for MemoryJobs {
             .and_then(|seq| table.records.get(seq))
             .cloned();
         self.answer(table, record)
+    }
+
+    fn head<'a>(&'a self, job_id: &'a str) -> StoreFuture<'a, Option<JobHead>> {
+        let table = self.lock();
+        let head = table
+            .index
+            .get(job_id)
+            .and_then(|seq| table.records.get(seq))
+            .map(|r| JobHead {
+                state: r.state,
+                owner: r.owner.clone(),
+            });
+        self.answer(table, head)
     }
 
     fn list(&self, query: JobQuery) -> StoreFuture<'_, JobPage> {

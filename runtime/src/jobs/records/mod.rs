@@ -82,6 +82,11 @@ pub trait JobRecords: Send + Sync + 'static {
     /// One job's record; `None` when it is unknown or expired.
     fn get<'a>(&'a self, job_id: &'a str) -> StoreFuture<'a, Option<JobRecord>>;
 
+    /// One job's state and owner, without the rest of its record (its
+    /// result may be large): what a poll or a cancel looks at. `None` when
+    /// it is unknown or expired.
+    fn head<'a>(&'a self, job_id: &'a str) -> StoreFuture<'a, Option<JobHead>>;
+
     /// The jobs `query` selects, newest first.
     fn list(&self, query: JobQuery) -> StoreFuture<'_, JobPage>;
 
@@ -100,6 +105,22 @@ pub trait JobRecords: Send + Sync + 'static {
     /// by someone other than the process that runs it).
     fn is_shared(&self) -> bool {
         false
+    }
+}
+
+/// A job's state and owner: [`JobRecords::head`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobHead {
+    /// Its state.
+    pub state: JobState,
+    /// Who started it.
+    pub owner: Option<String>,
+}
+
+impl JobHead {
+    /// Whether it is in a state it never leaves.
+    pub fn is_finished(&self) -> bool {
+        is_finished(self.state)
     }
 }
 

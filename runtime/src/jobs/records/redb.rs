@@ -14,8 +14,8 @@ use tokio::sync::{broadcast, watch};
 
 use super::memory::Journal;
 use super::{
-    Change, Ending, JobPage, JobQuery, JobRecord, JobRecords, MemoryJobs, Retention, StoreError,
-    StoreFuture,
+    Change, Ending, JobHead, JobPage, JobQuery, JobRecord, JobRecords, MemoryJobs, Retention,
+    StoreError, StoreFuture,
 };
 use crate::time::now_ms;
 
@@ -260,6 +260,10 @@ impl JobRecords for RedbJobs {
 
     fn get<'a>(&'a self, job_id: &'a str) -> StoreFuture<'a, Option<JobRecord>> {
         self.memory.get(job_id)
+    }
+
+    fn head<'a>(&'a self, job_id: &'a str) -> StoreFuture<'a, Option<JobHead>> {
+        self.memory.head(job_id)
     }
 
     fn list(&self, query: JobQuery) -> StoreFuture<'_, JobPage> {

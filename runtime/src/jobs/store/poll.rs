@@ -10,7 +10,7 @@ use tokio::time::Instant;
 
 use super::JobStore;
 use crate::jobs::records::{Change, JobQuery, JobRecords, is_finished};
-use crate::jobs::tools::{not_found, seen_by, unavailable};
+use crate::jobs::tools::{not_found, owns, unavailable};
 use crate::jobs::{JobError, JobPollRequest, JobPollResponse, JobState, Owner, PollMode};
 
 /// Longest wait one poll accepts (the IDL's bound on `timeout_ms`); longer
@@ -132,13 +132,13 @@ async fn watched(
         if !seen.insert(job_id.as_str()) {
             continue;
         }
-        let record = records
-            .get(job_id)
+        let head = records
+            .head(job_id)
             .await
             .map_err(unavailable)?
-            .filter(|r| seen_by(r, caller))
+            .filter(|h| owns(h.owner.as_deref(), caller))
             .ok_or_else(|| not_found(job_id))?;
-        watched.push((record.job_id, Watch::Known(record.state)));
+        watched.push((job_id.clone(), Watch::Known(head.state)));
     }
     Ok(watched)
 }
@@ -157,8 +157,8 @@ async fn refresh(
             None => !watch.finished(),
         };
         if stale {
-            *watch = match records.get(job_id).await.map_err(unavailable)? {
-                Some(record) => Watch::Known(record.state),
+            *watch = match records.head(job_id).await.map_err(unavailable)? {
+                Some(head) => Watch::Known(head.state),
                 None => Watch::Gone,
             };
         }

@@ -14,7 +14,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::memory::interrupted;
 use super::{
-    Change, Ending, JobPage, JobQuery, JobRecord, JobRecords, Retention, StoreError, StoreFuture,
+    Change, Ending, JobHead, JobPage, JobQuery, JobRecord, JobRecords, Retention, StoreError,
+    StoreFuture,
 };
 use crate::time::now_ms;
 
@@ -308,6 +309,27 @@ impl JobRecords for RedisJobs {
                 return Ok(None);
             }
             hash::record(job_id, fields).map(Some)
+        })
+    }
+
+    fn head<'a>(&'a self, job_id: &'a str) -> StoreFuture<'a, Option<JobHead>> {
+        Box::pin(async move {
+            let (state, owner): (Option<String>, Option<String>) = redis::cmd("HMGET")
+                .arg(key("job", job_id))
+                .arg("state")
+                .arg("owner")
+                .query_async(&mut self.connection())
+                .await
+                .map_err(|e| self.error(&e))?;
+            let Some(state) = state else {
+                return Ok(None);
+            };
+            let state = hash::state(&state).ok_or_else(|| {
+                StoreError(format!(
+                    "the record of {job_id} has a state this version cannot read: {state:?}"
+                ))
+            })?;
+            Ok(Some(JobHead { state, owner }))
         })
     }
 
