@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import signal
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx2
@@ -183,62 +185,68 @@ class Balancer(httpx2.AsyncBaseTransport):
         await self.inner.aclose()
 
 
+@asynccontextmanager
+async def session_through(balancer: Balancer) -> AsyncIterator[Client]:
+    """The official client in a 2025-11-25 session (the revision whose
+    sessions move between gateways), through `balancer`."""
+    async with httpx2.AsyncClient(transport=balancer, timeout=httpx2.Timeout(30.0, read=300.0)) as http:
+        transport = streamable_http_client("http://gateway/mcp", http_client=http)
+        async with Client(transport, mode="legacy", read_timeout_seconds=30) as client:
+            yield client
+
+
 # The session sets its log level the 2025-11-25 way, which 2026-07-28
 # deprecates: that is the revision whose sessions move between gateways.
 @pytest.mark.filterwarnings("ignore:The logging capability is deprecated")
 async def test_a_session_goes_on_through_another_gateway_when_its_own_dies(deployment: Deployment) -> None:
     a, b = deployment.gateways
     balancer = Balancer(a)
-    async with httpx2.AsyncClient(transport=balancer, timeout=httpx2.Timeout(30.0, read=300.0)) as http:
-        transport = streamable_http_client("http://gateway/mcp", http_client=http)
-        async with Client(transport, mode="legacy", read_timeout_seconds=30) as client:
-            await client.set_logging_level("info")
-            job_id = await start(client, LONG)
-            session = balancer.session
-            assert session, "a 2025-11-25 server gives a session id"
+    async with session_through(balancer) as client:
+        await client.set_logging_level("info")
+        job_id = await start(client, LONG)
+        session = balancer.session
+        assert session, "a 2025-11-25 server gives a session id"
 
-            deployment.gateway_processes[0].send_signal(signal.SIGKILL)
-            deployment.gateway_processes[0].wait()
-            balancer.target = b
+        deployment.gateway_processes[0].send_signal(signal.SIGKILL)
+        deployment.gateway_processes[0].wait()
+        balancer.target = b
 
-            # The same session, on the other gateway: its job is its own
-            # there too, and its log level came with it.
-            seen = await status(client, job_id)
-            assert seen["state"] in ("pending", "running"), seen
-            cancelled = structured(await client.call_tool("job_cancel", {"job_id": job_id}))
-            assert cancelled["cancelled"] is True, cancelled
-            stored = deployment.redis.command("HGET", f"toolwright:mcp-session:{session}", "level")
-            assert stored == '"info"', stored
+        # The same session, on the other gateway: its job is its own
+        # there too, and its log level came with it.
+        seen = await status(client, job_id)
+        assert seen["state"] in ("pending", "running"), seen
+        cancelled = structured(await client.call_tool("job_cancel", {"job_id": job_id}))
+        assert cancelled["cancelled"] is True, cancelled
+        stored = deployment.redis.command("HGET", f"toolwright:mcp-session:{session}", "level")
+        assert stored == '"info"', stored
 
-            # Another session does not see the job.
-            async with connect(b, principal="mallory") as other:
-                error = tool_error(await other.call_tool("job_status", {"job_id": job_id}))
-                assert error["code"] == "NOT_FOUND", error
+        # Another session does not see the job.
+        async with connect(b, principal="mallory") as other:
+            error = tool_error(await other.call_tool("job_status", {"job_id": job_id}))
+            assert error["code"] == "NOT_FOUND", error
 
 
 @pytest.mark.filterwarnings("ignore:The logging capability is deprecated")
 async def test_a_sessions_finished_job_outlives_restarts_of_its_worker_and_gateway(deployment: Deployment) -> None:
     a, _ = deployment.gateways
     balancer = Balancer(a)
-    async with httpx2.AsyncClient(transport=balancer, timeout=httpx2.Timeout(30.0, read=300.0)) as http:
-        transport = streamable_http_client("http://gateway/mcp", http_client=http)
-        async with Client(transport, mode="legacy", read_timeout_seconds=30) as client:
-            await client.set_logging_level("warning")
-            job_id = await start(client, SHORT)
-            polled = structured(
-                await client.call_tool("job_poll", {"job_ids": [job_id], "timeout_ms": 30_000, "mode": "all"})
-            )
-            assert polled["completed"] == [job_id], polled
+    async with session_through(balancer) as client:
+        await client.set_logging_level("warning")
+        job_id = await start(client, SHORT)
+        polled = structured(
+            await client.call_tool("job_poll", {"job_ids": [job_id], "timeout_ms": 30_000, "mode": "all"})
+        )
+        assert polled["completed"] == [job_id], polled
 
-            # Both processes that served the job die and come back on the
-            # same addresses, knowing nothing of their own.
-            deployment.restart(deployment.worker_of(job_id))
-            deployment.restart(deployment.gateway_processes[0])
+        # Both processes that served the job die and come back on the
+        # same addresses, knowing nothing of their own.
+        deployment.restart(deployment.worker_of(job_id))
+        deployment.restart(deployment.gateway_processes[0])
 
-            # The session goes on through the new gateway, and its job is
-            # still its own, with its result.
-            seen = await status(client, job_id)
-            assert seen["state"] == "complete", seen
-            assert len(seen["result"]["output_hashes"]) == 1, seen
-            listed = structured(await client.call_tool("job_list", {"tool_name": "orpheus_generate"}))
-            assert [job["job_id"] for job in listed["jobs"]] == [job_id], listed
+        # The session goes on through the new gateway, and its job is
+        # still its own, with its result.
+        seen = await status(client, job_id)
+        assert seen["state"] == "complete", seen
+        assert len(seen["result"]["output_hashes"]) == 1, seen
+        listed = structured(await client.call_tool("job_list", {"tool_name": "orpheus_generate"}))
+        assert [job["job_id"] for job in listed["jobs"]] == [job_id], listed

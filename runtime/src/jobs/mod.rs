@@ -14,6 +14,8 @@ pub use records::RedbJobs;
 #[cfg(feature = "redis")]
 pub use records::RedisJobs;
 pub use records::{INTERRUPTED, JobRecords, MemoryJobs, open};
+#[cfg(feature = "hoot")]
+pub(crate) use store::periodically;
 pub use store::{JobEvent, JobStore};
 pub(crate) use store::{Outcome, StoreConfig};
 pub use types::*;

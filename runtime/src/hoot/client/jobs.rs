@@ -34,17 +34,13 @@ impl SharedJobs {
         };
         let records = self.records.clone();
         let interval = (self.lease / 2).max(Duration::from_millis(10));
-        runtime.spawn(async move {
-            let mut timer = tokio::time::interval(interval);
-            timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                tokio::select! {
-                    () = stop.cancelled() => return,
-                    _ = timer.tick() => {}
-                }
+        runtime.spawn(crate::jobs::periodically(stop, interval, move || {
+            let records = records.clone();
+            async move {
                 // A store that is down is reaped once it is back.
                 let _ = records.reap(keep).await;
+                true
             }
-        });
+        }));
     }
 }

@@ -147,6 +147,29 @@ async fn every<R, F, Fut>(
     F: Fn(Arc<Shared<R>>) -> Fut,
     Fut: Future<Output = ()>,
 {
+    periodically(stop, interval, || {
+        let shared = weak.upgrade();
+        let ticked = shared.map(&tick);
+        async move {
+            match ticked {
+                Some(ticked) => {
+                    ticked.await;
+                    true
+                }
+                None => false,
+            }
+        }
+    })
+    .await;
+}
+
+/// Runs `tick` every `interval` (a late tick delays the next rather than
+/// bunching them) until `stop` is cancelled or `tick` answers `false`.
+pub(crate) async fn periodically<F, Fut>(stop: CancellationToken, interval: Duration, mut tick: F)
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = bool>,
+{
     let mut timer = tokio::time::interval(interval);
     timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -154,10 +177,9 @@ async fn every<R, F, Fut>(
             () = stop.cancelled() => return,
             _ = timer.tick() => {}
         }
-        let Some(shared) = weak.upgrade() else {
+        if !tick().await {
             return;
-        };
-        tick(shared).await;
+        }
     }
 }
 

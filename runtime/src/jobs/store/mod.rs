@@ -25,6 +25,8 @@ use crate::jobs::{JobError, JobInfo, JobListRequest, JobListResponse, Owner};
 use crate::time::now_ms;
 use crate::{Bytes, ToolError, ToolTiming, codes};
 use background::Background;
+#[cfg(feature = "hoot")]
+pub(crate) use background::periodically;
 use id::IdGen;
 use local::{Latch, Local, Running, response_json};
 
@@ -383,7 +385,6 @@ impl<R: Serialize + Send + 'static> JobStore<R> {
         job_id: &str,
         caller: Option<&Owner>,
     ) -> Result<JobInfo, JobError> {
-        check_id(job_id)?;
         self.shared.background.reap_once(self).await;
         tools::status(self.shared.records.as_ref(), job_id, caller).await
     }
