@@ -7,6 +7,7 @@ not need them, and everything resumes when Redis is back."""
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import time
 from collections.abc import AsyncIterator
@@ -250,3 +251,58 @@ async def test_a_sessions_finished_job_outlives_restarts_of_its_worker_and_gatew
         assert len(seen["result"]["output_hashes"]) == 1, seen
         listed = structured(await client.call_tool("job_list", {"tool_name": "orpheus_generate"}))
         assert [job["job_id"] for job in listed["jobs"]] == [job_id], listed
+
+
+async def rpc(http: httpx2.AsyncClient, session: str | None, method: str, params: dict[str, Any]) -> Any:
+    """One JSON-RPC request of a 2025-11-25 session, raw: the official
+    client does not make task-augmented calls. Its `result`."""
+    headers = {"accept": "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25"}
+    if session:
+        headers["mcp-session-id"] = session
+    body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
+    response = await http.post("http://gateway/mcp", json=body, headers=headers)
+    assert response.status_code == 200, response.text
+    if response.headers.get("content-type", "").startswith("application/json"):
+        answer = response.json()
+    else:
+        events = [line[5:] for line in response.text.splitlines() if line.startswith("data:")]
+        answer = next(m for m in map(json.loads, filter(str.strip, events)) if m.get("id") == 1)
+    assert "error" not in answer, answer
+    return answer["result"]
+
+
+async def test_a_sessions_tasks_go_on_through_another_gateway_when_its_own_dies(deployment: Deployment) -> None:
+    a, b = deployment.gateways
+    balancer = Balancer(a)
+    async with httpx2.AsyncClient(transport=balancer, timeout=httpx2.Timeout(30.0, read=60.0)) as http:
+        hello = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "topology", "version": "1"}}
+        assert (await rpc(http, None, "initialize", hello))["capabilities"]["tasks"], "tasks are offered"
+        session = balancer.session
+        assert session, "a 2025-11-25 server gives a session id"
+        initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        headers = {"mcp-session-id": session, "mcp-protocol-version": "2025-11-25"}
+        await http.post("http://gateway/mcp", json=initialized, headers=headers)
+
+        def call(arguments: dict[str, Any]) -> dict[str, Any]:
+            return {"name": "orpheus_generate", "arguments": arguments, "task": {"ttl": 60_000}}
+
+        long = (await rpc(http, session, "tools/call", call(LONG)))["task"]["taskId"]
+        short = (await rpc(http, session, "tools/call", call(SHORT)))["task"]["taskId"]
+
+        deployment.gateway_processes[0].send_signal(signal.SIGKILL)
+        deployment.gateway_processes[0].wait()
+        balancer.target = b
+
+        # Gateway B finds the session's tasks, follows the short one's job
+        # to its result, and cancels the long one.
+        listed = await rpc(http, session, "tasks/list", {})
+        assert [t["taskId"] for t in listed["tasks"]] == [long, short], listed
+        result = await rpc(http, session, "tasks/result", {"taskId": short})
+        assert result["isError"] is False, result
+        assert len(result["structuredContent"]["output_hashes"]) == 1, result
+        working = await rpc(http, session, "tasks/get", {"taskId": long})
+        assert working["status"] == "working", working
+        cancelled = await rpc(http, session, "tasks/cancel", {"taskId": long})
+        assert cancelled["status"] == "cancelled", cancelled
+        job = await rpc(http, session, "tools/call", {"name": "job_status", "arguments": {"job_id": long}})
+        assert job["structuredContent"]["state"] == "cancelled", job

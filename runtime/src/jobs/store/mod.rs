@@ -316,8 +316,13 @@ impl<R: Serialize + Send + 'static> JobStore<R> {
         let waiter = job.waiter.take().filter(|w| !w.is_closed());
         let at = now_ms();
         let ending = match &outcome {
-            // A caller waiting for the response takes it: it is not kept.
-            Ok(_) if waiter.is_some() => Ending::complete(None, at),
+            // A caller waiting for the response takes it: it is not kept,
+            // unless other servers share the records. Then a session that
+            // moved, or a caller whose gateway died while it waited, asks
+            // another server for it.
+            Ok(_) if waiter.is_some() && !self.shared.records.is_shared() => {
+                Ending::complete(None, at)
+            }
             Ok(response) => Ending::complete(response_json(response, job.tool), at),
             Err(e) => Ending::failed(e.clone(), at),
         };

@@ -174,7 +174,7 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::InitializeResult, ErrorData> {
         context.peer.set_peer_info(request.clone());
-        self.restore_level(&context).await;
+        self.restore_session(&context).await;
         self.negotiate_initialize(&request)
     }
 

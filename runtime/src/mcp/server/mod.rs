@@ -8,6 +8,9 @@ mod owner;
 #[cfg(feature = "redis")]
 mod shared_session;
 
+#[cfg(feature = "redis")]
+pub(in crate::mcp) use shared_session::session_id;
+
 use std::sync::Arc;
 
 use crate::Catalogue;

@@ -1,5 +1,6 @@
 //! What a session keeps in a store its replicas share, beyond what rmcp
-//! keeps there itself (the `initialize` it replays): the log level.
+//! keeps there itself (the `initialize` it replays): the log level, and
+//! (in `tasks::v2025_11_25::shared`) the tasks.
 
 use rmcp::service::RequestContext;
 use rmcp::transport::streamable_http_server::session::SessionRestoreMarker;
@@ -17,7 +18,9 @@ impl<P: CallPort> McpServer<P> {
         context: &RequestContext<RoleServer>,
         level: LogLevel,
     ) -> Result<(), ErrorData> {
-        let (Some(sessions), Some(session)) = (&self.shared.sessions, session_id(context)) else {
+        let (Some(sessions), Some(session)) =
+            (&self.shared.sessions, session_id(&context.extensions))
+        else {
             return Ok(());
         };
         sessions
@@ -27,8 +30,9 @@ impl<P: CallPort> McpServer<P> {
     }
 
     /// On a session restored from the store (rmcp replays its
-    /// `initialize` with a marker): the level its client had set.
-    pub(super) async fn restore_level(&self, context: &RequestContext<RoleServer>) {
+    /// `initialize` with a marker): the level its client had set, and its
+    /// tasks.
+    pub(super) async fn restore_session(&self, context: &RequestContext<RoleServer>) {
         let (Some(sessions), Some(restored)) = (
             &self.shared.sessions,
             context.extensions.get::<SessionRestoreMarker>(),
@@ -44,12 +48,13 @@ impl<P: CallPort> McpServer<P> {
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(level);
         }
+        self.restore_tasks(&restored.id, &context.peer).await;
     }
 }
 
 /// The session a request belongs to, from its `Mcp-Session-Id`.
-fn session_id(context: &RequestContext<RoleServer>) -> Option<String> {
-    let parts = context.extensions.get::<axum::http::request::Parts>()?;
+pub(in crate::mcp) fn session_id(extensions: &rmcp::model::Extensions) -> Option<String> {
+    let parts = extensions.get::<axum::http::request::Parts>()?;
     let id = parts.headers.get("mcp-session-id")?.to_str().ok()?;
     (!id.is_empty()).then(|| id.to_owned())
 }

@@ -90,8 +90,16 @@ impl<P: CallPort> McpServer<P> {
 
     /// `tasks/cancel`: the task is cancelled at once and its job stopped.
     /// Its answer is the cancelled task, so no status notification follows.
-    pub(super) async fn task_cancel(&self, task_id: &str) -> Result<Value, ErrorData> {
+    pub(super) async fn task_cancel(
+        &self,
+        task_id: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Value, ErrorData> {
         let view = self.session.tasks.cancel(task_id).map_err(task_error)?;
+        #[cfg(feature = "redis")]
+        self.share_task(context, &view).await;
+        #[cfg(not(feature = "redis"))]
+        let _ = context;
         if view.job {
             // Returns when the handler has stopped or its grace has run out;
             // a job that ended meanwhile is left as it is.

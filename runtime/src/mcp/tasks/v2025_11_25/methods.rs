@@ -91,7 +91,10 @@ impl<P: CallPort> McpServer<P> {
                 self.task_list(parse::<ListParams>(params)?.cursor.as_deref())
                     .await
             }
-            "tasks/cancel" => self.task_cancel(&parse::<TaskRef>(params)?.task_id).await,
+            "tasks/cancel" => {
+                self.task_cancel(&parse::<TaskRef>(params)?.task_id, &context)
+                    .await
+            }
             _ => Err(method_not_found(method)),
         };
         answer.map(CustomResult)
@@ -172,6 +175,8 @@ impl<P: CallPort> McpServer<P> {
         let options = self.call_options(&context.extensions);
         let new = self.start(tool, &mut args, options, ttl, progress).await;
         let view = self.session.tasks.create(new.task).map_err(task_error)?;
+        #[cfg(feature = "redis")]
+        self.share_task(&context, &view).await;
         if let Some(followed) = new.followed {
             self.follow_task(view.task_id.to_string(), followed, context.peer.clone());
         }
@@ -285,7 +290,7 @@ impl<P: CallPort> McpServer<P> {
     /// Sends a task's status to its session (`notifications/tasks/status`,
     /// the task as `tasks/get` gives it), so a client need not poll. A
     /// client that went away, or a task already evicted, is not told.
-    async fn tell_status(&self, task_id: &str, peer: &Peer<RoleServer>) {
+    pub(super) async fn tell_status(&self, task_id: &str, peer: &Peer<RoleServer>) {
         let Ok(view) = self.session.tasks.get(task_id) else {
             return;
         };

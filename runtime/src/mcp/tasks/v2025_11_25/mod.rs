@@ -6,4 +6,6 @@ mod follow;
 pub(in crate::mcp) mod intercept;
 mod methods;
 mod rpc_errors;
+#[cfg(feature = "redis")]
+mod shared;
 pub(in crate::mcp) mod store;

@@ -87,10 +87,10 @@ pub(in crate::mcp) struct View {
     pub(in crate::mcp) tool: &'static str,
     pub(in crate::mcp) job: bool,
     pub(in crate::mcp) state: State,
-    created_at: u64,
+    pub(in crate::mcp) created_at: u64,
     updated_at: u64,
-    ttl: Duration,
-    timing: ToolTiming,
+    pub(in crate::mcp) ttl: Duration,
+    pub(in crate::mcp) timing: ToolTiming,
 }
 
 impl View {
@@ -171,6 +171,17 @@ pub(in crate::mcp) struct NewTask {
     pub(in crate::mcp) finished: Option<CallToolResult>,
 }
 
+/// A task made on another server, as [`Tasks::restore`] puts it back.
+#[cfg(feature = "redis")]
+pub(in crate::mcp) struct Restored {
+    pub(in crate::mcp) tool: &'static str,
+    pub(in crate::mcp) job: bool,
+    pub(in crate::mcp) timing: ToolTiming,
+    pub(in crate::mcp) created_at: u64,
+    pub(in crate::mcp) ttl: Duration,
+    pub(in crate::mcp) state: State,
+}
+
 impl Tasks {
     /// Records a new task.
     ///
@@ -211,6 +222,34 @@ impl Tasks {
         table.order.push_back(id.clone());
         table.entries.insert(id, entry);
         Ok(view)
+    }
+
+    /// Puts back a task this session made on another server (see
+    /// `shared`), as it stands now; a task the table already holds is
+    /// left as it is. A task that has ended is kept for its time-to-live
+    /// from now.
+    #[cfg(feature = "redis")]
+    pub(in crate::mcp) fn restore(&self, id: &str, restored: Restored) {
+        let mut table = self.lock();
+        if table.entries.contains_key(id) || table.entries.len() >= MAX_TASKS {
+            return;
+        }
+        let terminal = restored.state.is_terminal();
+        let (ended, _) = watch::channel(terminal);
+        let entry = Entry {
+            tool: restored.tool,
+            job: restored.job,
+            timing: restored.timing,
+            created_at: restored.created_at,
+            updated_at: now_ms(),
+            ttl: restored.ttl.max(MIN_TTL),
+            ended_at: terminal.then(Instant::now),
+            state: restored.state,
+            ended,
+        };
+        let id: Arc<str> = Arc::from(id);
+        table.order.push_back(id.clone());
+        table.entries.insert(id, entry);
     }
 
     /// Settles a working task with its call's result; a task already
@@ -359,7 +398,8 @@ impl Entry {
     }
 }
 
-fn finished(result: CallToolResult) -> State {
+/// The state of a task over with `result`: `failed` for an error result.
+pub(super) fn finished(result: CallToolResult) -> State {
     let failed = result.is_error == Some(true);
     State::Finished {
         result: Arc::new(result),

@@ -18,9 +18,10 @@ const IDLE: Duration = Duration::from_secs(24 * 60 * 60);
 /// MCP 2025-11-25 sessions in Redis (or Valkey). A session begun on one
 /// server is served by another that shares the store: rmcp replays the
 /// session's `initialize` there (its negotiated revision and
-/// capabilities), and the server restores the log level the client set.
-/// Its jobs and tasks need no more: they belong to the session's id, and
-/// are in the shared job store (`RedisJobs`). Give the server one with
+/// capabilities), and the server restores the log level the client set
+/// and the session's 2025-11-25 tasks (the last 4096 a session made).
+/// Its jobs need no more: they belong to the session's id, and are in the
+/// shared job store (`RedisJobs`). Give the server one with
 /// [`McpServer::sessions`](crate::mcp::McpServer::sessions).
 ///
 /// A session is forgotten a day after its last write, or when its client
@@ -42,6 +43,37 @@ impl std::fmt::Debug for RedisSessions {
 fn key(session: &str) -> String {
     format!("toolwright:mcp-session:{session}")
 }
+
+/// The session's task records, by task id.
+fn tasks_key(session: &str) -> String {
+    format!("toolwright:mcp-session:{session}:tasks")
+}
+
+/// The session's task ids, scored by when each was made: the order they
+/// are listed and dropped in.
+fn task_order_key(session: &str) -> String {
+    format!("toolwright:mcp-session:{session}:task-order")
+}
+
+/// Most task records one session keeps, as a server keeps in memory:
+/// past it the oldest go.
+const MAX_TASKS: usize = 4096;
+
+/// Writes one task record and drops the session's oldest past
+/// [`MAX_TASKS`], in one step. KEYS: records, order. ARGV: task id,
+/// record, made at (ms), most kept, idle seconds.
+const KEEP_TASK: &str = r"
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[4])
+if over > 0 then
+  local old = redis.call('ZPOPMIN', KEYS[2], over)
+  for i = 1, #old, 2 do redis.call('HDEL', KEYS[1], old[i]) end
+end
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+redis.call('EXPIRE', KEYS[2], ARGV[5])
+return 1
+";
 
 fn seconds(d: Duration) -> i64 {
     i64::try_from(d.as_secs()).unwrap_or(i64::MAX)
@@ -128,6 +160,61 @@ impl RedisSessions {
     }
 }
 
+impl RedisSessions {
+    /// Keeps (or rewrites) the record of one of the session's tasks, made
+    /// at `created_at` (ms since the epoch); the record is the tasks
+    /// module's own text.
+    ///
+    /// # Errors
+    /// When Redis cannot be reached.
+    pub(crate) async fn keep_task(
+        &self,
+        session: &str,
+        task_id: &str,
+        created_at: u64,
+        record: &str,
+    ) -> Result<(), StoreError> {
+        let _: i64 = redis::Script::new(KEEP_TASK)
+            .key(tasks_key(session))
+            .key(task_order_key(session))
+            .arg(task_id)
+            .arg(record)
+            .arg(created_at)
+            .arg(MAX_TASKS)
+            .arg(seconds(IDLE))
+            .invoke_async(&mut self.connection.clone())
+            .await
+            .map_err(|e| self.error(&e))?;
+        Ok(())
+    }
+
+    /// The records of the session's tasks, oldest first.
+    ///
+    /// # Errors
+    /// When Redis cannot be reached.
+    pub(crate) async fn tasks(&self, session: &str) -> Result<Vec<(String, String)>, StoreError> {
+        let mut connection = self.connection.clone();
+        let ids: Vec<String> = connection
+            .zrange(task_order_key(session), 0, -1)
+            .await
+            .map_err(|e| self.error(&e))?;
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let records: Vec<Option<String>> = redis::cmd("HMGET")
+            .arg(tasks_key(session))
+            .arg(&ids)
+            .query_async(&mut connection)
+            .await
+            .map_err(|e| self.error(&e))?;
+        Ok(ids
+            .into_iter()
+            .zip(records)
+            .filter_map(|(id, record)| Some((id, record?)))
+            .collect())
+    }
+}
+
 #[async_trait::async_trait]
 impl SessionStore for RedisSessions {
     async fn load(&self, session_id: &str) -> Result<Option<SessionState>, SessionStoreError> {
@@ -161,7 +248,11 @@ impl SessionStore for RedisSessions {
         let () = self
             .connection
             .clone()
-            .del(key(session_id))
+            .del(&[
+                key(session_id),
+                tasks_key(session_id),
+                task_order_key(session_id),
+            ])
             .await
             .map_err(|e| self.error(&e))?;
         Ok(())
