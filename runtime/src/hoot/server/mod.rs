@@ -1,8 +1,11 @@
 //! The HOOT01 server: serves any [`CallPort`] on a ROUTER socket.
 //!
 //! One thread owns the sockets (ZeroMQ sockets belong to one thread); each
-//! Request becomes a tokio task that calls the port, and its Replies go
-//! back to the thread through a queue. In-flight calls are bounded
+//! Request's call takes its first step on that thread, so one that ends at
+//! once (a `sync` handler) is answered from there, and one that waits
+//! becomes a tokio task whose Replies go back to the thread through a
+//! queue. A `sync` handler therefore holds up the socket thread while it
+//! runs: keep them quick, as the timing class says. In-flight calls are bounded
 //! ([`ServerConfig::max_in_flight`]; a Request beyond it is answered
 //! `BUSY` at once), libzmq's high-water marks bound its queues, and
 //! `ZMQ_MAXMSGSIZE` makes libzmq drop a peer that sends a frame over the

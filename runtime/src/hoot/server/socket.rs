@@ -277,12 +277,38 @@ impl<P: CallPort> Thread<P> {
         self.shared
             .in_flight
             .store(self.in_flight.len(), Ordering::Release);
-        self.runtime.spawn(calls::serve(
+        let serve = Box::pin(calls::serve(
             self.port.clone(),
             self.shared.clone(),
             call,
             token,
         ));
+        self.serve(serve);
+    }
+
+    /// Runs a call's first step here, on the socket thread: a call that
+    /// ends at once (a `sync` handler, a refusal) is answered without
+    /// going to a tokio worker and back, two thread hand-offs of the
+    /// round trip. One that waits on something goes on as a tokio task.
+    fn serve(&mut self, mut serve: std::pin::Pin<Box<dyn Future<Output = ()> + Send>>) {
+        use std::panic::{AssertUnwindSafe, catch_unwind};
+        use std::task::{Context, Poll, Waker};
+        // The call may spawn tasks, start timers or read the clock.
+        let _runtime = self.runtime.enter();
+        let mut context = Context::from_waker(Waker::noop());
+        match catch_unwind(AssertUnwindSafe(|| serve.as_mut().poll(&mut context))) {
+            // Its Replies are queued: out they go, before anything else is
+            // read.
+            Ok(Poll::Ready(())) => {}
+            // Polled on a worker from here, with a waker that works.
+            Ok(Poll::Pending) => {
+                self.runtime.spawn(serve);
+            }
+            // The dispatcher answers a handler's panic itself; a panic out
+            // here is the server's own, and loses this call as a panicking
+            // task would, not the thread.
+            Err(_) => {}
+        }
     }
 
     fn send(&self, peer: Vec<u8>, message: Message) {
