@@ -13,7 +13,7 @@ use crate::caller::LogLevel;
 use crate::jobs::records::StoreError;
 
 /// How long a session nobody uses is kept: refreshed by each write.
-const IDLE: Duration = Duration::from_secs(24 * 60 * 60);
+pub(super) const IDLE: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// MCP 2025-11-25 sessions in Redis (or Valkey). A session begun on one
 /// server is served by another that shares the store: rmcp replays the
@@ -59,6 +59,12 @@ impl RedisSessions {
         })?;
         let (_, connection, addr) = crate::jobs::records::redis::connect(url, &runtime)?;
         Ok(RedisSessions { connection, addr })
+    }
+
+    /// The store of SSE events that goes with these sessions, on the same
+    /// connection: each server that shares the sessions makes its own.
+    pub(super) fn events(&self) -> super::redis_events::RedisEvents {
+        super::redis_events::RedisEvents::new(self.connection.clone(), &self.addr)
     }
 
     fn error(&self, e: &redis::RedisError) -> StoreError {
