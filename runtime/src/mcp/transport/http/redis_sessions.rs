@@ -23,6 +23,11 @@ pub(super) const IDLE: Duration = Duration::from_secs(24 * 60 * 60);
 /// are in the shared job store (`RedisJobs`). Give the server one with
 /// [`McpServer::sessions`](crate::mcp::McpServer::sessions).
 ///
+/// Its SSE streams resume on any replica too: their events are kept in
+/// the same Redis as they are sent (the last 1000 of each stream, for a
+/// day after the last), so a client that reconnects with `Last-Event-ID`
+/// to another replica gets those it missed.
+///
 /// A session is forgotten a day after its last write, or when its client
 /// ends it.
 #[derive(Clone)]
