@@ -197,7 +197,8 @@ impl<P: CallPort> McpServer<P> {
     /// replica of the server behind one address: a 2025-11-25 client that
     /// reconnects to another replica with its `Mcp-Session-Id` goes on
     /// with its negotiated revision and capabilities and its log level, and
-    /// (with a job store the replicas share) its jobs.
+    /// (with a job store the replicas share) its jobs; one that resumes an
+    /// SSE stream there with `Last-Event-ID` gets the events it missed.
     #[cfg(feature = "redis")]
     #[must_use]
     pub fn sessions(mut self, store: crate::mcp::RedisSessions) -> Self {

@@ -6,6 +6,8 @@ mod batch;
 mod guard;
 mod messages;
 #[cfg(feature = "redis")]
+mod redis_events;
+#[cfg(feature = "redis")]
 mod redis_sessions;
 pub(in crate::mcp) mod sessions;
 
@@ -90,13 +92,18 @@ impl<P: CallPort> McpServer<P> {
             .with_max_request_body_bytes(config.max_body_bytes)
             .with_json_response(config.json_response)
             .with_cancellation_token(config.shutdown.child_token());
+        #[allow(unused_mut)] // without `redis`
+        let mut sessions = Sessions::default();
         #[cfg(feature = "redis")]
-        if let Some(sessions) = &self.shared.sessions {
-            rmcp_config.session_store = Some(sessions.clone());
+        if let Some(shared) = &self.shared.sessions {
+            rmcp_config.session_store = Some(shared.clone());
+            // A stream's events go to the same Redis, so that it resumes
+            // on any replica.
+            sessions = Sessions::shared(shared.events());
         }
         let inner: Inner<P> = StreamableHttpService::new(
             move || Ok(self.for_session()),
-            Arc::new(Sessions::default()),
+            Arc::new(sessions),
             rmcp_config,
         );
         let guard = Arc::new(Guard::new(inner, &config));

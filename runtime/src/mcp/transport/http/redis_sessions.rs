@@ -13,7 +13,7 @@ use crate::caller::LogLevel;
 use crate::jobs::records::StoreError;
 
 /// How long a session nobody uses is kept: refreshed by each write.
-const IDLE: Duration = Duration::from_secs(24 * 60 * 60);
+pub(super) const IDLE: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// MCP 2025-11-25 sessions in Redis (or Valkey). A session begun on one
 /// server is served by another that shares the store: rmcp replays the
@@ -23,6 +23,11 @@ const IDLE: Duration = Duration::from_secs(24 * 60 * 60);
 /// Its jobs need no more: they belong to the session's id, and are in the
 /// shared job store (`RedisJobs`). Give the server one with
 /// [`McpServer::sessions`](crate::mcp::McpServer::sessions).
+///
+/// Its SSE streams resume on any replica too: their events are kept in
+/// the same Redis as they are sent (the last 1000 of each stream, for a
+/// day after the last), so a client that reconnects with `Last-Event-ID`
+/// to another replica gets those it missed.
 ///
 /// A session is forgotten a day after its last write, or when its client
 /// ends it.
@@ -91,6 +96,12 @@ impl RedisSessions {
         })?;
         let (_, connection, addr) = crate::jobs::records::redis::connect(url, &runtime)?;
         Ok(RedisSessions { connection, addr })
+    }
+
+    /// The store of SSE events that goes with these sessions, on the same
+    /// connection: each server that shares the sessions makes its own.
+    pub(super) fn events(&self) -> super::redis_events::RedisEvents {
+        super::redis_events::RedisEvents::new(self.connection.clone(), &self.addr)
     }
 
     fn error(&self, e: &redis::RedisError) -> StoreError {

@@ -9,6 +9,9 @@
 //! is lost. So each request is given its [`RequestStream`] here, where the
 //! id is known, and a resumption wakes whoever waits for it.
 
+#[cfg(feature = "redis")]
+mod shared;
+
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -17,23 +20,31 @@ use rmcp::model::{ClientJsonRpcMessage, GetExtensions as _, ServerJsonRpcMessage
 use rmcp::transport::WorkerTransport;
 use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionHandle, LocalSessionManager, LocalSessionManagerError, LocalSessionWorker,
+    StreamableHttpMessageReceiver,
 };
 use rmcp::transport::streamable_http_server::session::{
-    RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
+    EventStream, RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
 };
 use tokio::sync::Notify;
-use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
+use tokio_stream::{Stream, StreamExt as _};
+
+#[cfg(feature = "redis")]
+use super::redis_events::RedisEvents;
 
 /// Streams closed and not yet resumed: (session, rmcp's stream id) → who
 /// waits for the client to come back.
 type Closed = Arc<Mutex<HashMap<(SessionId, u64), Arc<Notify>>>>;
 
-/// [`LocalSessionManager`] that hands each request its [`RequestStream`].
+/// [`LocalSessionManager`] that hands each request its [`RequestStream`],
+/// and with a server's shared sessions keeps SSE events in Redis too, so
+/// that a stream resumes on any replica.
 #[derive(Debug, Default)]
 pub(super) struct Sessions {
     local: LocalSessionManager,
     closed: Closed,
+    #[cfg(feature = "redis")]
+    events: Option<RedisEvents>,
 }
 
 /// The SSE stream a request is answered on, in the request's extensions.
@@ -70,6 +81,16 @@ impl RequestStream {
 }
 
 impl Sessions {
+    /// Sessions whose SSE events are kept in `events` as they are sent.
+    #[cfg(feature = "redis")]
+    pub(super) fn shared(events: RedisEvents) -> Self {
+        Sessions {
+            local: LocalSessionManager::default().with_event_store(Arc::new(events.clone())),
+            closed: Closed::default(),
+            events: Some(events),
+        }
+    }
+
     async fn handle(&self, id: &SessionId) -> Result<LocalSessionHandle, LocalSessionManagerError> {
         self.local
             .sessions
@@ -78,6 +99,59 @@ impl Sessions {
             .get(id)
             .cloned()
             .ok_or_else(|| LocalSessionManagerError::SessionNotFound(id.clone()))
+    }
+
+    /// Resumes a stream of this replica's session worker from the event
+    /// after `last_event_id` (rmcp's `<index>[/<stream>]`), to go on live.
+    async fn resume_live(
+        &self,
+        id: &SessionId,
+        last_event_id: &str,
+    ) -> Result<ReceiverStream<ServerSseMessage>, LocalSessionManagerError> {
+        let handle = self.handle(id).await?;
+        let receiver = handle.resume(last_event_id.parse()?).await?;
+        Ok(ReceiverStream::new(receiver.inner))
+    }
+
+    /// Wakes whoever waits for request stream `stream` of session `id` to
+    /// be resumed: the new stream is in place, so an answer sent from now
+    /// on reaches it.
+    fn resumed(&self, id: &SessionId, stream: u64) {
+        let waiting = self
+            .closed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&(id.clone(), stream));
+        if let Some(waiting) = waiting {
+            waiting.notify_one();
+        }
+    }
+
+    /// The event rmcp wrote first on a new request stream, taken out to
+    /// learn the stream's id in the store (with shared events).
+    #[cfg_attr(not(feature = "redis"), allow(clippy::unused_self))]
+    fn first_event(
+        &self,
+        id: &SessionId,
+        receiver: &mut StreamableHttpMessageReceiver,
+    ) -> Option<ServerSseMessage> {
+        #[cfg(feature = "redis")]
+        {
+            let events = self.events.as_ref()?;
+            let channel = receiver.http_request_id?;
+            // rmcp writes a request stream's `retry` hint before handing
+            // the stream over: its id names the stream in the store.
+            let first = receiver.inner.try_recv().ok()?;
+            if let Some(first_id) = first.event_id.as_deref() {
+                events.bind(first_id, id, channel);
+            }
+            Some(first)
+        }
+        #[cfg(not(feature = "redis"))]
+        {
+            let _ = (id, receiver);
+            None
+        }
     }
 }
 
@@ -111,6 +185,10 @@ impl SessionManager for Sessions {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .retain(|(session, _), _| session != id);
+        #[cfg(feature = "redis")]
+        if let Some(events) = &self.events {
+            events.end_session(id);
+        }
         self.local.close_session(id).await
     }
 
@@ -122,7 +200,8 @@ impl SessionManager for Sessions {
         mut message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
         let handle = self.handle(id).await?;
-        let receiver = handle.establish_request_wise_channel().await?;
+        let mut receiver = handle.establish_request_wise_channel().await?;
+        let first = self.first_event(id, &mut receiver);
         if let (ClientJsonRpcMessage::Request(request), Some(stream)) =
             (&mut message, receiver.http_request_id)
         {
@@ -136,7 +215,7 @@ impl SessionManager for Sessions {
         handle
             .push_message(message, receiver.http_request_id)
             .await?;
-        Ok(ReceiverStream::new(receiver.inner))
+        Ok(tokio_stream::iter(first).chain(ReceiverStream::new(receiver.inner)))
     }
 
     async fn accept_message(
@@ -159,19 +238,15 @@ impl SessionManager for Sessions {
         id: &SessionId,
         last_event_id: String,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
-        let stream = stream_of(&last_event_id);
-        let resumed = self.local.resume(id, last_event_id).await?;
-        // The new stream is in place: an answer sent from now on reaches it.
-        if let Some(stream) = stream {
-            let waiting = self
-                .closed
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .remove(&(id.clone(), stream));
-            if let Some(waiting) = waiting {
-                waiting.notify_one();
-            }
+        #[cfg(feature = "redis")]
+        if let Some(events) = &self.events {
+            return self.resume_shared(events, id, &last_event_id).await;
         }
+        let resumed = self.resume_live(id, &last_event_id).await?;
+        if let Some(stream) = stream_of(&last_event_id) {
+            self.resumed(id, stream);
+        }
+        let resumed: EventStream = Box::pin(resumed);
         Ok(resumed)
     }
 
