@@ -10,11 +10,12 @@
 mod codec;
 mod ids;
 mod live;
+mod writer;
 
 use std::sync::Arc;
 
+use redis::RedisError;
 use redis::aio::ConnectionManager;
-use redis::{RedisError, Script};
 use rmcp::model::JsonRpcMessage;
 use rmcp::transport::streamable_http_server::session::{
     EventId, EventStore, EventStoreError, EventStream, ServerSseMessage,
@@ -24,6 +25,7 @@ use super::redis_sessions::IDLE;
 pub(super) use ids::Kind;
 use ids::{LOCAL, event_id};
 use live::{Live, Next};
+use writer::{Write, Writer};
 
 /// The events kept per stream: older ones are trimmed (`MAXLEN ~`, so a
 /// few more may stay).
@@ -34,20 +36,6 @@ const NUMBERS: &str = "toolwright:mcp-event-streams";
 
 /// The prefix of a stream's key; its number follows.
 const PREFIX: &str = "toolwright:mcp-events:";
-
-// Draws the number of a new stream and writes its first event in one
-// round trip. KEYS[1]: the counter. ARGV: the stream's kind (its number's
-// low bit), the key prefix, the events kept, the idle time in ms, then the
-// entry's fields and values. The counter wraps below `ids::LOCAL`; a key
-// of a number drawn again has long expired.
-const BEGIN: &str = r"
-local drawn = redis.call('INCR', KEYS[1]) % 274877906944
-local number = 2 * drawn + tonumber(ARGV[1])
-local key = ARGV[2] .. string.format('%.0f', number)
-redis.call('XADD', key, 'MAXLEN', '~', ARGV[3], '0-1', unpack(ARGV, 5))
-redis.call('PEXPIRE', key, ARGV[4])
-return number
-";
 
 fn key(number: u64) -> String {
     format!("{PREFIX}{number}")
@@ -67,12 +55,14 @@ fn standalone_session(name: &str) -> Option<&str> {
 /// its connection.
 ///
 /// Writing never fails: an event Redis does not take is still sent, with
-/// an id that this replica alone can resume.
+/// an id that this replica alone can resume. Events are kept behind their
+/// send (see `writer`).
 #[derive(Clone)]
 pub(crate) struct RedisEvents {
     connection: ConnectionManager,
     addr: Arc<str>,
     live: Arc<Live>,
+    writer: Arc<Writer>,
 }
 
 impl std::fmt::Debug for RedisEvents {
@@ -92,6 +82,7 @@ pub(super) struct Found {
 impl RedisEvents {
     pub(super) fn new(connection: ConnectionManager, addr: &str) -> Self {
         RedisEvents {
+            writer: Arc::new(Writer::new(connection.clone())),
             connection,
             addr: addr.into(),
             live: Arc::default(),
@@ -110,8 +101,7 @@ impl RedisEvents {
                 place,
                 session,
             } => {
-                // Not kept is still sent: the id resumes it here.
-                let _ = self.write(number, place, event, session.as_deref()).await;
+                self.keep(number, place, event, session.as_deref());
                 event_id(number, place)
             }
             Next::New { session, channel } => {
@@ -121,8 +111,11 @@ impl RedisEvents {
                 } else {
                     Kind::Request
                 };
-                let number = match self.begin(kind, event, session.as_deref()).await {
-                    Ok(number) => number,
+                let number = match self.writer.number(kind as u64).await {
+                    Ok(number) => {
+                        self.keep(number, 0, event, session.as_deref());
+                        number
+                    }
                     Err(_) => local_number(kind),
                 };
                 self.live.begin(name, number, session, channel);
@@ -141,59 +134,17 @@ impl RedisEvents {
         id
     }
 
-    /// Draws a new stream's number and writes its first event.
-    async fn begin(
-        &self,
-        kind: Kind,
-        event: &ServerSseMessage,
-        session: Option<&str>,
-    ) -> Result<u64, EventStoreError> {
-        let fields = codec::fields(event, session)?;
-        let script = Script::new(BEGIN);
-        let mut invocation = script.key(NUMBERS);
-        invocation
-            .arg(kind as u8)
-            .arg(PREFIX)
-            .arg(KEPT)
-            .arg(idle_ms());
-        for (name, value) in fields {
-            invocation.arg(name).arg(value);
+    /// Queues the event at `place` of stream `number` to be kept, with
+    /// the stream kept another idle time. Not kept is still sent: the id
+    /// resumes it here.
+    fn keep(&self, number: u64, place: u64, event: &ServerSseMessage, session: Option<&str>) {
+        if let Ok(fields) = codec::fields(event, session) {
+            let _ = self.writer.push(Write {
+                number,
+                place,
+                fields,
+            });
         }
-        invocation
-            .invoke_async(&mut self.connection.clone())
-            .await
-            .map_err(|e| self.error(&e))
-    }
-
-    /// Writes the event at `place` of stream `number`, and keeps the
-    /// stream another idle time.
-    async fn write(
-        &self,
-        number: u64,
-        place: u64,
-        event: &ServerSseMessage,
-        session: Option<&str>,
-    ) -> Result<(), EventStoreError> {
-        let fields = codec::fields(event, session)?;
-        let key = key(number);
-        let mut add = redis::cmd("XADD");
-        add.arg(&key)
-            .arg("MAXLEN")
-            .arg("~")
-            .arg(KEPT)
-            .arg(entry(place));
-        for (name, value) in fields {
-            add.arg(name).arg(value);
-        }
-        let () = redis::pipe()
-            .add_command(add)
-            .ignore()
-            .pexpire(&key, i64::try_from(idle_ms()).unwrap_or(i64::MAX))
-            .ignore()
-            .query_async(&mut self.connection.clone())
-            .await
-            .map_err(|e| self.error(&e))?;
-        Ok(())
     }
 
     /// The events of stream `number` after the one at `place`, in order,
