@@ -306,3 +306,66 @@ async def test_a_sessions_tasks_go_on_through_another_gateway_when_its_own_dies(
         assert cancelled["status"] == "cancelled", cancelled
         job = await rpc(http, session, "tools/call", {"name": "job_status", "arguments": {"job_id": long}})
         assert job["structuredContent"]["state"] == "cancelled", job
+
+
+async def extension_rpc(url: str, method: str, params: dict[str, Any], name: str) -> Any:
+    """One 2026-07-28 request with the tasks extension, raw (the official
+    client does not speak it), as the principal `alice`: its `result`."""
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": method,
+        "params": {
+            **params,
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientInfo": {"name": "topology", "version": "1"},
+                "io.modelcontextprotocol/clientCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}},
+            },
+        },
+    }
+    headers = {
+        "accept": "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": method,
+        "mcp-name": name,
+        "authorization": "Bearer alice",
+    }
+    async with httpx2.AsyncClient(timeout=30) as http:
+        response = await http.post(url, json=body, headers=headers)
+    assert response.status_code == 200, response.text
+    if response.headers.get("content-type", "").startswith("application/json"):
+        answer = response.json()
+    else:
+        events = [line[5:] for line in response.text.splitlines() if line.startswith("data:")]
+        answer = next(m for m in map(json.loads, filter(str.strip, events)) if m.get("id") == 1)
+    assert "error" not in answer, answer
+    return answer["result"]
+
+
+async def test_a_2026_07_28_task_made_through_one_gateway_is_followed_through_the_other(
+    deployment: Deployment,
+) -> None:
+    a, b = deployment.gateways
+
+    async def task(arguments: dict[str, Any]) -> str:
+        call = {"name": "orpheus_generate", "arguments": arguments}
+        created = await extension_rpc(a, "tools/call", call, "orpheus_generate")
+        assert created["resultType"] == "task", created
+        return str(created["taskId"])
+
+    long, short = await task(LONG), await task(SHORT)
+    deadline = time.monotonic() + 30
+    while True:
+        done = await extension_rpc(b, "tasks/get", {"taskId": short}, short)
+        if done["status"] == "completed" or time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.1)
+    assert done["status"] == "completed", done
+    assert len(done["result"]["structuredContent"]["output_hashes"]) == 1, done
+
+    working = await extension_rpc(b, "tasks/get", {"taskId": long}, long)
+    assert working["status"] == "working", working
+    await extension_rpc(b, "tasks/cancel", {"taskId": long}, long)
+    cancelled = await extension_rpc(a, "tasks/get", {"taskId": long}, long)
+    assert cancelled["status"] == "cancelled", cancelled
