@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import time
 from collections.abc import AsyncIterator
@@ -19,7 +20,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from conftest import LEASE_MS, Deployment, connect, structured, tool_error
+from conftest import LEASE_MS, Deployment, connect, free_port, launch, structured, studio_bin, tool_error
 
 pytestmark = pytest.mark.anyio
 
@@ -369,3 +370,38 @@ async def test_a_2026_07_28_task_made_through_one_gateway_is_followed_through_th
     await extension_rpc(b, "tasks/cancel", {"taskId": long}, long)
     cancelled = await extension_rpc(a, "tasks/get", {"taskId": long}, long)
     assert cancelled["status"] == "cancelled", cancelled
+
+
+async def test_one_gateway_routes_each_service_to_its_own_backends(tmp_path: Any) -> None:
+    """`gateway --route NAME=ENDPOINT…`: each service at /NAME/mcp, its calls
+    only to the backends serving it; a route to a backend that serves
+    another service is refused by that backend, so its calls fail
+    UNAVAILABLE rather than run there."""
+    env = os.environ | {"STUDIO_DATA": str(tmp_path)}
+    ports = {name: free_port() for name in ("music", "maths")}
+    started = []
+    try:
+        for name, port in ports.items():
+            argv = [str(studio_bin()), "serve", "--hoot", f"tcp://127.0.0.1:{port}", "--service", name]
+            started.append(launch(argv, env, port))
+        gateway_port = free_port()
+        routes = [
+            "--route", f"music=tcp://127.0.0.1:{ports['music']}",
+            "--route", f"maths=tcp://127.0.0.1:{ports['maths']}",
+            "--route", f"wrong=tcp://127.0.0.1:{ports['music']}",
+        ]
+        argv = [str(studio_bin()), "gateway", *routes, "--http", f"127.0.0.1:{gateway_port}"]
+        started.append(launch(argv, env, gateway_port))
+        base = f"http://127.0.0.1:{gateway_port}"
+
+        for name in ("music", "maths"):
+            async with connect(f"{base}/{name}/mcp") as client:
+                added = structured(await client.call_tool("add", {"a": 2, "b": 3}))
+                assert added == {"result": 5}, (name, added)
+        async with connect(f"{base}/wrong/mcp") as client:
+            error = tool_error(await client.call_tool("add", {"a": 2, "b": 3}))
+            assert error["code"] == "UNAVAILABLE", error
+    finally:
+        for process in started:
+            process.terminate()
+            process.wait(timeout=15)

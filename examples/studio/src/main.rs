@@ -27,6 +27,9 @@
 //!   only Requests for those services, refusing others with
 //!   `UNKNOWN_SERVICE`; `gateway --service NAME` names the service in its
 //!   Requests, so only backends serving it join its rotation.
+//! - `gateway --route NAME=ENDPOINT… --http [ADDR]` fronts several
+//!   services at once: each NAME gets the backends routed to it, names
+//!   itself in its Requests, and is served at `http://ADDR/NAME/mcp`.
 //! - `serve` and `gateway` take `--jobs STORE` (or `$STUDIO_JOBS`): where
 //!   the jobs' records are kept. `memory` (the default) keeps them in the
 //!   process; a file path keeps them in a redb file, so that results and
@@ -41,6 +44,8 @@
 //! `$STUDIO_JOB_LEASE_MS` sets how long a worker's lease on its jobs lasts
 //! (`DispatcherConfig::job_lease`, default 5,000), and `$STUDIO_STEP_MS`
 //! how long each step of `orpheus_generate` takes (default 25).
+
+mod routes;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -94,7 +99,8 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
 const USAGE: &str = "usage: studio [call TOOL [JSON]
               | serve (--stdio | --http [ADDR]) [LISTING] [--jobs STORE]
               | serve --hoot ENDPOINT [--iopub ENDPOINT] [--service NAME]... [--jobs STORE]
-              | gateway --backend ENDPOINT... [--iopub ENDPOINT...] [--service NAME] (--stdio | --http [ADDR]) [LISTING] [--jobs STORE]]
+              | gateway --backend ENDPOINT... [--iopub ENDPOINT...] [--service NAME] (--stdio | --http [ADDR]) [LISTING] [--jobs STORE]
+              | gateway --route NAME=ENDPOINT... --http [ADDR] [LISTING] [--jobs STORE]]
 LISTING: [--toolset NAME[,NAME...]]... [--progressive] [--envelope] [--event-streams]
 STORE: memory | PATH (a redb file) | redis://HOST:PORT/DB; default $STUDIO_JOBS, else memory";
 
@@ -189,9 +195,11 @@ async fn serve_gateway(rest: &[String]) -> Result<(), Box<dyn std::error::Error>
     let mut backends = Vec::new();
     let mut config = ClientConfig::default();
     let jobs = take_jobs(&mut rest)?;
+    let routes = routes::Routes::take(&mut rest)?;
     match take_services(&mut rest)?.as_slice() {
         [] => {}
-        [service] => config = config.service(service.as_str()),
+        [service] if routes.is_empty() => config = config.service(service.as_str()),
+        [_] => return Err("--route names each service: give no --service with it".into()),
         _ => return Err("a gateway fronts one service: give --service once".into()),
     }
     if let Some(spec) = &jobs {
@@ -219,6 +227,21 @@ async fn serve_gateway(rest: &[String]) -> Result<(), Box<dyn std::error::Error>
     let Some(mode) = mode else {
         return Err(USAGE.into());
     };
+    if !routes.is_empty() {
+        let (Some(addr), true) = (mode, backends.is_empty()) else {
+            return Err(
+                "--route serves each service over HTTP at /NAME/mcp: give --http, \
+                        and no --backend"
+                    .into(),
+            );
+        };
+        let jobs = jobs.as_deref();
+        return routes
+            .serve(&config, addr.as_deref(), async |server| {
+                shared_sessions(listing.apply(server)?, jobs).await
+            })
+            .await;
+    }
     let client = Client::<ToolCatalogue>::connect(&backends, config)?;
     if !client.ready(Duration::from_secs(5)).await {
         eprintln!(

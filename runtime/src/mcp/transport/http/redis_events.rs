@@ -9,6 +9,7 @@
 
 mod codec;
 mod ids;
+mod keys;
 mod live;
 mod writer;
 
@@ -21,29 +22,12 @@ use rmcp::transport::streamable_http_server::session::{
     EventId, EventStore, EventStoreError, EventStream, ServerSseMessage,
 };
 
-use super::redis_sessions::IDLE;
 pub(super) use ids::Kind;
 use ids::{LOCAL, event_id};
+pub(super) use keys::IDLE;
+use keys::{entry, key};
 use live::{Live, Next};
 use writer::{Write, Writer};
-
-/// The events kept per stream: older ones are trimmed (`MAXLEN ~`, so a
-/// few more may stay).
-const KEPT: usize = 1000;
-
-/// The counter stream numbers are drawn from.
-const NUMBERS: &str = "toolwright:mcp-event-streams";
-
-/// The prefix of a stream's key; its number follows.
-const PREFIX: &str = "toolwright:mcp-events:";
-
-fn key(number: u64) -> String {
-    format!("{PREFIX}{number}")
-}
-
-fn idle_ms() -> u64 {
-    u64::try_from(IDLE.as_millis()).unwrap_or(u64::MAX)
-}
 
 /// rmcp's name for a session's standalone stream is `<session>:common`.
 fn standalone_session(name: &str) -> Option<&str> {
@@ -226,12 +210,6 @@ pub(super) fn parse(id: &str) -> Option<(u64, u64)> {
 /// The id of the event after the one at `place` of stream `number`.
 pub(super) fn next_id(number: u64, place: u64) -> String {
     event_id(number, place.saturating_add(1))
-}
-
-/// A Redis stream entry's id for the event at `place` (ids start above
-/// `0-0`).
-fn entry(place: u64) -> String {
-    format!("0-{}", place.saturating_add(1))
 }
 
 fn place_of(entry: &str) -> Result<u64, EventStoreError> {

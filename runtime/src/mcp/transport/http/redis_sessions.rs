@@ -9,11 +9,9 @@ use rmcp::transport::streamable_http_server::session::{
     SessionState, SessionStore, SessionStoreError,
 };
 
+use super::redis_events::IDLE;
 use crate::caller::LogLevel;
 use crate::jobs::records::StoreError;
-
-/// How long a session nobody uses is kept: refreshed by each write.
-pub(super) const IDLE: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// MCP 2025-11-25 sessions in Redis (or Valkey). A session begun on one
 /// server is served by another that shares the store: rmcp replays the

@@ -23,13 +23,13 @@ pub(super) const LOCAL: u64 = 1 << 39;
 /// Whether a stream is a session's standalone (`GET`) stream or a
 /// request's: the low bit of its number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::mcp::transport::http) enum Kind {
+pub(crate) enum Kind {
     Request = 1,
     Standalone = 0,
 }
 
 impl Kind {
-    pub(in crate::mcp::transport::http) fn of(number: u64) -> Kind {
+    pub(crate) fn of(number: u64) -> Kind {
         if number & 1 == 1 {
             Kind::Request
         } else {

@@ -15,7 +15,7 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 use redis::aio::ConnectionManager;
 use tokio::sync::mpsc;
 
-use super::{KEPT, idle_ms, key};
+use super::keys::{KEPT, NUMBERS, entry, idle_ms, key};
 
 /// Events waiting to be kept, at most.
 const QUEUED: usize = 4096;
@@ -77,7 +77,7 @@ impl Writer {
             return Ok(numbered(drawn, kind));
         }
         let top: u64 = redis::cmd("INCRBY")
-            .arg(super::NUMBERS)
+            .arg(NUMBERS)
             .arg(BLOCK)
             .query_async(&mut self.connection.clone())
             .await?;
@@ -119,7 +119,7 @@ async fn keep(mut connection: ConnectionManager, mut queue: mpsc::Receiver<Write
                 .arg("MAXLEN")
                 .arg("~")
                 .arg(KEPT)
-                .arg(super::entry(write.place));
+                .arg(entry(write.place));
             for (name, value) in write.fields {
                 add.arg(name).arg(value);
             }
