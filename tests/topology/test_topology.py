@@ -254,14 +254,9 @@ async def test_a_sessions_finished_job_outlives_restarts_of_its_worker_and_gatew
         assert [job["job_id"] for job in listed["jobs"]] == [job_id], listed
 
 
-async def rpc(http: httpx2.AsyncClient, session: str | None, method: str, params: dict[str, Any]) -> Any:
-    """One JSON-RPC request of a 2025-11-25 session, raw: the official
-    client does not make task-augmented calls. Its `result`."""
-    headers = {"accept": "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25"}
-    if session:
-        headers["mcp-session-id"] = session
-    body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
-    response = await http.post("http://gateway/mcp", json=body, headers=headers)
+def result_of(response: httpx2.Response) -> Any:
+    """The `result` of a raw request's answer (id 1), from a JSON body or
+    the event of an SSE one that carries it; an error fails the test."""
     assert response.status_code == 200, response.text
     if response.headers.get("content-type", "").startswith("application/json"):
         answer = response.json()
@@ -270,6 +265,17 @@ async def rpc(http: httpx2.AsyncClient, session: str | None, method: str, params
         answer = next(m for m in map(json.loads, filter(str.strip, events)) if m.get("id") == 1)
     assert "error" not in answer, answer
     return answer["result"]
+
+
+async def rpc(http: httpx2.AsyncClient, session: str | None, method: str, params: dict[str, Any]) -> Any:
+    """One JSON-RPC request of a 2025-11-25 session, raw: the official
+    client does not make task-augmented calls. Its `result`."""
+    headers = {"accept": "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25"}
+    if session:
+        headers["mcp-session-id"] = session
+    body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
+    response = await http.post("http://gateway/mcp", json=body, headers=headers)
+    return result_of(response)
 
 
 async def test_a_sessions_tasks_go_on_through_another_gateway_when_its_own_dies(deployment: Deployment) -> None:
@@ -334,14 +340,7 @@ async def extension_rpc(url: str, method: str, params: dict[str, Any], name: str
     }
     async with httpx2.AsyncClient(timeout=30) as http:
         response = await http.post(url, json=body, headers=headers)
-    assert response.status_code == 200, response.text
-    if response.headers.get("content-type", "").startswith("application/json"):
-        answer = response.json()
-    else:
-        events = [line[5:] for line in response.text.splitlines() if line.startswith("data:")]
-        answer = next(m for m in map(json.loads, filter(str.strip, events)) if m.get("id") == 1)
-    assert "error" not in answer, answer
-    return answer["result"]
+    return result_of(response)
 
 
 async def test_a_2026_07_28_task_made_through_one_gateway_is_followed_through_the_other(

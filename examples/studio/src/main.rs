@@ -290,6 +290,29 @@ async fn shared_sessions<P: CallPort>(
     Ok(server.sessions(sessions))
 }
 
+/// A listener bound to `addr` (default `127.0.0.1:8787`).
+async fn listen(addr: Option<&str>) -> Result<tokio::net::TcpListener, Box<dyn std::error::Error>> {
+    let addr = match addr {
+        Some(addr) => addr
+            .parse()
+            .map_err(|e| format!("bad address `{addr}`: {e}"))?,
+        None => HttpConfig::default().addr,
+    };
+    Ok(tokio::net::TcpListener::bind(addr).await?)
+}
+
+/// A token cancelled on Ctrl-C or SIGTERM: the HTTP servers stop taking
+/// connections and let the requests under way finish.
+fn stop_on_signal() -> tokio_util::sync::CancellationToken {
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    let stop = shutdown.clone();
+    tokio::spawn(async move {
+        let _ = stopped().await;
+        stop.cancel();
+    });
+    shutdown
+}
+
 /// Serves `server` over Streamable HTTP at `addr` (default
 /// `127.0.0.1:8787`), saying on stderr where and what.
 async fn serve_http<P: CallPort>(
@@ -298,23 +321,10 @@ async fn serve_http<P: CallPort>(
     what: &str,
     event_streams: bool,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let addr = match addr {
-        Some(addr) => addr
-            .parse()
-            .map_err(|e| format!("bad address `{addr}`: {e}"))?,
-        None => HttpConfig::default().addr,
-    };
-    let listener = tokio::net::TcpListener::bind(addr).await?;
-    // Ctrl-C or SIGTERM: stop taking connections and let the requests
-    // under way finish.
-    let shutdown = tokio_util::sync::CancellationToken::new();
+    let listener = listen(addr).await?;
     let config = HttpConfig::default()
-        .shutdown(shutdown.clone())
+        .shutdown(stop_on_signal())
         .json_response(!event_streams);
-    tokio::spawn(async move {
-        let _ = stopped().await;
-        shutdown.cancel();
-    });
     let local = listener.local_addr()?;
     eprintln!("studio: {what} at http://{local}{}", config.path);
     eprintln!("studio: the catalogue and live tool calls at http://{local}/");

@@ -59,32 +59,28 @@ impl Routes {
             McpServer<Client<ToolCatalogue>>,
         ) -> Result<McpServer<Client<ToolCatalogue>>, Box<dyn std::error::Error>>,
     {
-        let addr = match addr {
-            Some(addr) => addr
-                .parse()
-                .map_err(|e| format!("bad address `{addr}`: {e}"))?,
-            None => HttpConfig::default().addr,
-        };
-        let listener = tokio::net::TcpListener::bind(addr).await?;
+        let listener = crate::listen(addr).await?;
         let local = listener.local_addr()?;
-        let shutdown = tokio_util::sync::CancellationToken::new();
+        let shutdown = crate::stop_on_signal();
         let mut router = axum::Router::new();
+        let mut readiness = Vec::new();
         for (service, backends) in self.0 {
             let client = Client::<ToolCatalogue>::connect(
                 &backends,
                 config.clone().service(service.as_str()),
             )?;
-            // Said, not waited for: one service's absent backends do not
-            // hold up the others.
+            // Every service's backends are waited for at once, before
+            // serving (as a one-service gateway does): one service's
+            // absent backends add nothing to the others' wait.
             let (waiting, named, listed) = (client.clone(), service.clone(), backends.join(", "));
-            tokio::spawn(async move {
+            readiness.push(tokio::spawn(async move {
                 if !waiting.ready(Duration::from_secs(5)).await {
                     eprintln!(
                         "studio: no backend of `{named}` answers yet ({listed}); its calls fail \
                          with UNAVAILABLE until one does"
                     );
                 }
-            });
+            }));
             let server =
                 make(McpServer::new(client)?.named("studio-gateway", env!("CARGO_PKG_VERSION")))
                     .await?;
@@ -99,11 +95,9 @@ impl Routes {
             );
             router = router.merge(server.router(http)?);
         }
-        let stop = shutdown.clone();
-        tokio::spawn(async move {
-            let _ = crate::stopped().await;
-            stop.cancel();
-        });
+        for ready in readiness {
+            let _ = ready.await;
+        }
         axum::serve(listener, router)
             .with_graceful_shutdown(shutdown.cancelled_owned())
             .await?;

@@ -112,10 +112,10 @@ impl<P: CallPort> McpServer<P> {
                 continue;
             };
             if let Some(restored) = self.restored(&id, record).await {
-                let working = matches!(restored.state, State::Working);
+                let working = matches!(restored.state, State::Working).then_some(restored.tool);
                 self.session.tasks.restore(&id, restored);
-                if working {
-                    self.follow_restored(id, peer.clone());
+                if let Some(tool) = working {
+                    self.follow_restored(id, tool, peer.clone());
                 }
             }
         }
@@ -169,7 +169,7 @@ impl<P: CallPort> McpServer<P> {
     /// Follows a restored task's job to its end, as the replica that made
     /// it would have: the task takes the job's answer, and the session is
     /// told its new status.
-    fn follow_restored(&self, task_id: String, peer: Peer<RoleServer>) {
+    fn follow_restored(&self, task_id: String, tool: &'static str, peer: Peer<RoleServer>) {
         let server = self.clone();
         tokio::spawn(async move {
             let port = server.shared.edge.port();
@@ -188,10 +188,6 @@ impl<P: CallPort> McpServer<P> {
                     tokio::time::sleep(RETRY).await;
                     continue;
                 }
-                let view = match server.session.tasks.get(&task_id) {
-                    Ok(view) => view,
-                    Err(_) => return,
-                };
                 match server.job_state(&task_id).await {
                     Some(State::Working) => {}
                     Some(State::Cancelled) => {
@@ -205,7 +201,7 @@ impl<P: CallPort> McpServer<P> {
                     None => {
                         let gone = ToolError::new(
                             NOT_FOUND,
-                            format!("the job of `{}` expired before it was read", view.tool),
+                            format!("the job of `{tool}` expired before it was read"),
                         );
                         server.session.tasks.finish(&task_id, result::error(&gone));
                         break;
