@@ -50,6 +50,7 @@ pub struct ServerConfig {
     max_in_flight: usize,
     high_water_mark: i32,
     services: Vec<String>,
+    peer_liveness: Duration,
 }
 
 impl ServerConfig {
@@ -64,6 +65,7 @@ impl ServerConfig {
             max_in_flight: 4096,
             high_water_mark: 10_000,
             services: Vec::new(),
+            peer_liveness: Duration::from_secs(5),
         }
     }
 
@@ -99,6 +101,18 @@ impl ServerConfig {
     #[must_use]
     pub fn max_in_flight(mut self, calls: usize) -> Self {
         self.max_in_flight = calls.max(1);
+        self
+    }
+
+    /// How long a peer may be silent (no Request, Heartbeat or Answer)
+    /// while a handler waits for its Answer to a question; then every such
+    /// question of that peer is answered `UNAVAILABLE`, as is one of a peer
+    /// whose connection is found gone. Default 5 s, twenty of the runtime
+    /// client's heartbeats. The peer's calls are not cancelled: a job goes
+    /// on and keeps its result for another caller.
+    #[must_use]
+    pub fn peer_liveness(mut self, liveness: Duration) -> Self {
+        self.peer_liveness = liveness.max(Duration::from_millis(1));
         self
     }
 
@@ -202,6 +216,7 @@ impl Server {
             max_in_flight: config.max_in_flight,
             services: config.services,
             peers: Default::default(),
+            peer_liveness: config.peer_liveness,
             in_flight: Default::default(),
         };
         let thread = std::thread::Builder::new()

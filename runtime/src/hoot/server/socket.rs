@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
 use tokio_util::sync::CancellationToken;
 
@@ -28,6 +29,14 @@ const GOODBYE_PAUSE: std::time::Duration = std::time::Duration::from_millis(50);
 /// but not remembered.
 const MAX_PEERS: usize = 65_536;
 
+/// A peer the server has heard from.
+pub(super) struct Peer {
+    /// Whether it has been sent Ready.
+    greeted: bool,
+    /// When it was last heard from: any message counts.
+    heard: Instant,
+}
+
 /// The thread's state. Only this thread touches the sockets.
 pub(super) struct Thread<P: CallPort> {
     // The sockets' context, kept for as long as they are.
@@ -42,8 +51,12 @@ pub(super) struct Thread<P: CallPort> {
     pub(super) max_in_flight: usize,
     /// The services it answers to; empty: any.
     pub(super) services: Vec<String>,
-    /// Peers seen, and whether each has been sent Ready.
-    pub(super) peers: HashMap<Vec<u8>, bool>,
+    /// Peers seen: whether each has been sent Ready, and when it was last
+    /// heard from.
+    pub(super) peers: HashMap<Vec<u8>, Peer>,
+    /// How long a peer may be silent before the questions its calls'
+    /// handlers asked it are failed.
+    pub(super) peer_liveness: Duration,
     /// Calls in flight, by peer and id: how to cancel each.
     pub(super) in_flight: HashMap<(Vec<u8>, RequestId), CancellationToken>,
 }
@@ -51,12 +64,16 @@ pub(super) struct Thread<P: CallPort> {
 impl<P: CallPort> Thread<P> {
     pub(super) fn run(mut self) {
         loop {
+            // Only a question waiting on its peer needs the clock: without
+            // one the thread sleeps until a message or a Reply.
+            let questions = self.shared.questions.any();
+            let timeout = if questions { self.sweep_every() } else { -1 };
             let (readable, woken) = {
                 let mut items = [
                     self.router.as_poll_item(zmq::POLLIN),
                     self.inbox.bell().as_poll_item(zmq::POLLIN),
                 ];
-                if zmq::poll(&mut items, -1).is_err() {
+                if zmq::poll(&mut items, timeout).is_err() {
                     // EINTR: poll again.
                     continue;
                 }
@@ -68,8 +85,32 @@ impl<P: CallPort> Thread<P> {
             if readable {
                 self.read();
             }
+            if questions {
+                self.sweep();
+            }
         }
         self.goodbye();
+    }
+
+    /// How often, in milliseconds, silent peers are looked for while a
+    /// question waits: a quarter of the liveness, within 10 ms to 1 s.
+    fn sweep_every(&self) -> i64 {
+        let quarter = self.peer_liveness / 4;
+        let every = quarter.clamp(Duration::from_millis(10), Duration::from_secs(1));
+        i64::try_from(every.as_millis()).unwrap_or(1000)
+    }
+
+    /// Fails the questions of peers silent for longer than the liveness. A
+    /// gateway killed outright sends no Disconnect, and its connection's
+    /// close is not told to a ROUTER: silence is how the server learns
+    /// that nobody will answer.
+    fn sweep(&self) {
+        let peers = &self.peers;
+        self.shared
+            .questions
+            .fail_silent(Instant::now(), self.peer_liveness, |peer| {
+                peers.get(peer).map(|p| p.heard)
+            });
     }
 
     /// Sends what the calls queued; false once asked to stop.
@@ -155,7 +196,7 @@ impl<P: CallPort> Thread<P> {
                 let greeted = self
                     .peers
                     .get_mut(&peer)
-                    .map(|g| std::mem::replace(g, true));
+                    .map(|p| std::mem::replace(&mut p.greeted, true));
                 let answer = if greeted == Some(false) {
                     Message::ready(message.request_id)
                 } else {
@@ -208,9 +249,17 @@ impl<P: CallPort> Thread<P> {
         codec::to_msgpack(&envelope).unwrap_or_else(|_| error_body(codes::UNKNOWN_SERVICE, service))
     }
 
+    /// Notes that `peer` was heard from just now.
     fn remember(&mut self, peer: &[u8]) {
-        if !self.peers.contains_key(peer) && self.peers.len() < MAX_PEERS {
-            self.peers.insert(peer.to_vec(), false);
+        let now = Instant::now();
+        if let Some(known) = self.peers.get_mut(peer) {
+            known.heard = now;
+        } else if self.peers.len() < MAX_PEERS {
+            let known = Peer {
+                greeted: false,
+                heard: now,
+            };
+            self.peers.insert(peer.to_vec(), known);
         }
     }
 
@@ -313,11 +362,21 @@ impl<P: CallPort> Thread<P> {
 
     fn send(&self, peer: Vec<u8>, message: Message) {
         let frames = encode(message);
-        let parts = std::iter::once(peer).chain(frames);
         // ROUTER_MANDATORY: a peer that has gone is EHOSTUNREACH, a full
-        // queue EAGAIN; neither may stall the thread.
-        if self.router.send_multipart(parts, zmq::DONTWAIT).is_err() {
-            count(&self.shared.counts.undeliverable);
+        // queue EAGAIN, both on the routing id's frame; neither may stall
+        // the thread. The other frames move into libzmq uncopied.
+        let sent = self
+            .router
+            .send(peer.as_slice(), zmq::SNDMORE | zmq::DONTWAIT)
+            .and_then(|()| self.router.send_multipart(frames, zmq::DONTWAIT));
+        match sent {
+            Ok(()) => {}
+            Err(zmq::Error::EHOSTUNREACH) => {
+                count(&self.shared.counts.undeliverable);
+                // Nothing it was asked can be answered now.
+                self.shared.questions.fail_peer(&peer);
+            }
+            Err(_) => count(&self.shared.counts.undeliverable),
         }
     }
 

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use tokio::sync::oneshot;
 
@@ -17,15 +18,95 @@ use crate::{Json, ToolError, codec, codes};
 /// Which question of which call of which peer.
 type Key = (Vec<u8>, RequestId, u32);
 
-/// Questions asked and not yet answered. Each is removed when answered or
-/// when its asker stops waiting, so the map holds only live questions.
+/// A question waiting for its Answer.
+#[derive(Debug)]
+struct Waiting {
+    answer: oneshot::Sender<Answered>,
+    /// When it was asked: a peer is given its whole liveness from then.
+    asked: Instant,
+    /// What it asks for, as its error messages say it.
+    what: &'static str,
+}
+
+/// Questions asked and not yet answered. Each is removed when answered,
+/// when its asker stops waiting, or when its peer is gone, so the map
+/// holds only live questions.
 #[derive(Debug, Default)]
-pub(super) struct Questions(Mutex<HashMap<Key, oneshot::Sender<Answered>>>);
+pub(super) struct Questions(Mutex<HashMap<Key, Waiting>>);
 
 impl Questions {
-    fn lock(&self) -> MutexGuard<'_, HashMap<Key, oneshot::Sender<Answered>>> {
-        // Each critical section is one insert or remove: nothing half-done.
+    fn lock(&self) -> MutexGuard<'_, HashMap<Key, Waiting>> {
+        // Each critical section is one insert, remove or sweep: nothing
+        // half-done.
         self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// True when some question waits for its Answer.
+    pub(super) fn any(&self) -> bool {
+        !self.lock().is_empty()
+    }
+
+    /// Answers `UNAVAILABLE` every question of `peer`: it is gone (a send
+    /// to it found no connection).
+    pub(super) fn fail_peer(&self, peer: &[u8]) {
+        self.fail(|(of, _, _), _| of.as_slice() == peer, |_| None);
+    }
+
+    /// Answers `UNAVAILABLE` every question whose peer has been silent for
+    /// longer than `liveness`, counting from the later of when it was
+    /// asked and when its peer was last heard from (`heard`).
+    pub(super) fn fail_silent(
+        &self,
+        now: Instant,
+        liveness: Duration,
+        heard: impl Fn(&[u8]) -> Option<Instant>,
+    ) {
+        self.fail(
+            |(peer, _, _), waiting| {
+                let since = heard(peer).map_or(waiting.asked, |h| h.max(waiting.asked));
+                now.saturating_duration_since(since) > liveness
+            },
+            |_| Some(liveness),
+        );
+    }
+
+    /// Removes the questions `gone` picks and answers each `UNAVAILABLE`;
+    /// `silent` says for how long its peer had been silent, when that is
+    /// why.
+    fn fail(
+        &self,
+        gone: impl Fn(&Key, &Waiting) -> bool,
+        silent: impl Fn(&Key) -> Option<Duration>,
+    ) {
+        let failed: Vec<(Key, Waiting)> = {
+            let mut questions = self.lock();
+            let keys: Vec<Key> = questions
+                .iter()
+                .filter(|(key, waiting)| gone(key, waiting))
+                .map(|(key, _)| key.clone())
+                .collect();
+            keys.into_iter()
+                .filter_map(|key| questions.remove(&key).map(|w| (key, w)))
+                .collect()
+        };
+        for (key, waiting) in failed {
+            let why = match silent(&key) {
+                Some(liveness) => format!(
+                    "has not been heard from for over {:.1} s",
+                    liveness.as_secs_f64()
+                ),
+                None => "has disconnected".to_owned(),
+            };
+            let e = ToolError::new(
+                codes::UNAVAILABLE,
+                format!(
+                    "the caller {why}, so nothing can answer the question for {}",
+                    waiting.what
+                ),
+            );
+            // Its asker may have stopped waiting meanwhile: nobody to tell.
+            let _ = waiting.answer.send(Answered::Error(e));
+        }
     }
 
     /// Hands an Answer from `peer` for its call `request_id` to the
@@ -38,7 +119,7 @@ impl Questions {
             return false;
         };
         let waiting = self.lock().remove(&(peer.to_vec(), request_id, id));
-        waiting.is_some_and(|tx| tx.send(answer).is_ok())
+        waiting.is_some_and(|w| w.answer.send(answer).is_ok())
     }
 }
 
@@ -114,7 +195,12 @@ impl HootCaller {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let key = (self.peer.clone(), self.request_id, id);
         let (tx, rx) = oneshot::channel();
-        self.shared.questions.lock().insert(key.clone(), tx);
+        let waiting = Waiting {
+            answer: tx,
+            asked: Instant::now(),
+            what,
+        };
+        self.shared.questions.lock().insert(key.clone(), waiting);
         let asked = Asked {
             shared: self.shared.clone(),
             key,
