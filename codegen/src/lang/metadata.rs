@@ -24,6 +24,8 @@ pub(crate) struct Metadata<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     timing: Option<&'static str>,
     annotations: Annotations,
+    /// The OAuth scopes a call needs, all of them; always present.
+    scopes: Vec<&'a str>,
     parameters: Vec<Parameter>,
     #[serde(skip_serializing_if = "Option::is_none")]
     actions: Option<Vec<ActionMetadata<'a>>>,
@@ -228,6 +230,7 @@ pub(crate) fn entry<'a>(model: &'a Model, tool: &'a Tool) -> Metadata<'a> {
             idempotent_hint: tool.annotations.idempotent,
             open_world_hint: tool.annotations.open_world,
         },
+        scopes: tool.scope_names().collect(),
         parameters,
         actions,
         error_codes: errors.iter().map(|e| e.code).collect(),
