@@ -421,3 +421,29 @@ fn field_example(
         Type::Named(r) => named_example(model, r.id, depth),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{Sources, check};
+
+    #[test]
+    fn every_entry_lists_its_scopes_even_when_none() {
+        let mut sources = Sources::new();
+        sources.add(
+            "vault.tool",
+            "@scopes(\"vault:read\") category vault;\n\
+             tool get { timing sync }\n\
+             @scopes() tool ping { timing sync }",
+        );
+        let model = check(&sources).expect("valid");
+        let scopes: Vec<serde_json::Value> = model
+            .tools
+            .iter()
+            .map(|tool| serde_json::to_value(super::entry(&model, tool)).unwrap()["scopes"].clone())
+            .collect();
+        assert_eq!(
+            scopes,
+            [serde_json::json!(["vault:read"]), serde_json::json!([])]
+        );
+    }
+}

@@ -53,3 +53,64 @@ impl Lints<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diag::Code;
+    use crate::{Sources, check_with_warnings};
+
+    /// The scopes TW407 points at, with what it suggests.
+    fn typos(text: &str) -> Vec<(String, String)> {
+        let mut sources = Sources::new();
+        sources.add("t.tool", text);
+        let checked = check_with_warnings(&sources).expect("valid");
+        checked
+            .warnings
+            .iter()
+            .filter(|d| d.code == Code::ScopeTypo)
+            .map(|d| {
+                let scope = sources.snippet(d.primary.span).trim_matches('"').to_owned();
+                (scope, d.help.clone().unwrap_or_default())
+            })
+            .collect()
+    }
+
+    fn tools(scopes: &[&str]) -> String {
+        scopes
+            .iter()
+            .enumerate()
+            .map(|(i, s)| format!("@scopes(\"{s}\") tool t{i} {{ timing sync }}\n"))
+            .collect()
+    }
+
+    #[test]
+    fn a_lone_scope_near_another_is_a_likely_typo() {
+        assert_eq!(
+            typos(&tools(&["cas:read", "cas:read", "cas:raed"])),
+            [("cas:raed".to_owned(), "did you mean `cas:read`?".to_owned())]
+        );
+    }
+
+    #[test]
+    fn shared_distant_and_far_apart_scopes_are_not() {
+        // Each needed by two tools: deliberate.
+        assert_eq!(
+            typos(&tools(&["cas:read", "cas:read", "cas:raed", "cas:raed"])),
+            []
+        );
+        // Three edits apart, though `closest` alone would take them.
+        assert_eq!(typos(&tools(&["project:admin", "project:audit"])), []);
+        assert_eq!(typos(&tools(&["cas:read", "cas:write"])), []);
+    }
+
+    #[test]
+    fn a_category_default_counts_once_per_tool_that_takes_it() {
+        let text = "@scopes(\"cas:read\") category t;\n\
+                    tool a { timing sync }\ntool b { timing sync }\n\
+                    @scopes(\"cas:reed\") tool c { timing sync }";
+        assert_eq!(
+            typos(text),
+            [("cas:reed".to_owned(), "did you mean `cas:read`?".to_owned())]
+        );
+    }
+}
