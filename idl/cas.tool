@@ -4,7 +4,7 @@
 category cas;
 
 /// Store raw bytes and return their content hash; storing the same bytes twice is a no-op.
-@idempotent
+@idempotent @scopes("cas:write")
 tool cas_store {
     timing sync
     title "Store bytes in CAS"
@@ -21,7 +21,7 @@ tool cas_store {
 }
 
 /// Fetch the bytes stored under a content hash.
-@read_only @idempotent
+@read_only @idempotent @scopes("cas:read")
 tool cas_get {
     timing sync
     title "Get bytes from CAS"
@@ -45,7 +45,7 @@ tool cas_get {
 }
 
 /// Report whether content exists and describe it, without transferring the bytes.
-@read_only @idempotent
+@read_only @idempotent @scopes("cas:read")
 tool cas_inspect {
     timing sync
     title "Inspect CAS content"
@@ -74,7 +74,7 @@ tool cas_inspect {
 }
 
 /// List the hashes of the stored content in order, a page at a time.
-@read_only @idempotent @paged
+@read_only @idempotent @paged @scopes("cas:read")
 tool cas_list {
     timing sync
     title "List CAS content"
@@ -96,6 +96,7 @@ tool cas_list {
 /// Read a file from the server's filesystem and store its bytes in CAS.
 @deprecated("use artifact_upload, which stores the file and records an artifact with provenance in one call")
 @idempotent
+@scopes("cas:write")
 tool cas_upload_file {
     timing async_short
     title "Upload file to CAS"

@@ -76,7 +76,8 @@ pub struct Checked {
 
 /// [`check`], then the warnings a valid catalogue can still draw: a type
 /// no tool uses, a deprecated item used by a live one, a tool, action or
-/// field without a doc comment, an `async_long` tool without errors.
+/// field without a doc comment, an `async_long` tool without errors, a
+/// scope one tool needs that looks like a typo of another.
 /// Warnings are only looked for once there are no errors.
 pub fn check_with_warnings(sources: &Sources) -> Result<Checked, Diagnostics> {
     check_for_clients(sources, &Clients::default())

@@ -342,8 +342,9 @@ impl Sources {
         self.get(span.file).text().get(span.range()).unwrap_or("")
     }
 
-    /// The span of the name that starts at `location` (an identifier, or
-    /// one character): where a model item's diagnostics point.
+    /// The span of the name that starts at `location` (an identifier, a
+    /// string literal on one line with its quotes, or one character):
+    /// where a model item's diagnostics point.
     pub fn name_span(&self, location: Location) -> Span {
         let Some(file) = u32::try_from(location.file)
             .ok()
@@ -355,10 +356,17 @@ impl Sources {
         let text = self.get(file).text();
         let start = self.get(file).offset(location.line, location.column);
         let rest = &text[start..];
-        let len = rest
-            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .unwrap_or(rest.len())
-            .max(rest.chars().next().map_or(0, char::len_utf8));
+        // A string names a scope (`@scopes("cas:read")`); it holds no `"`
+        // or `\` once checked, so its end is the next quote.
+        let quoted = rest
+            .strip_prefix('"')
+            .and_then(|inner| inner.split('\n').next()?.find('"'))
+            .map(|end| end + 2);
+        let len = quoted.unwrap_or_else(|| {
+            rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len())
+                .max(rest.chars().next().map_or(0, char::len_utf8))
+        });
         Span::new(file, start, start + len)
     }
 
@@ -458,6 +466,20 @@ mod tests {
         // `ç` is two bytes, one column.
         assert_eq!(f.line_col(5), (2, 2));
         assert_eq!(f.line_col(100), (3, 1));
+    }
+
+    #[test]
+    fn a_name_span_covers_an_identifier_or_a_quoted_string() {
+        let mut s = Sources::new();
+        s.add("a.tool", "tool cas_get {}\n@scopes(\"cas:read\")\n\"open\n");
+        let at = |line, column| Location {
+            file: 0,
+            line,
+            column,
+        };
+        assert_eq!(s.snippet(s.name_span(at(1, 6))), "cas_get");
+        assert_eq!(s.snippet(s.name_span(at(2, 9))), "\"cas:read\"");
+        assert_eq!(s.snippet(s.name_span(at(3, 1))), "\"", "an unclosed quote");
     }
 
     #[test]

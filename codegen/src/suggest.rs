@@ -1,4 +1,4 @@
 //! "Did you mean …?": the rule the checker, the macros and the runtime
 //! share, from `toolwright-suggest`.
 
-pub(crate) use toolwright_suggest::closest;
+pub(crate) use toolwright_suggest::{closest, closest_within};

@@ -140,7 +140,35 @@ fn verdicts_follow_the_direction_data_travels() {
         []
     );
     assert_eq!(verdict("variant_added", Rule::VariantAdded), [Wire]);
+    // Judged on the scopes a call needs, wherever they are written.
+    assert_eq!(verdict("scope_added", Rule::ScopeAdded), [Semantic]);
+    assert_eq!(
+        verdict("scope_added_by_the_category_default", Rule::ScopeAdded),
+        [Semantic]
+    );
+    assert_eq!(verdict("scope_removed", Rule::ScopeRemoved), []);
     assert_eq!(verdict("type_renamed", Rule::TypeRenamed), [Source]);
+}
+
+#[test]
+fn a_changed_category_default_reaches_only_the_tools_that_take_it() {
+    let case = "scope_added_by_the_category_default";
+    let (_, text) = fixtures().into_iter().find(|(c, _)| c == case).unwrap();
+    let report = Versions::read(case, &text).report(&AllowList::new());
+    let changes: Vec<(Rule, &str, &str)> = report
+        .changes
+        .iter()
+        .map(|c| (c.rule, c.item.as_str(), c.message.as_str()))
+        .collect();
+    assert_eq!(
+        changes,
+        [(
+            Rule::ScopeAdded,
+            "cas_get",
+            "tool `cas_get` now requires scope `cas:admin`"
+        )],
+        "`cas_ping` overrides the default with `@scopes()`"
+    );
 }
 
 #[test]

@@ -209,6 +209,7 @@ fn warning_code(stem: &str) -> Code {
         "async_long_without_errors" => Code::AsyncWithoutErrors,
         "provider_name" => Code::ProviderName,
         "profile_unfaithful" => Code::ProfileUnfaithful,
+        "scope_typo" => Code::ScopeTypo,
         other => panic!("warnings/{other}.tool: name the warning it shows"),
     }
 }

@@ -114,6 +114,16 @@ fn messy_input_snapshot() {
 }
 
 #[test]
+fn empty_scopes_keep_their_parentheses_and_category_keeps_its_attribute() {
+    // `@scopes()` says "needs none"; `@deprecated()` is plain `@deprecated`.
+    let text = "// c1\n@scopes\n/// Doc.\ncategory c;\n\n@scopes() @deprecated()\ntool t { timing sync }\n";
+    assert_eq!(
+        format_text("c.tool", text).expect("parses"),
+        "// c1\n/// Doc.\n@scopes()\ncategory c;\n\n@scopes() @deprecated\ntool t {\n    timing sync\n}\n"
+    );
+}
+
+#[test]
 fn files_that_do_not_parse_are_refused() {
     let mut sources = Sources::new();
     let id = sources.add("bad.tool", "struct A { x: }");

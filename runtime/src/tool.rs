@@ -57,6 +57,9 @@ pub struct ToolInfo {
     /// The toolsets it belongs to: its category first, then those its
     /// `@toolset` attribute names. Servers select tools by toolset.
     pub toolsets: &'static [&'static str],
+    /// The OAuth scopes a call of it needs, all of them (its `@scopes`, or
+    /// its category's), in the order written; empty when it needs none.
+    pub scopes: &'static [&'static str],
 }
 
 impl ToolInfo {
@@ -116,6 +119,11 @@ pub trait Catalogue: Send + Sync + 'static {
 
     /// Every tool, in declaration order.
     const TOOLS: &'static [ToolInfo];
+
+    /// Every OAuth scope some tool of the catalogue needs (the union of
+    /// [`ToolInfo::scopes`]), sorted, each once: what a server advertises
+    /// as `scopes_supported` in its protected resource metadata.
+    const SCOPES: &'static [&'static str];
 
     /// The catalogue as MCP sees it, JSON text generated from the same
     /// `.tool` files: `{"tools": [..], "actions": {..}}`, where `tools` is

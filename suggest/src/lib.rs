@@ -25,11 +25,30 @@ pub const MAX_COMPARED: usize = 128;
 /// length (at least 1, at most 3). Ties go to the candidate that sorts
 /// first; `word` itself is never suggested.
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    closest_within(word, candidates, 3)
+}
+
+/// [`closest`], allowing at most `max_edits` edits however long the word:
+/// for names made of short parts (`cas:read`, `cas:lead`), where three
+/// edits reach names that mean something else.
+///
+/// ```
+/// use toolwright_suggest::closest_within;
+///
+/// let scopes = ["project:admin", "cas:read"];
+/// assert_eq!(closest_within("cas:raed", scopes, 2), Some("cas:read"));
+/// assert_eq!(closest_within("project:audit", scopes, 2), None);
+/// ```
+pub fn closest_within<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    max_edits: usize,
+) -> Option<&'a str> {
     if word.len() > MAX_COMPARED {
         return None;
     }
     let lower = word.to_ascii_lowercase();
-    let budget = (word.chars().count() / 3).clamp(1, 3);
+    let budget = (word.chars().count() / 3).clamp(1, 3).min(max_edits);
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {
         if candidate == word || candidate.len() > MAX_COMPARED {
@@ -47,7 +66,7 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 
 #[cfg(test)]
 mod tests {
-    use super::closest;
+    use super::{closest, closest_within};
 
     #[test]
     fn finds_typos_and_case_slips() {
@@ -79,6 +98,20 @@ mod tests {
         assert_eq!(closest("abcxyf", ["abcdef"]), Some("abcdef"));
         assert_eq!(closest("abcdefxyz", ["abcdefghi"]), Some("abcdefghi"));
         assert_eq!(closest("abcdefghijkwxyz", ["abcdefghijklmno"]), None);
+    }
+
+    #[test]
+    fn a_cap_on_edits_keeps_long_words_apart() {
+        assert_eq!(
+            closest("project:audit", ["project:admin"]),
+            Some("project:admin")
+        );
+        assert_eq!(closest_within("project:audit", ["project:admin"], 2), None);
+        assert_eq!(
+            closest_within("project:admn", ["project:admin"], 2),
+            Some("project:admin")
+        );
+        assert_eq!(closest_within("abxd", ["abcd"], 0), None);
     }
 
     #[test]

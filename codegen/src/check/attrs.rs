@@ -9,6 +9,7 @@ use crate::model::{Annotations, ContentKind, Deprecation, Number};
 use crate::source::Span;
 use crate::suggest;
 use crate::syntax::ast::{Attr, Ident, LitKind};
+use crate::syntax::keywords;
 
 /// What an attribute is written on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +46,7 @@ enum Args {
     OptionalString,
     String,
     Strings,
+    StringsOrNone,
     TwoNumbers,
     TwoCounts,
 }
@@ -56,6 +58,9 @@ impl Args {
             Args::OptionalString => "an optional reason: `(\"why\")`",
             Args::String => "one string",
             Args::Strings => "one or more strings: `(\"coding\", \"review\")`",
+            Args::StringsOrNone => {
+                "strings, or none for no scopes: `(\"cas:read\", \"cas:write\")` or `()`"
+            }
             Args::TwoNumbers => "two numbers: `(min, max)`",
             Args::TwoCounts => "two non-negative integers: `(min, max)`",
         }
@@ -67,9 +72,12 @@ struct Spec {
     targets: &'static [Target],
     targets_text: &'static str,
     args: Args,
+    /// What to do instead, when written on an action.
+    on_action: Option<&'static str>,
 }
 
 const TOOL: &[Target] = &[Target::Tool];
+const TOOL_OR_CATEGORY: &[Target] = &[Target::Tool, Target::Category];
 const TOOL_OR_ACTION: &[Target] = &[Target::Tool, Target::Action];
 const FIELD: &[Target] = &[Target::Field];
 const TYPE: &[Target] = &[Target::Type];
@@ -88,84 +96,107 @@ const SPECS: &[Spec] = &[
         targets: TOOL,
         targets_text: "tools",
         args: Args::None,
+        on_action: None,
     },
     Spec {
         name: "destructive",
         targets: TOOL,
         targets_text: "tools",
         args: Args::None,
+        on_action: None,
     },
     Spec {
         name: "idempotent",
         targets: TOOL,
         targets_text: "tools",
         args: Args::None,
+        on_action: None,
     },
     Spec {
         name: "open_world",
         targets: TOOL,
         targets_text: "tools",
         args: Args::None,
+        on_action: None,
     },
     Spec {
         name: "toolset",
         targets: TOOL,
         targets_text: "tools",
         args: Args::Strings,
+        on_action: None,
+    },
+    Spec {
+        name: keywords::SCOPES,
+        targets: TOOL_OR_CATEGORY,
+        targets_text: "tools, and `category` as the default for the file's tools",
+        args: Args::StringsOrNone,
+        on_action: Some(
+            "a call of any action needs the tool's scopes: write `@scopes` on the tool",
+        ),
     },
     Spec {
         name: "task_required",
         targets: TOOL,
         targets_text: "tools",
         args: Args::None,
+        on_action: None,
     },
     Spec {
         name: "paged",
         targets: TOOL_OR_ACTION,
         targets_text: "tools and actions",
         args: Args::None,
+        on_action: None,
     },
     Spec {
         name: "deprecated",
         targets: ANYTHING,
         targets_text: "tools, actions, types, fields, variants and enum values",
         args: Args::OptionalString,
+        on_action: None,
     },
     Spec {
         name: "range",
         targets: FIELD,
         targets_text: "fields",
         args: Args::TwoNumbers,
+        on_action: None,
     },
     Spec {
         name: "length",
         targets: FIELD,
         targets_text: "fields",
         args: Args::TwoCounts,
+        on_action: None,
     },
     Spec {
         name: "pattern",
         targets: FIELD,
         targets_text: "fields",
         args: Args::String,
+        on_action: None,
     },
     Spec {
         name: "header",
         targets: FIELD,
         targets_text: "fields",
         args: Args::String,
+        on_action: None,
     },
     Spec {
         name: "form",
         targets: TYPE,
         targets_text: "structs",
         args: Args::None,
+        on_action: None,
     },
     Spec {
         name: "content",
         targets: FIELD,
         targets_text: "fields",
         args: Args::String,
+        on_action: None,
     },
 ];
 
@@ -199,6 +230,10 @@ pub(crate) struct Attrs {
     /// `@header("Name")`: the HTTP header (`Mcp-Param-Name`) MCP clients
     /// mirror the field into.
     pub(crate) header: Option<(Span, String)>,
+    /// `@scopes(…)`: the OAuth scopes written, each once, in order, with
+    /// the span of its string; `Some` of none for `@scopes()`, `None`
+    /// when not written.
+    pub(crate) scopes: Option<Vec<(String, Span)>>,
 }
 
 /// Checks `attrs` written on `target` and collects their values.
@@ -214,11 +249,13 @@ pub(crate) fn lower(cx: &mut Ctxt, attrs: &[Attr], target: Target) -> Attrs {
             continue;
         };
         if !spec.targets.contains(&target) {
+            let hint = spec.on_action.filter(|_| target == Target::Action);
             cx.push(messages::attribute_target(
                 attr.span,
                 name,
                 target.describe(),
                 spec.targets_text,
+                hint,
             ));
             continue;
         }
@@ -256,6 +293,7 @@ fn args_fit(attr: &Attr, args: Args) -> bool {
         Args::OptionalString => matches!(kinds[..], [] | [LitKind::Str(_)]),
         Args::String => matches!(kinds[..], [LitKind::Str(_)]),
         Args::Strings => !kinds.is_empty() && kinds.iter().all(|k| matches!(k, LitKind::Str(_))),
+        Args::StringsOrNone => kinds.iter().all(|k| matches!(k, LitKind::Str(_))),
         Args::TwoNumbers => matches!(
             kinds[..],
             [
@@ -310,6 +348,7 @@ fn apply(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
             out.header = Some((attr.span, name));
         }
         "toolset" => toolsets(out, cx, attr),
+        keywords::SCOPES => out.scopes = Some(super::scopes::written(cx, attr)),
         "content" => {
             let name = args
                 .first()

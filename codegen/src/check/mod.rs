@@ -18,6 +18,7 @@ pub(crate) mod header;
 mod names;
 mod paged;
 mod resolve;
+mod scopes;
 mod symbols;
 mod tools;
 mod types;

@@ -57,6 +57,8 @@ pub(crate) struct Slot<'a> {
 pub(crate) struct ToolEntry<'a> {
     pub(crate) tool: &'a ast::Tool,
     pub(crate) category: String,
+    /// The `@scopes` of its file's `category`: the default of its own.
+    pub(crate) category_scopes: Option<Vec<(String, Span)>>,
 }
 
 /// Every name in the catalogue.
@@ -88,7 +90,7 @@ impl<'a> Symbols<'a> {
         };
         let mut seen_tools = HashSet::new();
         for file in files {
-            let category = category(sources, file, cx);
+            let (category, category_scopes) = category(sources, file, cx);
             symbols.files.push(FileInfo {
                 path: sources.get(file.id).name().to_owned(),
                 category: category.clone(),
@@ -117,6 +119,7 @@ impl<'a> Symbols<'a> {
                         symbols.tools.push(ToolEntry {
                             tool,
                             category: category.clone(),
+                            category_scopes: category_scopes.clone(),
                         });
                     }
                 }
@@ -350,10 +353,15 @@ fn clash(slot: &Slot<'_>, other: &Slot<'_>) -> crate::diag::Diagnostic {
     }
 }
 
-/// The file's category: declared, or the file stem.
-fn category(sources: &Sources, file: &ast::File, cx: &mut Ctxt) -> String {
-    attrs::lower(cx, &file.category_attrs, Target::Category);
-    match &file.category {
+/// The file's category (declared, or the file stem), and the scopes its
+/// `@scopes` gives the file's tools by default.
+fn category(
+    sources: &Sources,
+    file: &ast::File,
+    cx: &mut Ctxt,
+) -> (String, Option<Vec<(String, Span)>>) {
+    let scopes = attrs::lower(cx, &file.category_attrs, Target::Category).scopes;
+    let name = match &file.category {
         Some(name) => {
             names::check_snake(cx, name, "category");
             name.name.clone()
@@ -370,5 +378,6 @@ fn category(sources: &Sources, file: &ast::File, cx: &mut Ctxt) -> String {
             }
             stem
         }
-    }
+    };
+    (name, scopes)
 }

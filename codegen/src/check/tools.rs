@@ -182,6 +182,11 @@ fn lower_tool(
         docs: tool.meta.docs.as_ref().map(|d| d.text.clone()),
         title: clauses.title.map(str::to_owned),
         annotations: attrs.annotations,
+        scopes: super::scopes::effective(
+            attrs.scopes.as_deref(),
+            entry.category_scopes.as_deref(),
+            sources,
+        ),
         deprecated: attrs.deprecated,
         kind,
         errors,

@@ -282,9 +282,17 @@ fn parse_warning_code(text: &str) -> Result<crate::diag::Code, String> {
     match crate::diag::Code::parse(text) {
         Some(code) if code.is_warning() => Ok(code),
         Some(code) => Err(format!("`{}` is an error, not a warning", code.as_str())),
-        None => Err(format!(
-            "`{text}` is not a diagnostic code; warnings are `TW401` to `TW406` (docs/diagnostics.md)"
-        )),
+        None => {
+            let mut warnings = crate::diag::Code::ALL
+                .iter()
+                .filter(|c| c.is_warning())
+                .map(|c| c.as_str());
+            let first = warnings.next().unwrap_or_default();
+            let last = warnings.next_back().unwrap_or(first);
+            Err(format!(
+                "`{text}` is not a diagnostic code; warnings are `{first}` to `{last}` (docs/diagnostics.md)"
+            ))
+        }
     }
 }
 

@@ -99,6 +99,10 @@ rules! {
     AnnotationWeakened = "ANNOTATION_WEAKENED", "`@read_only` or `@idempotent` dropped, or `@destructive` or `@open_world` added";
     /// An annotation promises more than before.
     AnnotationStrengthened = "ANNOTATION_STRENGTHENED", "`@read_only` or `@idempotent` added, or `@destructive` or `@open_world` dropped";
+    /// A call of a tool needs a scope it did not.
+    ScopeAdded = "SCOPE_ADDED", "a tool requires an OAuth scope it did not (its own `@scopes` or its category's)";
+    /// A call of a tool no longer needs a scope.
+    ScopeRemoved = "SCOPE_REMOVED", "a tool no longer requires an OAuth scope";
     /// Something was newly deprecated.
     DeprecatedAdded = "DEPRECATED_ADDED", "a tool, action, type, field, variant or value was deprecated";
     /// A field is gone.
@@ -174,11 +178,13 @@ impl Rule {
             Rule::TimingChanged
             | Rule::StreamAdded
             | Rule::StreamRemoved
-            | Rule::AnnotationWeakened => &[Semantic],
+            | Rule::AnnotationWeakened
+            | Rule::ScopeAdded => &[Semantic],
             Rule::ToolAdded
             | Rule::ActionAdded
             | Rule::ErrorsAdded
             | Rule::AnnotationStrengthened
+            | Rule::ScopeRemoved
             | Rule::DeprecatedAdded
             | Rule::FieldAdded
             | Rule::DefaultAdded

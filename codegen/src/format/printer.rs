@@ -124,19 +124,17 @@ impl Printer<'_> {
 
     fn file(&mut self, file: &File) {
         if let Some(category) = &file.category {
-            let start = file
-                .docs
-                .as_ref()
-                .map_or(category.span.start, |d| d.span.start);
-            let before = self.next_comment;
-            self.comments_before(start as usize);
-            if self.next_comment > before && self.blank_line_before(start as usize) {
-                self.blank();
-            }
             let meta = Meta {
                 docs: file.docs.clone(),
                 attrs: file.category_attrs.clone(),
             };
+            // `@scopes` may come before the docs.
+            let start = Self::start(&meta, category.span);
+            let before = self.next_comment;
+            self.comments_before(start);
+            if self.next_comment > before && self.blank_line_before(start) {
+                self.blank();
+            }
             self.meta(&meta);
             self.line(&format!("{} {};", keywords::CATEGORY, category.name));
         }
@@ -179,7 +177,14 @@ impl Printer<'_> {
 
     fn attr(&self, attr: &Attr) -> String {
         if attr.args.is_empty() {
-            return format!("@{}", attr.name.name);
+            // `@scopes()` reads as "needs no scopes"; a bare `@scopes`
+            // (the same to the checker) would not.
+            let parens = if attr.name.name == keywords::SCOPES {
+                "()"
+            } else {
+                ""
+            };
+            return format!("@{}{parens}", attr.name.name);
         }
         let args: Vec<&str> = attr.args.iter().map(|a| self.snippet(a.span)).collect();
         format!("@{}({})", attr.name.name, args.join(", "))

@@ -24,6 +24,8 @@ pub(crate) struct Metadata<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     timing: Option<&'static str>,
     annotations: Annotations,
+    /// The OAuth scopes a call needs, all of them; always present.
+    scopes: Vec<&'a str>,
     parameters: Vec<Parameter>,
     #[serde(skip_serializing_if = "Option::is_none")]
     actions: Option<Vec<ActionMetadata<'a>>>,
@@ -228,6 +230,7 @@ pub(crate) fn entry<'a>(model: &'a Model, tool: &'a Tool) -> Metadata<'a> {
             idempotent_hint: tool.annotations.idempotent,
             open_world_hint: tool.annotations.open_world,
         },
+        scopes: tool.scope_names().collect(),
         parameters,
         actions,
         error_codes: errors.iter().map(|e| e.code).collect(),
@@ -416,5 +419,31 @@ fn field_example(
         Type::Map(_) => serde_json::json!({}),
         Type::Optional(inner) => field_example(model, inner, constraints, depth),
         Type::Named(r) => named_example(model, r.id, depth),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Sources, check};
+
+    #[test]
+    fn every_entry_lists_its_scopes_even_when_none() {
+        let mut sources = Sources::new();
+        sources.add(
+            "vault.tool",
+            "@scopes(\"vault:read\") category vault;\n\
+             tool get { timing sync }\n\
+             @scopes() tool ping { timing sync }",
+        );
+        let model = check(&sources).expect("valid");
+        let scopes: Vec<serde_json::Value> = model
+            .tools
+            .iter()
+            .map(|tool| serde_json::to_value(super::entry(&model, tool)).unwrap()["scopes"].clone())
+            .collect();
+        assert_eq!(
+            scopes,
+            [serde_json::json!(["vault:read"]), serde_json::json!([])]
+        );
     }
 }

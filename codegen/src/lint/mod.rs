@@ -2,6 +2,8 @@
 //! checked model, after every error is fixed, so each sees the whole
 //! catalogue as the backends will.
 
+mod scopes;
+
 use std::collections::{BTreeMap, HashSet};
 
 use crate::diag::{Diagnostic, messages};
@@ -51,6 +53,7 @@ pub(crate) fn lint(model: &Model, sources: &Sources, clients: &Clients) -> Vec<D
         }
     }
     lints.unfaithful_fields(&clients.profiles);
+    lints.scope_typos();
     lints.out
 }
 

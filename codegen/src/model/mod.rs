@@ -129,6 +129,14 @@ impl Model {
         }
     }
 
+    /// Every OAuth scope some tool needs, sorted, each once: what a
+    /// server advertises as `scopes_supported`.
+    pub fn scopes(&self) -> Vec<&str> {
+        let scopes: std::collections::BTreeSet<&str> =
+            self.tools.iter().flat_map(Tool::scope_names).collect();
+        scopes.into_iter().collect()
+    }
+
     /// Number of actions across all tools.
     pub fn action_count(&self) -> usize {
         self.tools
@@ -204,6 +212,10 @@ pub struct Tool {
     pub title: Option<String>,
     /// MCP annotations.
     pub annotations: Annotations,
+    /// The OAuth scopes a call of it needs, all of them: its own
+    /// `@scopes`, or else its category's, in the order written, each once.
+    /// Empty when it needs none.
+    pub scopes: Vec<Scope>,
     /// Set when `@deprecated`.
     pub deprecated: Option<Deprecation>,
     /// One endpoint, or several actions.
@@ -222,6 +234,12 @@ pub struct Tool {
 }
 
 impl Tool {
+    /// The names of the OAuth scopes a call of it needs (see
+    /// [`Tool::scopes`]).
+    pub fn scope_names(&self) -> impl Iterator<Item = &str> {
+        self.scopes.iter().map(|s| s.name.as_str())
+    }
+
     /// Every toolset it belongs to: its category's, then those it names
     /// with `@toolset`.
     pub fn toolsets(&self) -> impl Iterator<Item = &str> {
@@ -248,6 +266,16 @@ impl Tool {
             .flatten()
             .collect()
     }
+}
+
+/// An OAuth scope a tool's calls need (RFC 6749 §3.3), from `@scopes`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Scope {
+    /// The scope token, e.g. `cas:read`.
+    pub name: String,
+    /// Where it is written: in the tool's `@scopes`, or in its category's
+    /// when the tool has none of its own.
+    pub location: Location,
 }
 
 /// A plain tool or an action tool (HIP-0300).

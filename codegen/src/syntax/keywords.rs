@@ -39,6 +39,11 @@ pub const TOOL_CLAUSES: &[&str] = &[TIMING, TITLE, REQUEST, RESPONSE, ERRORS, ST
 /// Clauses of an action body.
 pub const ACTION_CLAUSES: &[&str] = &[TIMING, TITLE, REQUEST, RESPONSE];
 
+/// `@scopes("cas:read", …)`: the OAuth scopes a tool's calls need. The
+/// one attribute whose empty `()` means something (no scopes, overriding
+/// its category's), so the formatter keeps it.
+pub const SCOPES: &str = "scopes";
+
 /// `true` literal.
 pub const TRUE: &str = "true";
 /// `false` literal.

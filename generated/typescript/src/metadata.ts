@@ -116,6 +116,8 @@ export interface ToolMetadata {
   readonly timing?: ToolTiming;
   /** MCP annotations. */
   readonly annotations: ToolAnnotations;
+  /** The OAuth scopes a call needs, all of them; empty when it needs none. */
+  readonly scopes: readonly string[];
   /** Its arguments (for an action tool, just `action`). */
   readonly parameters: readonly ToolParameter[];
   /** The actions of an action tool. */

@@ -20,6 +20,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "job_id",
@@ -164,6 +165,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "state",
@@ -247,6 +249,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "job_ids",
@@ -369,6 +372,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "job_id",
@@ -451,6 +455,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "abc",
@@ -574,6 +579,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "abc",
@@ -638,6 +644,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "abc",
@@ -761,6 +768,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": false,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "abc",
@@ -944,6 +952,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [],
     "errorCodes": [],
     "response": [
@@ -992,6 +1001,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "category",
@@ -1067,6 +1077,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": false,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "artifact_id",
@@ -1167,6 +1178,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "artifact_id",
@@ -1245,6 +1257,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": false,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "file_path",
@@ -1388,6 +1401,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": false,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "cas_hash",
@@ -1513,6 +1527,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "id",
@@ -1669,6 +1684,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "tag",
@@ -1791,6 +1807,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": false,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "input_hash",
@@ -1987,6 +2004,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": false,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "input_hash",
@@ -2154,6 +2172,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "artifact_id",
@@ -2297,6 +2316,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "artifact_id",
@@ -2451,6 +2471,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "audio_hash",
@@ -2598,6 +2619,9 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [
+      "cas:write"
+    ],
     "parameters": [
       {
         "name": "data",
@@ -2720,6 +2744,9 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [
+      "cas:read"
+    ],
     "parameters": [
       {
         "name": "hash",
@@ -2828,6 +2855,9 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [
+      "cas:read"
+    ],
     "parameters": [
       {
         "name": "hash",
@@ -2958,6 +2988,9 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [
+      "cas:read"
+    ],
     "parameters": [
       {
         "name": "prefix",
@@ -3074,6 +3107,9 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [
+      "cas:write"
+    ],
     "parameters": [
       {
         "name": "file_path",
@@ -3197,6 +3233,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [],
     "errorCodes": [],
     "response": [
@@ -3245,6 +3282,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "audio_hash",
@@ -3400,6 +3438,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": false,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "action",
@@ -4012,6 +4051,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "section",
@@ -4110,6 +4150,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [],
     "errorCodes": [],
     "response": [
@@ -4141,6 +4182,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": false,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "action",
@@ -4867,6 +4909,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [],
     "errorCodes": [
       "DAEMON_UNAVAILABLE",
@@ -4981,6 +5024,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [],
     "errorCodes": [
       "DAEMON_UNAVAILABLE",
@@ -5040,6 +5084,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [],
     "errorCodes": [
       "DAEMON_UNAVAILABLE",
@@ -5099,6 +5144,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [],
     "errorCodes": [
       "DAEMON_UNAVAILABLE",
@@ -5158,6 +5204,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "beat",
@@ -5233,6 +5280,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "bpm",
@@ -5308,6 +5356,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [],
     "errorCodes": [
       "DAEMON_UNAVAILABLE",
@@ -5367,6 +5416,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "start_beat",
@@ -5473,6 +5523,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": false,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "start_beat",
@@ -5643,6 +5694,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "region_id",
@@ -5712,6 +5764,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "region_id",
@@ -5847,6 +5900,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [],
     "errorCodes": [
       "DAEMON_UNAVAILABLE",
@@ -5918,6 +5972,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "query",
@@ -6020,6 +6075,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "id",
@@ -6130,6 +6186,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "identity_id",
@@ -6232,6 +6289,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "from_identity",
@@ -6372,6 +6430,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "name",
@@ -6461,6 +6520,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "query",
@@ -6565,6 +6625,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "limit",
@@ -6678,6 +6739,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "a",
@@ -6737,6 +6799,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "a",
@@ -6796,6 +6859,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": false,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "prompt",
@@ -7058,6 +7122,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": false,
       "openWorldHint": true
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "action",
@@ -7412,6 +7477,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": false,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "model",
@@ -7622,6 +7688,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": false,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "input_hash",
@@ -7844,6 +7911,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": false,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "section_a_hash",
@@ -8047,6 +8115,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": false,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "seed_hash",
@@ -8252,6 +8321,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "midi_hash",
@@ -8329,6 +8399,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": false,
       "openWorldHint": true
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "action",
@@ -8723,6 +8794,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": true
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "query",
@@ -8838,6 +8910,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "query",
@@ -8959,6 +9032,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "soundfont_hash",
@@ -9057,6 +9131,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "soundfont_hash",
@@ -9174,6 +9249,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": false,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "action",
@@ -9426,6 +9502,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": false,
       "openWorldHint": true
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "action",
@@ -9945,6 +10022,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": false,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "action",
@@ -10481,6 +10559,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": true,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "action",
@@ -10654,6 +10733,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "idempotentHint": false,
       "openWorldHint": false
     },
+    "scopes": [],
     "parameters": [
       {
         "name": "lyrics",

@@ -522,6 +522,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: true,
             toolsets: &["jobs"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "job_list",
@@ -534,6 +535,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: true,
             toolsets: &["jobs"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "job_poll",
@@ -546,6 +548,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: true,
             toolsets: &["jobs"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "job_cancel",
@@ -558,6 +561,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: true,
             toolsets: &["jobs"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "add",
@@ -570,6 +574,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: false,
             toolsets: &["studio"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "multiply",
@@ -582,6 +587,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: false,
             toolsets: &["studio"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "garden_status",
@@ -594,6 +600,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: false,
             toolsets: &["studio"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "garden_play",
@@ -606,6 +613,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: false,
             toolsets: &["studio"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "transfer",
@@ -618,8 +626,10 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: false,
             toolsets: &["studio"],
+            scopes: &[],
         },
     ];
+    const SCOPES: &'static [&'static str] = &[];
     const MCP_SCHEMA: &'static str = r##"{
   "actions": {},
   "errors": {
@@ -2260,6 +2270,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "string"
         }
       ],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "sync",
@@ -2550,6 +2561,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "object"
         }
       ],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "sync",
@@ -2857,6 +2869,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "integer"
         }
       ],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "sync",
@@ -3090,6 +3103,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "string"
         }
       ],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "sync",
@@ -3238,6 +3252,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "integer"
         }
       ],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "sync",
@@ -3386,6 +3401,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "integer"
         }
       ],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "sync",
@@ -3481,6 +3497,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "number"
         }
       ],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "sync"
@@ -3600,6 +3617,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "type": "object"
       },
       "parameters": [],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "fire_and_forget"
@@ -3734,6 +3752,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "integer"
         }
       ],
+      "scopes": [],
       "source": "local",
       "stream": {
         "description": "Progress of a transfer, streamed while it runs.",

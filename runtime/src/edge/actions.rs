@@ -261,6 +261,7 @@ mod tests {
             task_required: false,
             builtin: false,
             toolsets: &["vcs"],
+            scopes: &[],
         }
     }
 

@@ -189,6 +189,7 @@ mod tests {
         task_required: false,
         builtin: false,
         toolsets: &["studio"],
+        scopes: &[],
     };
 
     fn explained(message: &str) -> ToolError {

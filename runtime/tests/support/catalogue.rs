@@ -1165,6 +1165,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: true,
             toolsets: &["jobs"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "job_list",
@@ -1177,6 +1178,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: true,
             toolsets: &["jobs"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "job_poll",
@@ -1189,6 +1191,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: true,
             toolsets: &["jobs"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "job_cancel",
@@ -1201,6 +1204,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: true,
             toolsets: &["jobs"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "add",
@@ -1213,6 +1217,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: false,
             toolsets: &["studio"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "echo",
@@ -1225,6 +1230,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: false,
             toolsets: &["studio"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "crash",
@@ -1237,6 +1243,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: false,
             toolsets: &["studio"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "crash_now",
@@ -1249,6 +1256,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: false,
             toolsets: &["studio"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "sleep",
@@ -1261,6 +1269,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: false,
             toolsets: &["studio"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "render",
@@ -1273,6 +1282,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: false,
             toolsets: &["studio"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "generate",
@@ -1285,6 +1295,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: false,
             toolsets: &["studio"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "stubborn",
@@ -1297,6 +1308,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: false,
             toolsets: &["studio"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "meltdown",
@@ -1309,6 +1321,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: false,
             toolsets: &["studio"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "launch",
@@ -1321,6 +1334,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: false,
             toolsets: &["studio"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "chat",
@@ -1333,6 +1347,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: false,
             toolsets: &["studio"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "scale",
@@ -1345,6 +1360,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: false,
             toolsets: &["studio"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "count",
@@ -1357,6 +1373,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: false,
             toolsets: &["studio"],
+            scopes: &[],
         },
         ::toolwright::__private::ToolInfo {
             name: "fs",
@@ -1391,8 +1408,10 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: false,
             toolsets: &["studio"],
+            scopes: &[],
         },
     ];
+    const SCOPES: &'static [&'static str] = &[];
     const MCP_SCHEMA: &'static str = r##"{
   "actions": {
     "fs": {
@@ -4230,6 +4249,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "string"
         }
       ],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "sync",
@@ -4520,6 +4540,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "object"
         }
       ],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "sync",
@@ -4827,6 +4848,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "integer"
         }
       ],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "sync",
@@ -5060,6 +5082,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "string"
         }
       ],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "sync",
@@ -5208,6 +5231,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "integer"
         }
       ],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "sync"
@@ -5426,6 +5450,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "any"
         }
       ],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "sync"
@@ -5485,6 +5510,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "type": "object"
       },
       "parameters": [],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "sync"
@@ -5544,6 +5570,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "type": "object"
       },
       "parameters": [],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "sync"
@@ -5679,6 +5706,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "integer"
         }
       ],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "async_short"
@@ -5814,6 +5842,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "integer"
         }
       ],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "async_medium"
@@ -5963,6 +5992,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "integer"
         }
       ],
+      "scopes": [],
       "source": "local",
       "stream": {
         "description": "A chunk of `generate`'s stream.",
@@ -6058,6 +6088,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "type": "object"
       },
       "parameters": [],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "async_long"
@@ -6149,6 +6180,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "type": "object"
       },
       "parameters": [],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "async_long"
@@ -6294,6 +6326,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "boolean"
         }
       ],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "fire_and_forget"
@@ -6452,6 +6485,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "array"
         }
       ],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "async_short"
@@ -6550,6 +6584,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "number"
         }
       ],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "sync"
@@ -6734,6 +6769,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "object"
         }
       ],
+      "scopes": [],
       "source": "local",
       "streams": false,
       "timing": "sync"
@@ -7333,6 +7369,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "string"
         }
       ],
+      "scopes": [],
       "source": "local",
       "streams": false
     }

@@ -15,7 +15,13 @@ pub(crate) fn unknown_attribute(span: Span, name: &str, suggestion: Option<&str>
     .help_opt(suggestion.map(|s| format!("did you mean `@{s}`?")))
 }
 
-pub(crate) fn attribute_target(span: Span, name: &str, target: &str, allowed: &str) -> Diagnostic {
+pub(crate) fn attribute_target(
+    span: Span,
+    name: &str,
+    target: &str,
+    allowed: &str,
+    hint: Option<&str>,
+) -> Diagnostic {
     Diagnostic::error(
         Code::AttributeTarget,
         span,
@@ -23,6 +29,7 @@ pub(crate) fn attribute_target(span: Span, name: &str, target: &str, allowed: &s
     )
     .label(format!("not allowed on {target}"))
     .note(format!("`@{name}` applies to {allowed}"))
+    .help_opt(hint.map(str::to_owned))
 }
 
 pub(crate) fn attribute_arguments(span: Span, name: &str, expected: &str) -> Diagnostic {
@@ -246,4 +253,31 @@ pub(crate) fn duplicate_header(span: Span, name: &str, first: &str) -> Diagnosti
     )
     .label("the same header")
     .note("header names are compared without regard to case, so each field needs its own")
+}
+
+/// `@scopes("…")` naming something that is not an OAuth scope token.
+pub(crate) fn invalid_scope(span: Span, scope: &str, problem: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::InvalidScope,
+        span,
+        format!("`{scope}` is not an OAuth scope: it {problem}"),
+    )
+    .label("not a scope token")
+    .note(
+        "a scope is an OAuth scope-token (RFC 6749 §3.3): one or more printable \
+         ASCII characters other than space, `\"` and `\\`",
+    )
+    .help("spell each scope as its authorization server does, e.g. `cas:read`; several scopes are separate strings: `@scopes(\"cas:read\", \"cas:write\")`")
+}
+
+/// The same scope twice in one `@scopes`.
+pub(crate) fn duplicate_scope(span: Span, scope: &str, first: Span) -> Diagnostic {
+    Diagnostic::error(
+        Code::Duplicate,
+        span,
+        format!("scope `{scope}` is listed twice"),
+    )
+    .label("listed again here")
+    .with_secondary(first, "first listed here")
+    .help("a call needs each scope once: remove this one")
 }

@@ -113,12 +113,14 @@ codes! {
     ContentPlacement = "TW313": "`@content` on a field that is not a tool response's own",
     FormField = "TW314": "a `@form` type that elicitation cannot ask for",
     HeaderField = "TW315": "an `@header` that MCP cannot mirror into an HTTP header",
+    InvalidScope = "TW316": "a `@scopes` entry that is not an OAuth scope token",
     UnusedType = "TW401": "a declared type that no tool uses (warning)",
     DeprecatedUse = "TW402": "a deprecated item used by one that is not deprecated (warning)",
     MissingDocs = "TW403": "a tool, action or field without a doc comment (warning)",
     AsyncWithoutErrors = "TW404": "an `async_long` tool that declares no errors (warning)",
     ProviderName = "TW405": "a tool name an LLM provider refuses (warning)",
     ProfileUnfaithful = "TW406": "a request field a targeted LLM provider's profile cannot state (warning)",
+    ScopeTypo = "TW407": "a scope only one tool needs that is a likely typo of another (warning)",
 }
 
 /// "1 file", "2 files".

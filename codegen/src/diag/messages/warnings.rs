@@ -139,3 +139,22 @@ fn and_list(items: &[&str]) -> String {
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }
+
+/// A scope only one tool needs, a few edits from one others need.
+pub(crate) fn scope_typo(
+    span: Span,
+    scope: &str,
+    tool: &str,
+    other: &str,
+    other_span: Span,
+) -> Diagnostic {
+    Diagnostic::warning(
+        Code::ScopeTypo,
+        span,
+        format!("scope `{scope}` is needed by `{tool}` only and is close to `{other}`"),
+    )
+    .label("needed by this tool only")
+    .with_secondary(other_span, format!("`{other}` is needed here"))
+    .note("a misspelt scope is one no token carries: every call of the tool would be refused")
+    .help(format!("did you mean `{other}`?"))
+}

@@ -14,6 +14,7 @@ use crate::model::{
 use crate::source::Location;
 
 mod fields;
+mod scopes;
 mod types;
 
 use Category::{Semantic, Source, Wire};
@@ -170,6 +171,7 @@ impl Walk<'_> {
         let name = o.name.as_str();
         let at = At::both(o.location, n.location);
         self.annotations(name, o.annotations, n.annotations, at);
+        self.scopes(name, o, n);
         self.deprecation(
             name,
             "tool",

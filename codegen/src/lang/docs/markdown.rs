@@ -77,6 +77,18 @@ fn tool_section(tool: &Value, out: &mut String) {
         let _ = writeln!(out, "{description}\n");
     }
     let _ = writeln!(out, "{}\n", facts.join(" · "));
+    if let Some(scopes) = tool
+        .get("scopes")
+        .and_then(Value::as_array)
+        .filter(|s| !s.is_empty())
+    {
+        let scopes: Vec<String> = scopes
+            .iter()
+            .filter_map(Value::as_str)
+            .map(|s| format!("`{s}`"))
+            .collect();
+        let _ = writeln!(out, "Requires scopes: {}\n", scopes.join(", "));
+    }
     parameters(out, "Parameters", &tool["parameters"]);
     if tool.get("actions").is_none() {
         parameters(out, "Response", &tool["response"]);
@@ -213,11 +225,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_tool_that_needs_no_scopes_says_nothing_of_them() {
+        let document = serde_json::json!({"tools": [{
+            "name": "add", "category": "math", "timing": "sync",
+            "annotations": {}, "scopes": [], "parameters": [], "streams": false
+        }]});
+        assert!(!render(&document).contains("scopes"));
+    }
+
+    #[test]
     fn a_tool_gets_a_section_with_its_tables() {
         let document = serde_json::json!({"tools": [{
             "name": "add", "category": "math", "timing": "sync", "title": "Add",
             "description": "Adds | numbers.",
             "annotations": {"readOnlyHint": true},
+            "scopes": ["math:read", "math:add"],
             "parameters": [{"name": "a", "type": "integer", "idlType": "i64", "required": true}],
             "response": [{"name": "result", "type": "integer", "idlType": "i64", "required": true}],
             "errors": [{"code": "OVERFLOW", "name": "overflow", "description": "Too big."}],
@@ -229,7 +251,7 @@ mod tests {
         assert!(md.contains("### add"));
         assert!(md.contains("| `a` | `i64` | required |"));
         assert!(md.contains("| `OVERFLOW` | Too big. |"));
-        assert!(md.contains("`sync` · read-only"));
+        assert!(md.contains("`sync` · read-only\n\nRequires scopes: `math:read`, `math:add`\n"));
         assert!(md.contains("```json\n{\n  \"a\": 1\n}\n```"));
     }
 }

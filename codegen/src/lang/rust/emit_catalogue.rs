@@ -153,6 +153,7 @@ fn catalogue_impl(cx: &Cx<'_>) -> TokenStream {
     let profiles = crate::Profile::ALL.map(|p| format_ident!("{}", profile_placeholder(p)));
     let [openai, anthropic, gemini] = profiles;
     let content = content(cx);
+    let scopes = cx.model.scopes();
     quote! {
         /// The catalogue: every tool's metadata, and what the dispatcher
         /// needs to route a decoded `ToolRequest`.
@@ -170,6 +171,8 @@ fn catalogue_impl(cx: &Cx<'_>) -> TokenStream {
             type Response = ToolResponse;
 
             const TOOLS: &'static [#rt::ToolInfo] = &[#(#infos),*];
+
+            const SCOPES: &'static [&'static str] = &[#(#scopes),*];
 
             const MCP_SCHEMA: &'static str = #mcp_schema_placeholder;
 
@@ -276,6 +279,7 @@ fn tool_info(cx: &Cx<'_>, tool: &Tool) -> TokenStream {
     let task_required = tool.task_required;
     let builtin = cx.builtin(tool);
     let toolsets = tool.toolsets();
+    let scopes = tool.scope_names();
     quote! {
         #rt::ToolInfo {
             name: #name,
@@ -288,6 +292,7 @@ fn tool_info(cx: &Cx<'_>, tool: &Tool) -> TokenStream {
             task_required: #task_required,
             builtin: #builtin,
             toolsets: &[#(#toolsets),*],
+            scopes: &[#(#scopes),*],
         }
     }
 }

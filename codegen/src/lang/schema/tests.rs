@@ -92,6 +92,28 @@ fn a_deprecated_tool_says_so() {
 }
 
 #[test]
+fn scopes_go_in_meta_when_a_call_needs_some() {
+    let mcp = mcp("@scopes(\"vault:read\") category vault;\n\
+         tool get { timing sync }\n\
+         @scopes(\"vault:write\", \"vault:read\") tool put { timing sync errors Oops }\n\
+         @scopes() tool ping { timing sync }\n\
+         error Oops { full }");
+    assert_eq!(
+        tool(&mcp, "get")["_meta"],
+        json!({"toolwright/scopes": ["vault:read"]})
+    );
+    assert_eq!(
+        tool(&mcp, "put")["_meta"],
+        json!({
+            "toolwright/errors": {"type": "Oops", "codes": ["FULL"]},
+            "toolwright/scopes": ["vault:write", "vault:read"],
+        }),
+        "beside the errors, in the order written"
+    );
+    assert!(tool(&mcp, "ping").get("_meta").is_none());
+}
+
+#[test]
 fn fields_carry_docs_defaults_and_optionality() {
     let mcp = mcp(
         "tool t { timing sync request {\n/// How many.\nn: u8 = 3,\nname: string?,\n\

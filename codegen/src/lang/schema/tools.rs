@@ -14,6 +14,10 @@ use crate::model::{Endpoint, Tool, ToolKind, TypeId};
 /// `{"type": "<IDL error type>", "codes": ["NOT_FOUND", …]}`.
 const ERRORS_META: &str = "toolwright/errors";
 
+/// The `_meta` key that lists the OAuth scopes a call of the tool needs,
+/// all of them: `["cas:write"]`. Left out when it needs none.
+const SCOPES_META: &str = "toolwright/scopes";
+
 /// One tool as MCP lists it, and for an action tool its actions' own
 /// schemas (`{"<action>": {"description", "inputSchema", "outputSchema"}}`).
 pub(super) fn tool(cx: &Cx<'_>, tool: &Tool) -> (Json, Option<Json>) {
@@ -50,11 +54,18 @@ pub(super) fn tool(cx: &Cx<'_>, tool: &Tool) -> (Json, Option<Json>) {
         Json::Object(output::with_error(output)),
     );
     object.insert("annotations".into(), annotations(tool));
+    let mut meta = Map::new();
     if let Some(errors) = tool.errors {
-        object.insert(
-            "_meta".into(),
-            json!({ ERRORS_META: errors_pointer(cx, tool, errors) }),
+        meta.insert(ERRORS_META.into(), errors_pointer(cx, tool, errors));
+    }
+    if !tool.scopes.is_empty() {
+        meta.insert(
+            SCOPES_META.into(),
+            json!(tool.scope_names().collect::<Vec<_>>()),
         );
+    }
+    if !meta.is_empty() {
+        object.insert("_meta".into(), Json::Object(meta));
     }
     (Json::Object(object), actions)
 }

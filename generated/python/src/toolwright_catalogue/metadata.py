@@ -166,6 +166,8 @@ class ToolMetadata(_Metadata):
         description="How the dispatcher answers a call (None for action tools: see each action)",
     )
     annotations: ToolAnnotations = pydantic.Field(default_factory=ToolAnnotations)
+    scopes: tuple[str, ...] = ()
+    """The OAuth scopes a call needs, all of them; empty when it needs none."""
     parameters: tuple[ToolParameter, ...] = ()
     """The request's fields (for an action tool, just ``action``)."""
     actions: tuple[ActionMetadata, ...] = ()

@@ -142,6 +142,7 @@ mod tests {
             task_required: false,
             builtin: false,
             toolsets,
+            scopes: &[],
         }
     }
 
