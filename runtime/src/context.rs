@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::ask::Ask;
 use crate::caller::{Caller, Elicited, Form, LogLevel, Root, Sampled, SamplingRequest};
-use crate::{Json, ToolError};
+use crate::{Json, Principal, ToolError};
 
 /// A sink for what a running call reports. The dispatcher gives each call
 /// one; transports forward what arrives (HOOT01 Reply frames, MCP progress
@@ -38,6 +38,8 @@ pub struct CallContext {
     seq: Option<Arc<std::sync::atomic::AtomicU64>>,
     /// The client that made the call, when its transport can reach it.
     caller: Option<Arc<dyn Caller>>,
+    /// Who the call is made for, when its door authenticated them.
+    principal: Option<Arc<Principal>>,
 }
 
 impl std::fmt::Debug for CallContext {
@@ -59,6 +61,7 @@ impl CallContext {
             sink: None,
             seq: None,
             caller: None,
+            principal: None,
         }
     }
 
@@ -75,6 +78,7 @@ impl CallContext {
             sink,
             seq,
             caller: None,
+            principal: None,
         }
     }
 
@@ -89,6 +93,19 @@ impl CallContext {
     /// The client that made the call, when its transport can reach it.
     pub fn caller(&self) -> Option<&Arc<dyn Caller>> {
         self.caller.as_ref()
+    }
+
+    /// The context with who the call is made for.
+    #[must_use]
+    pub fn with_principal(mut self, principal: Option<Arc<Principal>>) -> Self {
+        self.principal = principal;
+        self
+    }
+
+    /// Who the call is made for, when its door authenticated them (see
+    /// [`Principal`]).
+    pub fn principal(&self) -> Option<&Principal> {
+        self.principal.as_deref()
     }
 
     /// The job this call runs as, if it runs as one.
@@ -138,6 +155,13 @@ impl<C: Serialize> Context<C> {
     /// The job this call runs as, if it runs as one.
     pub fn job_id(&self) -> Option<&str> {
         self.inner.job_id()
+    }
+
+    /// Who the call is made for, when its door authenticated them: the
+    /// subject, client and scopes of their credentials (see
+    /// [`Principal`]). `None` on a door without authentication.
+    pub fn principal(&self) -> Option<&Principal> {
+        self.inner.principal()
     }
 
     /// True once the call has been cancelled. Long loops check it between

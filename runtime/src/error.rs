@@ -46,8 +46,14 @@ pub mod codes {
     /// Heartbeat named; its details say which it serves. Nothing ran.
     pub const UNKNOWN_SERVICE: &str = "UNKNOWN_SERVICE";
 
+    /// The caller is known but may not make this call: its credentials
+    /// lack a scope the tool declares (`@scopes`); its details name the
+    /// missing ones (`scopes`) and all the tool needs (`required`). The
+    /// handler never ran.
+    pub const FORBIDDEN: &str = "FORBIDDEN";
+
     /// Every built-in code.
-    pub const ALL: [&str; 13] = [
+    pub const ALL: [&str; 14] = [
         INVALID_REQUEST,
         UNKNOWN_TOOL,
         UNKNOWN_ACTION,
@@ -61,6 +67,7 @@ pub mod codes {
         INPUT_REQUIRED,
         INVALID_CURSOR,
         UNKNOWN_SERVICE,
+        FORBIDDEN,
     ];
 }
 

@@ -45,6 +45,7 @@ pub mod jobs;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod port;
+mod principal;
 #[cfg(any(feature = "mcp", feature = "web"))]
 mod serve_error;
 mod service;
@@ -70,6 +71,7 @@ pub use dispatcher::{Dispatcher, DispatcherConfig};
 pub use envelope::ResponseEnvelope;
 pub use error::{IntoToolError, ToolError, codes};
 pub use jobs::Paging;
+pub use principal::Principal;
 #[cfg(any(feature = "mcp", feature = "web"))]
 pub use serve_error::ServeError;
 pub use service::Service;

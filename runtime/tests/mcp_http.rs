@@ -100,6 +100,37 @@ async fn an_oversized_body_is_refused_with_413() {
 }
 
 #[tokio::test]
+async fn a_client_still_sending_an_oversized_body_receives_the_413() {
+    let server = start(HttpConfig::default().max_body_bytes(64 * 1024)).await;
+    let mut stream = TcpStream::connect(server.addr).await.expect("connect");
+    // Far more than the socket buffers hold: a server that answered and
+    // closed at once would reset the connection under the writer.
+    let body = vec![b' '; 16 * 1024 * 1024];
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n",
+        server.addr,
+        body.len()
+    );
+    stream
+        .write_all(head.as_bytes())
+        .await
+        .expect("write the head");
+    tokio::time::timeout(SOON, stream.write_all(&body))
+        .await
+        .expect("written in time")
+        .expect("the whole body is taken");
+    let mut answer = Vec::new();
+    tokio::time::timeout(SOON, stream.read_to_end(&mut answer))
+        .await
+        .expect("answered in time")
+        .expect("read");
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(answer.contains("connection: close"), "{answer}");
+}
+
+#[tokio::test]
 async fn a_huge_declared_length_is_refused_before_any_body_is_read() {
     let server = start(HttpConfig::default()).await;
     let mut stream = TcpStream::connect(server.addr).await.expect("connect");

@@ -343,11 +343,11 @@ async fn a_subscriber_that_never_reads_slows_nothing_and_is_told_what_it_missed(
 async fn nobody_listening_costs_no_event() {
     let port = dispatcher(DispatcherConfig::default());
     assert!(!port.events().is_observed());
-    assert!(port.events().start(&add(1, 2)).is_none());
+    assert!(port.events().start(&add(1, 2), None).is_none());
     let events = port.events().subscribe();
     assert!(port.events().is_observed());
     drop(events);
-    assert!(port.events().start(&add(1, 2)).is_none());
+    assert!(port.events().start(&add(1, 2), None).is_none());
 }
 
 #[tokio::test]

@@ -45,6 +45,7 @@
 //! (`DispatcherConfig::job_lease`, default 5,000), and `$STUDIO_STEP_MS`
 //! how long each step of `orpheus_generate` takes (default 25).
 
+mod credentials;
 mod routes;
 
 use std::path::{Path, PathBuf};
@@ -97,12 +98,13 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 const USAGE: &str = "usage: studio [call TOOL [JSON]
-              | serve (--stdio | --http [ADDR]) [LISTING] [--jobs STORE]
+              | serve (--stdio | --http [ADDR] [AUTH]) [LISTING] [--jobs STORE]
               | serve --hoot ENDPOINT [--iopub ENDPOINT] [--service NAME]... [--jobs STORE]
-              | gateway --backend ENDPOINT... [--iopub ENDPOINT...] [--service NAME] (--stdio | --http [ADDR]) [LISTING] [--jobs STORE]
-              | gateway --route NAME=ENDPOINT... --http [ADDR] [LISTING] [--jobs STORE]]
+              | gateway --backend ENDPOINT... [--iopub ENDPOINT...] [--service NAME] (--stdio | --http [ADDR] [AUTH]) [LISTING] [--jobs STORE]
+              | gateway --route NAME=ENDPOINT... --http [ADDR] [AUTH] [LISTING] [--jobs STORE]]
 LISTING: [--toolset NAME[,NAME...]]... [--progressive] [--envelope] [--event-streams]
-STORE: memory | PATH (a redb file) | redis://HOST:PORT/DB; default $STUDIO_JOBS, else memory";
+STORE: memory | PATH (a redb file) | redis://HOST:PORT/DB; default $STUDIO_JOBS, else memory
+AUTH: [--auth-issuer URL]... [--auth-audience URI] [--token T (default $STUDIO_TOKEN)]";
 
 /// Takes every `--service NAME` out of `args`.
 fn take_services(args: &mut Vec<String>) -> Result<Vec<String>, Box<dyn std::error::Error>> {
@@ -195,6 +197,7 @@ async fn serve_gateway(rest: &[String]) -> Result<(), Box<dyn std::error::Error>
     let mut backends = Vec::new();
     let mut config = ClientConfig::default();
     let jobs = take_jobs(&mut rest)?;
+    let credentials = credentials::Credentials::take(&mut rest)?;
     let routes = routes::Routes::take(&mut rest)?;
     match take_services(&mut rest)?.as_slice() {
         [] => {}
@@ -237,7 +240,7 @@ async fn serve_gateway(rest: &[String]) -> Result<(), Box<dyn std::error::Error>
         };
         let jobs = jobs.as_deref();
         return routes
-            .serve(&config, addr.as_deref(), async |server| {
+            .serve(&config, addr.as_deref(), &credentials, async |server| {
                 shared_sessions(listing.apply(server)?, jobs).await
             })
             .await;
@@ -259,7 +262,13 @@ async fn serve_gateway(rest: &[String]) -> Result<(), Box<dyn std::error::Error>
         }
         Some(addr) => {
             let to = format!("gateway to {}", backends.join(", "));
-            serve_http(server, addr.as_deref(), &to, listing.event_streams).await?;
+            let http = Http {
+                addr: addr.as_deref(),
+                what: &to,
+                event_streams: listing.event_streams,
+                credentials: &credentials,
+            };
+            serve_http(server, http).await?;
         }
     }
     Ok(())
@@ -313,19 +322,31 @@ fn stop_on_signal() -> tokio_util::sync::CancellationToken {
     shutdown
 }
 
-/// Serves `server` over Streamable HTTP at `addr` (default
-/// `127.0.0.1:8787`), saying on stderr where and what.
+/// How `serve_http` serves.
+struct Http<'a> {
+    /// Where (default `127.0.0.1:8787`).
+    addr: Option<&'a str>,
+    /// What, as stderr says it.
+    what: &'a str,
+    /// `--event-streams`.
+    event_streams: bool,
+    /// Who may call.
+    credentials: &'a credentials::Credentials,
+}
+
+/// Serves `server` over Streamable HTTP as `http` says, saying on stderr
+/// where and what.
 async fn serve_http<P: CallPort>(
     server: McpServer<P>,
-    addr: Option<&str>,
-    what: &str,
-    event_streams: bool,
+    http: Http<'_>,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let listener = listen(addr).await?;
+    let listener = listen(http.addr).await?;
+    let local = listener.local_addr()?;
     let config = HttpConfig::default()
         .shutdown(stop_on_signal())
-        .json_response(!event_streams);
-    let local = listener.local_addr()?;
+        .json_response(!http.event_streams);
+    let config = http.credentials.apply(config, local);
+    let what = http.what;
     eprintln!("studio: {what} at http://{local}{}", config.path);
     eprintln!("studio: the catalogue and live tool calls at http://{local}/");
     server.serve_http_on(listener, config).await?;
@@ -435,6 +456,7 @@ async fn serve_mcp(
     let mut rest = rest.to_vec();
     let listing = Listing::take(&mut rest)?;
     let jobs = take_jobs(&mut rest)?;
+    let credentials = credentials::Credentials::take(&mut rest)?;
     let dispatcher = open_dispatcher(data_dir, jobs.as_deref())?;
     let server = listing
         .apply(McpServer::new(dispatcher.clone())?.named("studio", env!("CARGO_PKG_VERSION")))?;
@@ -448,8 +470,13 @@ async fn serve_mcp(
             dispatcher.shutdown().await;
         }
         ("--http", [] | [_]) => {
-            let addr = rest.first().map(String::as_str);
-            serve_http(server, addr, "serving MCP", listing.event_streams).await?;
+            let http = Http {
+                addr: rest.first().map(String::as_str),
+                what: "serving MCP",
+                event_streams: listing.event_streams,
+                credentials: &credentials,
+            };
+            serve_http(server, http).await?;
             // Stopped: the jobs still running are cancelled and recorded so.
             eprintln!("studio: cancelling the jobs still running");
             dispatcher.shutdown().await;

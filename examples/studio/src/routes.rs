@@ -52,6 +52,7 @@ impl Routes {
         self,
         config: &ClientConfig,
         addr: Option<&str>,
+        credentials: &crate::credentials::Credentials,
         make: F,
     ) -> Result<(), Box<dyn std::error::Error>>
     where
@@ -88,6 +89,7 @@ impl Routes {
             http.path = format!("/{service}/mcp");
             // One catalogue page per listener: the routes serve MCP alone.
             http.web = false;
+            let http = credentials.apply(http, local);
             eprintln!(
                 "studio: gateway to `{service}` ({}) at http://{local}{}",
                 backends.join(", "),

@@ -38,7 +38,9 @@ impl<S: Service> Dispatcher<S> {
                 Ok(scope) => scope,
                 Err(e) => return ResponseEnvelope::Error(e),
             };
-            let cx = CallContext::detached().with_caller(options.caller.clone());
+            let cx = CallContext::detached()
+                .with_caller(options.caller.clone())
+                .with_principal(options.principal.clone());
             let handler = CatchPanic::new(
                 info.tool.name,
                 paging::call(&self.inner.service, request, cx, scope),
@@ -80,13 +82,11 @@ impl<S: Service> Dispatcher<S> {
             .clone()
             .filter(|_| waits)
             .map(StreamTo::Events);
-        let owner = options.owner.clone();
-        let caller = options.caller.clone();
-        let job =
-            match runner::spawn(&self.inner, request, info, waits, stream, owner, caller).await {
-                Ok(job) => job,
-                Err(e) => return ResponseEnvelope::Error(e),
-            };
+        let requester = runner::Requester::of(&options);
+        let job = match runner::spawn(&self.inner, request, info, waits, stream, requester).await {
+            Ok(job) => job,
+            Err(e) => return ResponseEnvelope::Error(e),
+        };
         let Some(mut waiter) = job.waiter else {
             return job_started(&job.job_id, info);
         };

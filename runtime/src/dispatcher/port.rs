@@ -20,7 +20,7 @@ impl<S: Service> CallPort for Dispatcher<S> {
     type Catalogue = S::Catalogue;
 
     async fn call(&self, request: Vec<u8>, options: CallOptions) -> PortEnvelope<Self> {
-        let trace = self.events().start(&request);
+        let trace = self.events().start(&request, options.owner.as_ref());
         let answer = match self.decode(&request) {
             Ok(request) => self.call_with(request, options).await,
             Err(e) => ResponseEnvelope::Error(e),

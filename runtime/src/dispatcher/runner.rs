@@ -13,6 +13,7 @@ use super::paging;
 use super::panic::CatchPanic;
 use super::sink::{JobSink, StreamTo};
 use super::{Inner, ResponseOf};
+use crate::Principal;
 use crate::caller::Caller;
 use crate::jobs::Outcome;
 use crate::jobs::Owner;
@@ -27,10 +28,32 @@ pub(super) struct Spawned<R> {
     pub(super) sink: Arc<JobSink<R>>,
 }
 
+/// Who a job is run for.
+#[derive(Default)]
+pub(super) struct Requester {
+    /// The owner of the job.
+    pub(super) owner: Option<Owner>,
+    /// The client the handler's logs, progress and questions go to.
+    pub(super) caller: Option<Arc<dyn Caller>>,
+    /// Who the call is made for, as its door authenticated them.
+    pub(super) principal: Option<Arc<Principal>>,
+}
+
+impl Requester {
+    pub(super) fn of(options: &crate::port::CallOptions) -> Self {
+        Requester {
+            owner: options.owner.clone(),
+            caller: options.caller.clone(),
+            principal: options.principal.clone(),
+        }
+    }
+}
+
 /// Creates a job for `request` and spawns its handler.
 ///
-/// With `caller`, the handler's logs, progress and questions go to the
-/// client that made the call.
+/// The job belongs to `requester`'s owner, and with its caller the
+/// handler's logs, progress and questions go to the client that made the
+/// call.
 ///
 /// With `waiter`, the outcome is sent to [`Spawned::waiter`] when the job
 /// ends, unless the receiver is gone or detached by then, in which case the
@@ -46,8 +69,7 @@ pub(super) async fn spawn<S: Service>(
     info: CallInfo,
     waiter: bool,
     stream: Option<StreamTo<ResponseOf<S>>>,
-    owner: Option<Owner>,
-    caller: Option<Arc<dyn Caller>>,
+    requester: Requester,
 ) -> Result<Spawned<ResponseOf<S>>, ToolError> {
     let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
         ToolError::internal("the dispatcher runs jobs on a tokio runtime, and there is none")
@@ -55,6 +77,11 @@ pub(super) async fn spawn<S: Service>(
     // Before the job exists: a call with a bad cursor starts none.
     let scope = paging::open::<S>(&inner.config, &mut request)?;
     let tool = info.tool.name;
+    let Requester {
+        owner,
+        caller,
+        principal,
+    } = requester;
     let job = inner.jobs.create(tool, info.timing, waiter, owner).await?;
     if let Some(tx) = &stream {
         tx.send(StreamEvent::Start {
@@ -67,7 +94,8 @@ pub(super) async fn spawn<S: Service>(
     }
     let sink = Arc::new(JobSink::new(inner.jobs.clone(), job.id.clone(), stream));
     let cx = CallContext::new(Some(job.id.clone()), job.token.clone(), Some(sink.clone()))
-        .with_caller(caller);
+        .with_caller(caller)
+        .with_principal(principal);
     let handler = paging::call(&inner.service, request, cx, scope);
 
     let store = inner.jobs.clone();

@@ -44,8 +44,7 @@ impl<S: Service> Dispatcher<S> {
             info,
             true,
             Some(StreamTo::Envelopes(tx.clone())),
-            None,
-            None,
+            runner::Requester::default(),
         )
         .await
         {

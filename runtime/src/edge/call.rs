@@ -21,7 +21,7 @@ use crate::Catalogue;
 #[cfg(any(feature = "web", all(feature = "client", feature = "hoot")))]
 use crate::port::CallOptions;
 use crate::port::{CallPort, PortEnvelope};
-use crate::{ResponseEnvelope, ToolError, ToolInfo};
+use crate::{Principal, ResponseEnvelope, ToolError, ToolInfo};
 
 /// The stage for one port: the port, its catalogue's schema (parsed once)
 /// and what an action tool's `status` says. Cheap to clone.
@@ -99,11 +99,22 @@ impl<P: CallPort> Edge<P> {
             .ok_or_else(|| crate::error::unknown_tool_in::<P::Catalogue>(name))
     }
 
-    /// Readies a call of `tool`: each `null` its schema does not admit is
-    /// dropped from `args` (what providers' strict modes send for a
-    /// property left out), an action tool's `action` is routed, and the
-    /// rest becomes the MsgPack request.
-    pub(crate) fn prepare(&self, tool: &ToolInfo, args: &mut JsonObject) -> Prepared {
+    /// Readies a call of `tool` made for `principal`: one whose principal
+    /// lacks a scope the tool needs is answered `FORBIDDEN`; each `null`
+    /// its schema does not admit is dropped from `args` (what providers'
+    /// strict modes send for a property left out), an action tool's
+    /// `action` is routed, and the rest becomes the MsgPack request.
+    pub(crate) fn prepare(
+        &self,
+        tool: &ToolInfo,
+        args: &mut JsonObject,
+        principal: Option<&Principal>,
+    ) -> Prepared {
+        // Before anything else: a caller who may not call the tool learns
+        // nothing of it beyond that, not even its actions' help.
+        if let Some(Err(e)) = principal.map(|p| p.may_call(tool)) {
+            return Prepared::Answered(Err(e));
+        }
         if let Some(input) = self.schema.input(tool.name) {
             super::drop_absent_nulls(input, args);
         }
@@ -143,7 +154,7 @@ impl<P: CallPort> Edge<P> {
         mut args: JsonObject,
         options: CallOptions,
     ) -> Outcome<<P::Catalogue as Catalogue>::Response> {
-        match self.prepare(tool, &mut args) {
+        match self.prepare(tool, &mut args, options.principal.as_deref()) {
             Prepared::Answered(answer) => Outcome::Edge(answer),
             Prepared::Call(request) => {
                 let envelope = self.port.call(request, options).await;

@@ -18,6 +18,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
+use crate::jobs::Owner;
+
 pub use published::Published;
 pub use trace::{CallTrace, MAX_EVENT_TEXT};
 
@@ -177,14 +179,15 @@ impl ToolEvents {
         self.inner.sender.receiver_count() > 0
     }
 
-    /// Starts tracing a call given as MsgPack request bytes: sends its
-    /// `tool_start`, and returns the trace that sends its `tool_complete`.
-    /// `None`, at the cost of one atomic load, when nobody listens.
-    pub fn start(&self, request: &[u8]) -> Option<CallTrace> {
+    /// Starts tracing a call given as MsgPack request bytes, made for
+    /// `owner`: sends its `tool_start`, and returns the trace that sends
+    /// its `tool_complete`. `None`, at the cost of one atomic load, when
+    /// nobody listens.
+    pub fn start(&self, request: &[u8], owner: Option<&Owner>) -> Option<CallTrace> {
         if !self.is_observed() {
             return None;
         }
-        Some(CallTrace::start(self.clone(), request))
+        Some(CallTrace::start(self.clone(), request, owner))
     }
 
     fn next_call(&self) -> u64 {

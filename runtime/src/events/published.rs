@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use super::trace::MAX_EVENT_TEXT;
 use super::{ToolComplete, ToolEvent, ToolSource, ToolStart};
+use crate::jobs::Owner;
 use crate::time;
 use crate::{Json, ToolError};
 
@@ -30,6 +31,8 @@ pub(super) struct Raw {
     pub(super) source: ToolSource,
     /// Milliseconds since the Unix epoch.
     pub(super) at: u64,
+    /// Who the call was made for, when its door said.
+    pub(super) owner: Option<Owner>,
 }
 
 #[derive(Debug)]
@@ -105,6 +108,12 @@ impl Published {
     /// The tool called, without building the event.
     pub fn tool_name(&self) -> &str {
         &self.raw.tool
+    }
+
+    /// Who the call was made for, when its door said: a feed shows a
+    /// caller its own calls. Not part of the event.
+    pub fn owner(&self) -> Option<&Owner> {
+        self.raw.owner.as_ref()
     }
 
     /// `tool_start` or `tool_complete`, without building the event.
@@ -199,6 +208,7 @@ mod tests {
             action: Some("write".into()),
             source: ToolSource::Local,
             at: 0,
+            owner: None,
         })
     }
 

@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::published::{Kind, Payload, Raw};
 use super::{ToolEvents, follow};
+use crate::jobs::Owner;
 use crate::port::CallPort;
 use crate::time;
 use crate::{Json, ResponseEnvelope, ToolError, codec};
@@ -25,10 +26,11 @@ pub struct CallTrace {
     tool: String,
     action: Option<String>,
     started: Instant,
+    owner: Option<Owner>,
 }
 
 impl CallTrace {
-    pub(super) fn start(hub: ToolEvents, request: &[u8]) -> Self {
+    pub(super) fn start(hub: ToolEvents, request: &[u8], owner: Option<&Owner>) -> Self {
         // Bytes that do not decode still make an event: the tool is `""`,
         // and the call's answer says what is wrong.
         let (tool, action) = match codec::peek_call(request) {
@@ -40,6 +42,7 @@ impl CallTrace {
             tool,
             action,
             started: Instant::now(),
+            owner: owner.cloned(),
             hub,
         };
         trace.send(Kind::Start(Payload::msgpack(request)));
@@ -94,6 +97,7 @@ impl CallTrace {
             action: self.action.clone(),
             source: self.hub.source(),
             at: time::now_ms(),
+            owner: self.owner.clone(),
         });
     }
 }

@@ -148,7 +148,7 @@ impl<'a> CallBody<'a> {
 }
 
 /// Longest `owner` a call body may carry, in bytes.
-pub const MAX_OWNER_BYTES: usize = 256;
+pub use crate::jobs::MAX_OWNER_BYTES;
 
 /// The call body `{"request": <request>, "wait_ms": …, "stream": true}`,
 /// with `wait_ms` only when `wait` is given (in whole milliseconds, rounded

@@ -5,50 +5,55 @@
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
+use std::sync::Arc;
+
 use super::HttpConfig;
+use super::failure::Failure;
+use crate::Principal;
 
 /// The rules, from the server's `HttpConfig`.
 #[derive(Clone, Debug)]
 pub(crate) struct Access {
     hosts: Vec<String>,
     origins: Vec<String>,
-    bearer: Option<String>,
+    /// The static bearer token and who shows it: trusted with every scope.
+    bearer: Option<(String, Arc<Principal>)>,
+    /// The OAuth tokens accepted.
+    #[cfg(feature = "auth")]
+    auth: Option<super::Auth>,
+    /// `Bearer`, with where the resource's metadata is when there is some:
+    /// every `401` and `403` challenge starts with it.
+    challenge: Arc<str>,
 }
 
 impl Access {
     pub(crate) fn new(config: &HttpConfig) -> Self {
+        #[cfg(feature = "auth")]
+        let challenge = match &config.auth {
+            Some(auth) => format!(
+                "Bearer resource_metadata=\"{}\"",
+                super::auth::metadata_url(auth.resource())
+            ),
+            None => "Bearer".to_owned(),
+        };
+        #[cfg(not(feature = "auth"))]
+        let challenge = "Bearer".to_owned();
         Access {
             hosts: config.allowed_hosts.clone(),
             origins: config.allowed_origins.clone(),
-            bearer: config.bearer_token.clone(),
+            bearer: config.bearer_token.clone().map(|token| {
+                let principal = Principal::new(STATIC_SUBJECT).with_every_scope();
+                (token, Arc::new(principal))
+            }),
+            #[cfg(feature = "auth")]
+            auth: config.auth.clone(),
+            challenge: Arc::from(challenge),
         }
     }
 
-    /// Checks a request: a host or origin not allowed, or no token when
-    /// `token` is needed, is refused.
-    pub(crate) fn check(&self, headers: &HeaderMap, token: bool) -> Result<(), Refusal> {
-        self.check_site(headers)?;
-        if token {
-            self.check_token(bearer(headers))
-        } else {
-            Ok(())
-        }
-    }
-
-    /// As [`check`](Self::check), for the WebSocket route: a browser's
-    /// WebSocket cannot send headers, so the token may come as the URL's
-    /// `access_token` (RFC 6750 § 2.3) instead.
-    #[cfg(feature = "web")]
-    pub(crate) fn check_socket(&self, headers: &HeaderMap, query: &str) -> Result<(), Refusal> {
-        self.check_site(headers)?;
-        let from_query = query
-            .split('&')
-            .find_map(|pair| pair.strip_prefix("access_token="));
-        self.check_token(bearer(headers).or(from_query))
-    }
-
-    /// The `Host` and, from a browser, the `Origin`.
-    fn check_site(&self, headers: &HeaderMap) -> Result<(), Refusal> {
+    /// Checks a request for a route anyone on an allowed site may read (the
+    /// page): a host or origin not allowed is refused.
+    pub(crate) fn check_site(&self, headers: &HeaderMap) -> Result<(), Refusal> {
         let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
         if !self.hosts.is_empty()
             && !host.is_some_and(|h| self.hosts.iter().any(|a| host_matches(a, h)))
@@ -66,18 +71,80 @@ impl Access {
         Ok(())
     }
 
-    /// The token given, when the server has one.
-    fn check_token(&self, given: Option<&str>) -> Result<(), Refusal> {
-        match &self.bearer {
-            Some(expected)
-                if !given.is_some_and(|g| constant_time_eq(g.as_bytes(), expected.as_bytes())) =>
-            {
-                Err(Refusal::Token)
+    /// Admits a request: its site, then its credentials. `Ok(None)` when
+    /// the server authenticates nobody; `Ok(Some)` names who is calling.
+    pub(crate) async fn admit(
+        &self,
+        headers: &HeaderMap,
+    ) -> Result<Option<Arc<Principal>>, Refusal> {
+        self.check_site(headers)?;
+        self.authenticate(bearer(headers)).await
+    }
+
+    /// As [`admit`](Self::admit), for the WebSocket route: a browser's
+    /// WebSocket cannot send headers, so the token may come as the URL's
+    /// `access_token` (RFC 6750 § 2.3) instead.
+    #[cfg(feature = "web")]
+    pub(crate) async fn admit_socket(
+        &self,
+        headers: &HeaderMap,
+        query: &str,
+    ) -> Result<Option<Arc<Principal>>, Refusal> {
+        self.check_site(headers)?;
+        let from_query = query
+            .split('&')
+            .find_map(|pair| pair.strip_prefix("access_token="));
+        self.authenticate(bearer(headers).or(from_query)).await
+    }
+
+    /// Who shows the token `given`: the static token's principal, or the
+    /// one an OAuth access token names. Nobody when the server has neither.
+    async fn authenticate(&self, given: Option<&str>) -> Result<Option<Arc<Principal>>, Refusal> {
+        if let (Some((expected, principal)), Some(given)) = (&self.bearer, given)
+            && constant_time_eq(given.as_bytes(), expected.as_bytes())
+        {
+            return Ok(Some(principal.clone()));
+        }
+        #[cfg(feature = "auth")]
+        if let Some(auth) = &self.auth {
+            let Some(token) = given else {
+                return Err(self.refuse(Failure::Missing));
+            };
+            return match auth.verify(token).await {
+                Ok(principal) => Ok(Some(Arc::new(principal))),
+                Err(failure) => Err(self.refuse(failure)),
+            };
+        }
+        match (&self.bearer, given) {
+            (None, _) => Ok(None),
+            (Some(_), None) => Err(self.refuse(Failure::Missing)),
+            (Some(_), Some(_)) => {
+                Err(self.refuse(Failure::Invalid("it is not this server's token".to_owned())))
             }
-            _ => Ok(()),
         }
     }
+
+    fn refuse(&self, failure: Failure) -> Refusal {
+        Refusal::Credentials {
+            failure,
+            challenge: self.challenge.clone(),
+        }
+    }
+
+    /// The `WWW-Authenticate` value of a call refused for lack of `scopes`
+    /// (RFC 6750 § 3.1).
+    #[cfg(feature = "web")]
+    pub(crate) fn insufficient_scope(&self, scopes: &[&str]) -> String {
+        format!(
+            "{}, error=\"insufficient_scope\", scope=\"{}\"",
+            self.challenge,
+            scopes.join(" ")
+        )
+    }
 }
+
+/// The subject of the static bearer token's principal.
+const STATIC_SUBJECT: &str = "bearer-token";
 
 /// The token of an `Authorization: Bearer …` header.
 fn bearer(headers: &HeaderMap) -> Option<&str> {
@@ -88,14 +155,18 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// Why a request was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Refusal {
     /// The `Host` is not an allowed host: `403`.
     Host,
     /// The `Origin` is not an allowed origin: `403`.
     Origin,
-    /// The bearer token is missing or wrong: `401`.
-    Token,
+    /// No credentials, or none accepted: `401` with the challenge; keys
+    /// that cannot be had to check them: `503`.
+    Credentials {
+        failure: Failure,
+        challenge: Arc<str>,
+    },
 }
 
 impl IntoResponse for Refusal {
@@ -109,10 +180,48 @@ impl IntoResponse for Refusal {
                 "Forbidden: this Origin is not allowed",
             )
                 .into_response(),
-            Refusal::Token => (
+            Refusal::Credentials {
+                failure: Failure::Missing,
+                challenge,
+            } => (
                 StatusCode::UNAUTHORIZED,
-                [(header::WWW_AUTHENTICATE, "Bearer")],
+                [(header::WWW_AUTHENTICATE, challenge.to_string())],
                 "Unauthorized: this server needs `Authorization: Bearer <token>`",
+            )
+                .into_response(),
+            Refusal::Credentials {
+                failure: Failure::Invalid(why),
+                challenge,
+            } => {
+                // A header value may not hold `"` or `\` unescaped, nor
+                // control characters: the description is kept printable.
+                let description: String = why
+                    .chars()
+                    .map(|c| {
+                        if c == '"' || c == '\\' || c.is_control() {
+                            '\''
+                        } else {
+                            c
+                        }
+                    })
+                    .collect();
+                let value = format!(
+                    "{challenge}, error=\"invalid_token\", error_description=\"{description}\""
+                );
+                (
+                    StatusCode::UNAUTHORIZED,
+                    [(header::WWW_AUTHENTICATE, value)],
+                    format!("Unauthorized: the token is refused: {why}"),
+                )
+                    .into_response()
+            }
+            Refusal::Credentials {
+                failure: Failure::Unavailable(why),
+                ..
+            } => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                [(header::RETRY_AFTER, "5")],
+                format!("Service Unavailable: the token cannot be checked now: {why}"),
             )
                 .into_response(),
         }

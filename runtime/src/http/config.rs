@@ -31,9 +31,16 @@ pub struct HttpConfig {
     /// origins on any port. A request without `Origin` (not from a
     /// browser) is accepted. Empty accepts any origin.
     pub allowed_origins: Vec<String>,
-    /// When set, every request needs `Authorization: Bearer <token>`, or it
-    /// is answered 401.
+    /// When set, a request showing `Authorization: Bearer <token>` is
+    /// made by a principal trusted with every scope (for development and
+    /// between services); without [`HttpConfig::auth`], every request needs
+    /// it, or is answered 401.
     pub bearer_token: Option<String>,
+    /// The OAuth access tokens accepted (feature `auth`): with it, every
+    /// request but the metadata's needs a token it accepts (or the static
+    /// one), and each call is made for the principal the token names.
+    #[cfg(feature = "auth")]
+    pub auth: Option<super::Auth>,
     /// Largest request body accepted; a larger one is answered 413 without
     /// being read. Default 4 MiB.
     pub max_body_bytes: usize,
@@ -65,6 +72,8 @@ impl Default for HttpConfig {
                 .flat_map(|host| [format!("http://{host}:*"), format!("https://{host}:*")])
                 .collect(),
             bearer_token: None,
+            #[cfg(feature = "auth")]
+            auth: None,
             max_body_bytes: 4 * 1024 * 1024,
             shutdown: CancellationToken::new(),
             web: true,
@@ -123,6 +132,25 @@ impl HttpConfig {
     pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
         self.bearer_token = Some(token.into());
         self
+    }
+
+    /// Accepts OAuth access tokens as `auth` says (feature `auth`), and
+    /// serves the resource's metadata (RFC 9728) beside the routes.
+    #[cfg(feature = "auth")]
+    #[must_use]
+    pub fn auth(mut self, auth: super::Auth) -> Self {
+        self.auth = Some(auth);
+        self
+    }
+
+    /// True when callers must show credentials: a bearer token or, with
+    /// the `auth` feature, an OAuth access token.
+    pub fn authenticates(&self) -> bool {
+        #[cfg(feature = "auth")]
+        if self.auth.is_some() {
+            return true;
+        }
+        self.bearer_token.is_some()
     }
 
     /// Sets the largest request body accepted.

@@ -19,12 +19,23 @@
 //! ```
 
 mod access;
+#[cfg(feature = "auth")]
+mod auth;
+pub(crate) mod body;
 mod config;
+mod failure;
 mod serve;
 
 pub(crate) use access::Access;
+#[cfg(feature = "auth")]
+pub use auth::Auth;
 pub use config::HttpConfig;
 pub use serve::{serve, serve_on};
+
+/// The scope that shows a caller every call on the live feed
+/// (`GET /api/events`); without it, a caller the server authenticated
+/// sees its own calls alone.
+pub const ALL_EVENTS_SCOPE: &str = "events:all";
 
 /// The web routes of docs/web.md for `port` on their own: the viewer at
 /// `/`, the tool metadata, events, calls and TOON at `/api/…`, behind
@@ -42,5 +53,29 @@ pub fn web_router<P: crate::port::CallPort>(
 ) -> Result<axum::Router, crate::ServeError> {
     let edge =
         crate::edge::Edge::for_port(port).map_err(|e| crate::ServeError::Schema(e.to_string()))?;
-    crate::web::routes(edge, config).map_err(crate::ServeError::Schema)
+    let router = crate::web::routes(edge, config).map_err(crate::ServeError::Schema)?;
+    let scopes = <P::Catalogue as crate::Catalogue>::SCOPES;
+    Ok(beside(router, config, scopes))
+}
+
+/// The routes every HTTP server adds beside its doors: with
+/// [`HttpConfig::auth`], the resource's metadata (RFC 9728), naming
+/// `scopes`, those the catalogue's tools need.
+pub(crate) fn beside(
+    router: axum::Router,
+    config: &HttpConfig,
+    scopes: &'static [&'static str],
+) -> axum::Router {
+    #[cfg(feature = "auth")]
+    if let Some(auth) = &config.auth {
+        let mut scopes = scopes.to_vec();
+        if cfg!(feature = "web") && config.web {
+            scopes.push(ALL_EVENTS_SCOPE);
+        }
+        scopes.sort_unstable();
+        scopes.dedup();
+        return router.merge(auth::routes(auth, &scopes));
+    }
+    let _ = (config, scopes);
+    router
 }

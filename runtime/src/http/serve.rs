@@ -34,6 +34,17 @@ pub async fn serve_on(
     listener: TcpListener,
     config: &HttpConfig,
 ) -> Result<(), ServeError> {
+    if let Ok(addr) = listener.local_addr()
+        && !addr.ip().is_loopback()
+        && !config.authenticates()
+    {
+        // Loud on purpose, and once: the one moment an operator looks.
+        eprintln!(
+            "toolwright: WARNING: serving HTTP on {addr} without authentication: anyone who \
+             can reach it may call every tool. Set `HttpConfig::auth` (OAuth) or \
+             `HttpConfig::bearer_token`."
+        );
+    }
     let shutdown = config.shutdown.clone();
     // Answers are small and latency matters more than packet count.
     let listener = listener.tap_io(|tcp| {

@@ -8,7 +8,7 @@ mod store;
 pub(crate) mod tools;
 mod types;
 
-pub use owner::Owner;
+pub use owner::{MAX_OWNER_BYTES, Owner};
 #[cfg(feature = "durable")]
 pub use records::RedbJobs;
 #[cfg(feature = "redis")]

@@ -15,6 +15,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Owner(Arc<str>);
 
+/// The longest owner name that travels everywhere an owner does (a HOOT01
+/// call body, a Redis key), in bytes.
+pub const MAX_OWNER_BYTES: usize = 256;
+
 impl Owner {
     /// An owner named `name`. Two owners with the same name are the same
     /// owner.

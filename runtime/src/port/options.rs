@@ -8,6 +8,7 @@ use tokio_util::sync::CancellationToken;
 use std::sync::Arc;
 
 use super::StreamSender;
+use crate::Principal;
 use crate::caller::Caller;
 use crate::jobs::Owner;
 
@@ -43,6 +44,10 @@ pub struct CallOptions {
     /// progress, sampling and elicitation go to (see [`Caller`]). Ports
     /// that cannot carry them to a remote handler leave it out there.
     pub caller: Option<Arc<dyn Caller>>,
+    /// Who the call is made for, as its door authenticated them: the
+    /// handler reads it from its context. A door checks the principal's
+    /// scopes against the tool's before it calls the port.
+    pub principal: Option<Arc<Principal>>,
 }
 
 impl CallOptions {
@@ -77,6 +82,15 @@ impl CallOptions {
     #[must_use]
     pub fn owned_by(mut self, owner: Owner) -> Self {
         self.owner = Some(owner);
+        self
+    }
+
+    /// Makes the call for `principal`: its jobs belong to the principal's
+    /// [`owner`](Principal::owner), and its handler sees it.
+    #[must_use]
+    pub fn principal(mut self, principal: Arc<Principal>) -> Self {
+        self.owner = Some(principal.owner());
+        self.principal = Some(principal);
         self
     }
 

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::{Body, to_bytes};
+use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
@@ -13,6 +13,7 @@ use serde::Serialize;
 use super::Web;
 use super::events::query_values;
 use crate::edge::{Edge, Outcome};
+use crate::http::body::Unread;
 use crate::port::CallPort;
 use crate::{Json, ResponseEnvelope, ToolError, codes};
 
@@ -23,19 +24,17 @@ pub(super) async fn serve<P: CallPort>(
     uri: Uri,
     body: Body,
 ) -> Response {
-    if let Err(refused) = web.access.check(&headers, true) {
-        return refused.into_response();
-    }
+    let principal = match web.access.admit(&headers).await {
+        Ok(principal) => principal,
+        Err(refused) => return refused.into_response(),
+    };
     let limit = web.config.max_body_bytes;
-    let announced = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<usize>().ok());
-    if announced.is_some_and(|n| n > limit) {
-        return too_large(limit);
-    }
-    let Ok(bytes) = to_bytes(body, limit).await else {
-        return too_large(limit);
+    let bytes = match crate::http::body::read(&headers, body, limit).await {
+        Ok(bytes) => bytes,
+        Err(Unread::TooLarge) => return too_large(limit),
+        Err(Unread::Broken) => {
+            return answer::<()>(&invalid("the request body was cut off"));
+        }
     };
     let args = match serde_json::from_slice::<Json>(&bytes) {
         Ok(Json::Object(args)) => args,
@@ -48,7 +47,7 @@ pub(super) async fn serve<P: CallPort>(
         Ok(tool) => tool,
         Err(e) => return answer::<()>(&ResponseEnvelope::Error(e)),
     };
-    let mut options = super::call_options();
+    let mut options = super::call_options(principal);
     if let Some(wait) = query_values(uri.query().unwrap_or(""), "wait").first() {
         options = match (wait.as_str(), wait.parse::<u64>()) {
             ("done", _) => options.wait_until_done(),
@@ -63,6 +62,17 @@ pub(super) async fn serve<P: CallPort>(
     match web.edge.call(tool, args, options).await {
         Outcome::Port(envelope) => answer(&envelope),
         Outcome::Edge(Ok(edge)) => answer(&ResponseEnvelope::Success(edge.value)),
+        // The caller lacks a scope: HTTP says so as RFC 6750 does.
+        Outcome::Edge(Err(e)) if e.code == codes::FORBIDDEN => {
+            let challenge = web.access.insufficient_scope(tool.scopes);
+            let mut response = answer::<()>(&ResponseEnvelope::Error(e));
+            if let Ok(value) = challenge.parse() {
+                response
+                    .headers_mut()
+                    .insert(header::WWW_AUTHENTICATE, value);
+            }
+            response
+        }
         Outcome::Edge(Err(e)) => answer::<()>(&ResponseEnvelope::Error(e)),
     }
 }
@@ -74,6 +84,7 @@ fn answer<R: Serialize>(envelope: &ResponseEnvelope<R>) -> Response {
         ResponseEnvelope::Error(e) => match e.code.as_ref() {
             codes::INVALID_REQUEST | codes::UNKNOWN_ACTION => StatusCode::BAD_REQUEST,
             codes::UNKNOWN_TOOL => StatusCode::NOT_FOUND,
+            codes::FORBIDDEN => StatusCode::FORBIDDEN,
             codes::UNAVAILABLE | codes::BUSY => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::OK,
         },
@@ -96,6 +107,8 @@ fn invalid(message: impl Into<String>) -> ResponseEnvelope<()> {
 fn too_large(limit: usize) -> Response {
     (
         StatusCode::PAYLOAD_TOO_LARGE,
+        // What is left of the body is not read: the connection is done.
+        [(header::CONNECTION, "close")],
         format!("Payload Too Large: the limit is {limit} bytes"),
     )
         .into_response()

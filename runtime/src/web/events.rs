@@ -27,6 +27,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::Web;
 use crate::events::Published;
+use crate::http::ALL_EVENTS_SCOPE;
+use crate::jobs::Owner;
 use crate::port::CallPort;
 
 /// How often a quiet stream gets a comment, so proxies keep it open.
@@ -44,12 +46,18 @@ pub(super) async fn serve<P: CallPort>(
     headers: HeaderMap,
     uri: Uri,
 ) -> Response {
-    if let Err(refused) = web.access.check(&headers, true) {
-        return refused.into_response();
-    }
+    let principal = match web.access.admit(&headers).await {
+        Ok(principal) => principal,
+        Err(refused) => return refused.into_response(),
+    };
+    // A caller sees its own calls; everyone's takes the scope for it.
+    let only = principal
+        .filter(|p| !p.has_scope(ALL_EVENTS_SCOPE))
+        .map(|p| p.owner());
     let feed = Feed {
         events: web.edge.port().events().subscribe(),
         tools: query_values(uri.query().unwrap_or(""), "tool"),
+        only,
         shutdown: web.config.shutdown.clone(),
         sent: 0,
     };
@@ -71,6 +79,8 @@ pub(super) async fn serve<P: CallPort>(
 struct Feed {
     events: Receiver<Arc<Published>>,
     tools: Vec<String>,
+    /// The one owner whose calls it shows; `None` shows every call.
+    only: Option<Owner>,
     shutdown: CancellationToken,
     sent: u64,
 }
@@ -122,6 +132,13 @@ impl Feed {
         if !self.tools.is_empty() && !self.tools.iter().any(|t| t == event.tool_name()) {
             return;
         }
+        if self
+            .only
+            .as_ref()
+            .is_some_and(|only| event.owner() != Some(only))
+        {
+            return;
+        }
         self.sent += 1;
         let _ = write!(
             chunk,
@@ -152,7 +169,38 @@ pub(super) fn query_values(query: &str, key: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::query_values;
+    use super::*;
+    use crate::events::{ToolEvents, ToolSource};
+
+    #[tokio::test]
+    async fn a_feed_for_one_owner_shows_that_owners_calls_alone() {
+        let hub = ToolEvents::new(ToolSource::Local);
+        let mut events = hub.subscribe();
+        let (ada, bob) = (Owner::new("principal:ada"), Owner::new("principal:bob"));
+        let add = |a: u8| {
+            vec![
+                0x83, 0xa4, b't', b'o', b'o', b'l', 0xa3, b'a', b'd', b'd', 0xa1, b'a', a, 0xa1,
+                b'b', 0x01,
+            ]
+        };
+        let _ada = hub.start(&add(1), Some(&ada));
+        let _bob = hub.start(&add(2), Some(&bob));
+        let _nobody = hub.start(&add(3), None);
+        let mut feed = Feed {
+            events: hub.subscribe(),
+            tools: Vec::new(),
+            only: Some(bob),
+            shutdown: CancellationToken::new(),
+            sent: 0,
+        };
+        let mut chunk = String::new();
+        for _ in 0..3 {
+            let event = events.recv().await.expect("an event");
+            feed.write(&event, &mut chunk);
+        }
+        assert_eq!(feed.sent, 1, "{chunk}");
+        assert!(chunk.contains(r#"\"a\":2"#), "{chunk}");
+    }
 
     #[test]
     fn tools_are_read_repeated_or_comma_separated() {

@@ -22,8 +22,15 @@ use crate::port::CallPort;
 /// The options of every call made through these routes. They act for
 /// one principal, the holder of the server's token: the jobs they start
 /// belong to it, apart from every MCP session's.
-fn call_options() -> crate::port::CallOptions {
-    crate::port::CallOptions::default().owned_by(Owner::new("web"))
+/// The options of a call made through the web routes: for its principal,
+/// when the server authenticates callers; else for the one owner every
+/// web caller shares.
+fn call_options(principal: Option<Arc<crate::Principal>>) -> crate::port::CallOptions {
+    let options = crate::port::CallOptions::default();
+    match principal {
+        Some(principal) => options.principal(principal),
+        None => options.owned_by(Owner::new("web")),
+    }
 }
 
 pub(crate) struct Web<P> {

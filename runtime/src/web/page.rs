@@ -19,7 +19,7 @@ pub(super) async fn serve<P: CallPort>(
     State(web): State<Arc<Web<P>>>,
     headers: HeaderMap,
 ) -> Response {
-    if let Err(refused) = web.access.check(&headers, false) {
+    if let Err(refused) = web.access.check_site(&headers) {
         return refused.into_response();
     }
     (

@@ -37,7 +37,7 @@ pub(super) async fn serve<P: CallPort>(
     State(web): State<Arc<Web<P>>>,
     headers: HeaderMap,
 ) -> Response {
-    if let Err(refused) = web.access.check(&headers, true) {
+    if let Err(refused) = web.access.admit(&headers).await {
         return refused.into_response();
     }
     let document = &web.tools;

@@ -17,11 +17,11 @@ use tokio::sync::{Semaphore, mpsc};
 use super::Web;
 use crate::edge::{Arguments, Edge, Prepared, WithTag};
 use crate::jobs::JobEvent;
-use crate::port::{CallPort, StreamEvent, stream_channel};
+use crate::port::{CallOptions, CallPort, StreamEvent, stream_channel};
 use crate::toon::{
     Decoder, Encoder, ErrorMessage, Heartbeat, MessageType, Stamp, Status, ToolResult, Version,
 };
-use crate::{Json, ResponseEnvelope, ToolError, ToolInfo, codes};
+use crate::{Json, Principal, ResponseEnvelope, ToolError, ToolInfo, codes};
 
 /// Calls one socket may have running; a call beyond them is answered
 /// `BUSY` at once.
@@ -40,9 +40,14 @@ pub(super) async fn serve<P: CallPort>(
     // that is not an upgrade is refused as one.
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
-    if let Err(refused) = web.access.check_socket(&headers, uri.query().unwrap_or("")) {
-        return refused.into_response();
-    }
+    let principal = match web
+        .access
+        .admit_socket(&headers, uri.query().unwrap_or(""))
+        .await
+    {
+        Ok(principal) => principal,
+        Err(refused) => return refused.into_response(),
+    };
     let upgrade = match upgrade {
         Ok(upgrade) => upgrade,
         Err(rejection) => return rejection.into_response(),
@@ -50,12 +55,17 @@ pub(super) async fn serve<P: CallPort>(
     let max = u32::try_from(web.config.max_body_bytes).unwrap_or(u32::MAX);
     upgrade
         .max_message_size(web.config.max_body_bytes.saturating_add(64))
-        .on_upgrade(move |socket| session(web, socket, max))
+        .on_upgrade(move |socket| session(web, socket, max, principal))
         .into_response()
 }
 
 /// Serves one socket until it closes or the server shuts down.
-async fn session<P: CallPort>(web: Arc<Web<P>>, mut socket: WebSocket, max_payload: u32) {
+async fn session<P: CallPort>(
+    web: Arc<Web<P>>,
+    mut socket: WebSocket,
+    max_payload: u32,
+    principal: Option<Arc<Principal>>,
+) {
     let decoder = Decoder::new().max_payload(max_payload);
     let (outbox, mut frames) = mpsc::channel::<Vec<u8>>(OUTBOX);
     let running = Arc::new(Semaphore::new(CALLS_PER_SOCKET));
@@ -70,7 +80,7 @@ async fn session<P: CallPort>(web: Arc<Web<P>>, mut socket: WebSocket, max_paylo
             }
             message = socket.recv() => match message {
                 Some(Ok(Message::Binary(bytes))) => {
-                    if let Some(reply) = receive(&web, &decoder, &bytes, &outbox, &running)
+                    if let Some(reply) = receive(&web, &decoder, &bytes, &outbox, &running, principal.as_ref())
                         && socket.send(Message::Binary(reply.into())).await.is_err()
                     {
                         break;
@@ -108,6 +118,7 @@ fn receive<P: CallPort>(
     bytes: &[u8],
     outbox: &mpsc::Sender<Vec<u8>>,
     running: &Arc<Semaphore>,
+    principal: Option<&Arc<Principal>>,
 ) -> Option<Vec<u8>> {
     let frame = match decoder.decode_frame(bytes) {
         Ok(frame) => frame,
@@ -137,9 +148,11 @@ fn receive<P: CallPort>(
                 return result::<()>(version, seq, tool.name, Err(busy), 0);
             };
             let (web, outbox) = (web.clone(), outbox.clone());
+            let principal = principal.cloned();
             tokio::spawn(async move {
                 let _permit = permit;
-                let frame = run(&web.edge, tool, call.args, version, seq, &outbox).await;
+                let options = super::call_options(principal);
+                let frame = run(&web.edge, tool, call.args, (version, seq), options, &outbox).await;
                 if let Some(frame) = frame {
                     let _ = outbox.send(frame).await;
                 }
@@ -173,13 +186,13 @@ async fn run<P: CallPort>(
     edge: &Edge<P>,
     tool: &'static ToolInfo,
     Arguments(mut args): Arguments,
-    version: Version,
-    seq: u32,
+    (version, seq): (Version, u32),
+    options: CallOptions,
     outbox: &mpsc::Sender<Vec<u8>>,
 ) -> Option<Vec<u8>> {
     let started = Instant::now();
     let elapsed = || u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-    let request = match edge.prepare(tool, &mut args) {
+    let request = match edge.prepare(tool, &mut args, options.principal.as_deref()) {
         Prepared::Call(request) => request,
         Prepared::Answered(Ok(answer)) => {
             let mut value = answer.value;
@@ -199,10 +212,7 @@ async fn run<P: CallPort>(
     let port = edge.port();
     let (stream, mut steps) = stream_channel();
     let mut jobs = port.subscribe();
-    let answer = port.call(
-        request,
-        super::call_options().wait_until_done().stream_to(stream),
-    );
+    let answer = port.call(request, options.wait_until_done().stream_to(stream));
     tokio::pin!(answer);
     let mut job = None;
     let envelope = loop {

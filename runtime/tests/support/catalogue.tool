@@ -68,7 +68,9 @@ tool stubborn { timing async_long }
 /// A long handler that panics.
 tool meltdown { timing async_long }
 
-/// Launch, failing on request.
+/// Launch, failing on request. A caller the server authenticated needs
+/// `studio:launch`.
+@scopes("studio:launch")
 tool launch {
     timing fire_and_forget
     request {

@@ -126,7 +126,10 @@ where
     type Catalogue = C;
 
     async fn call(&self, request: Vec<u8>, options: CallOptions) -> PortEnvelope<Self> {
-        let trace = self.inner.tool_events.start(&request);
+        let trace = self
+            .inner
+            .tool_events
+            .start(&request, options.owner.as_ref());
         let shared = self.inner.config.jobs.is_some();
         let answer = if shared && is_job_tool(&request) {
             // The workers' shared store answers: no worker need be there.

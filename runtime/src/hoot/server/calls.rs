@@ -71,6 +71,7 @@ pub(super) async fn serve<P: CallPort>(
         stream: None,
         owner,
         caller: caller.clone().map(|c| c as Arc<dyn crate::caller::Caller>),
+        principal: None,
     };
     let reply = |body: Vec<u8>, last: bool| Out::Reply {
         peer: peer.clone(),

@@ -288,11 +288,12 @@ impl<P: CallPort> McpServer<P> {
             return Err(unknown_tool(&request.name));
         };
         let mut args = request.arguments.unwrap_or_default();
-        let request = match self.shared.edge.prepare(tool, &mut args) {
+        let options = self.call_options(&context.extensions);
+        let principal = options.principal.as_deref();
+        let request = match self.shared.edge.prepare(tool, &mut args, principal) {
             Prepared::Call(request) => request,
             Prepared::Answered(answer) => return Ok(result::from_answer(answer)),
         };
-        let options = self.call_options(&context.extensions);
         Ok(self.call(tool, &args, request, options, context).await)
     }
 

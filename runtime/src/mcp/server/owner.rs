@@ -1,6 +1,9 @@
 //! Who a request is made for: the owner of the jobs its calls start.
 
+use std::sync::Arc;
+
 use super::McpServer;
+use crate::Principal;
 use crate::jobs::Owner;
 use crate::port::{CallOptions, CallPort};
 
@@ -8,14 +11,17 @@ impl<P: CallPort> McpServer<P> {
     /// The options a call starts from: made for its owner (see
     /// [`McpServer::owner_of`]).
     pub(in crate::mcp) fn call_options(&self, extensions: &rmcp::model::Extensions) -> CallOptions {
-        let options = CallOptions::default();
-        match self.owner_of(extensions) {
-            Some(owner) => options.owned_by(owner),
-            None => options,
+        let mut options = CallOptions::default();
+        if let Some(principal) = principal_of(extensions) {
+            options = options.principal(principal);
         }
+        // The owner after the principal: with shared jobs there is none.
+        options.owner = self.owner_of(extensions);
+        options
     }
 
-    /// Who a request is made for. Over HTTP: the bearer token it shows, when
+    /// Who a request is made for. Over HTTP: its principal, when the server
+    /// authenticates callers; else the bearer token it shows, when
     /// it shows one (the principal outlives sessions, reconnections and
     /// restarts of a durable server); else its MCP session; else (a
     /// 2026-07-28 client, which keeps no session) one anonymous owner,
@@ -28,6 +34,9 @@ impl<P: CallPort> McpServer<P> {
         let Some(parts) = extensions.get::<axum::http::request::Parts>() else {
             return self.session.owner.clone();
         };
+        if let Some(principal) = parts.extensions.get::<Arc<Principal>>() {
+            return Some(principal.owner());
+        }
         let header = |name: &str| {
             parts
                 .headers
@@ -47,4 +56,13 @@ impl<P: CallPort> McpServer<P> {
         }
         Some(Owner::new("mcp-anonymous"))
     }
+}
+
+/// The principal the HTTP door found for the request, if it authenticates.
+fn principal_of(extensions: &rmcp::model::Extensions) -> Option<Arc<Principal>> {
+    extensions
+        .get::<axum::http::request::Parts>()?
+        .extensions
+        .get::<Arc<Principal>>()
+        .cloned()
 }

@@ -203,7 +203,11 @@ impl<P: CallPort> McpServer<P> {
             },
             followed: None,
         };
-        let request = match self.shared.edge.prepare(tool, args) {
+        let request = match self
+            .shared
+            .edge
+            .prepare(tool, args, options.principal.as_deref())
+        {
             Prepared::Call(request) => request,
             Prepared::Answered(answer) => return over(result::from_answer(answer), tool.timing),
         };

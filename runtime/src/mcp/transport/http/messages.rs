@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use super::batch;
 use super::guard::{Guard, reply};
+use crate::http::body::Unread;
 use crate::mcp::revision::Revision;
 use crate::mcp::tasks::v2025_11_25::intercept;
 use crate::mcp::transport::jsonrpc::{self, Checked};
@@ -19,10 +20,16 @@ use crate::port::CallPort;
 /// Answers one HTTP request.
 pub(super) async fn handle<P: CallPort>(
     guard: Arc<Guard<P>>,
-    request: axum::http::Request<Body>,
+    mut request: axum::http::Request<Body>,
 ) -> Response {
-    if let Err(refused) = guard.access.check(request.headers(), true) {
-        return refused.into_response();
+    match guard.access.admit(request.headers()).await {
+        // rmcp hands the request's parts to the server with each message:
+        // the principal travels in their extensions.
+        Ok(Some(principal)) => {
+            request.extensions_mut().insert(principal);
+        }
+        Ok(None) => {}
+        Err(refused) => return refused.into_response(),
     }
     // Only JSON POSTs carry messages; rmcp answers the rest (GET streams,
     // DELETE sessions, wrong content types) itself.
@@ -213,21 +220,29 @@ fn is_json(headers: &HeaderMap) -> bool {
 /// The body, read only up to `limit`: a declared or actual length over it
 /// is answered 413 before more than `limit` bytes are held.
 async fn read_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<Bytes, Response> {
-    let too_large = || {
-        let message = format!("Payload Too Large: the request body exceeds {limit} bytes");
-        let body = jsonrpc::error(Value::Null, jsonrpc::INVALID_REQUEST, &message);
-        reply(StatusCode::PAYLOAD_TOO_LARGE, &body)
-    };
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > limit as u64) {
-        return Err(too_large());
-    }
-    axum::body::to_bytes(body, limit)
+    crate::http::body::read(headers, body, limit)
         .await
-        .map_err(|_| too_large())
+        .map_err(|unread| {
+            let (status, message) = match unread {
+                Unread::TooLarge => (
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    format!("Payload Too Large: the request body exceeds {limit} bytes"),
+                ),
+                Unread::Broken => (
+                    StatusCode::BAD_REQUEST,
+                    "the request body was cut off".to_owned(),
+                ),
+            };
+            let body = jsonrpc::error(Value::Null, jsonrpc::INVALID_REQUEST, &message);
+            let mut response = reply(status, &body);
+            // Whatever of the body is left unread, the connection is not
+            // reused for another request.
+            response.headers_mut().insert(
+                header::CONNECTION,
+                header::HeaderValue::from_static("close"),
+            );
+            response
+        })
 }
 
 #[cfg(test)]

@@ -117,6 +117,7 @@ impl<P: CallPort> McpServer<P> {
             Some(web) => router.merge(web),
             None => router,
         };
-        Ok(router)
+        let scopes = <P::Catalogue as crate::Catalogue>::SCOPES;
+        Ok(crate::http::beside(router, &config, scopes))
     }
 }
