@@ -117,6 +117,17 @@ async fn provider(keys: &[&Key]) -> Provider {
 /// (and the static token `s3cret`).
 async fn server(issuer: &str, refetch_after: Duration) -> (Server, String) {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let d = dispatcher(DispatcherConfig::default());
+    serve(listener, d, issuer, refetch_after)
+}
+
+/// Serves `d` on `listener` as [`server`] does.
+fn serve(
+    listener: TcpListener,
+    d: toolwright::Dispatcher<Studio>,
+    issuer: &str,
+    refetch_after: Duration,
+) -> (Server, String) {
     let addr = listener.local_addr().expect("an address");
     let resource = format!("http://{addr}/mcp");
     let stop = CancellationToken::new();
@@ -127,7 +138,7 @@ async fn server(issuer: &str, refetch_after: Duration) -> (Server, String) {
         .auth(auth)
         .bearer_token("s3cret")
         .shutdown(stop.clone());
-    let mcp = McpServer::new(dispatcher(DispatcherConfig::default())).expect("the schema parses");
+    let mcp = McpServer::new(d).expect("the schema parses");
     tokio::spawn(mcp.serve_http_on(listener, config));
     (Server { addr, stop }, resource)
 }
@@ -473,4 +484,88 @@ async fn a_principals_jobs_are_its_own_on_every_door() {
     .await;
     let refused: Value = serde_json::from_str(&web_bob.body).expect("JSON");
     assert_eq!(refused["error"]["code"], "NOT_FOUND", "{refused}");
+}
+
+/// A dispatcher keeping its jobs in the redb file at `path`, waiting for
+/// the last one to let go of it.
+fn durable(path: &std::path::Path) -> toolwright::Dispatcher<Studio> {
+    for _ in 0..200 {
+        if let Ok(records) = toolwright::jobs::RedbJobs::open(path) {
+            let config = DispatcherConfig::default();
+            return toolwright::Dispatcher::with_job_records(
+                Studio::default(),
+                config,
+                Arc::new(records),
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("the job file stays locked");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_principals_job_outlives_a_restart_and_stays_its_own() {
+    let key = Key::new("k1", 1);
+    let idp = provider(&[&key]).await;
+    let dir = tempfile::tempdir().expect("a directory");
+    let path = dir.path().join("jobs.redb");
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("an address");
+    let (first, resource) = serve(listener, durable(&path), &idp.issuer, Duration::ZERO);
+    let token =
+        |sub: &str| bearer(&key.sign(&claims(&idp.issuer, &resource, sub, "studio:launch")));
+    let started = structured(&call(&first, &token("ada"), "launch", json!({"fail": false})).await);
+    let job_id = started["job_id"].as_str().expect("a job").to_owned();
+    // Finished and recorded before the server goes.
+    let mut done = false;
+    for _ in 0..100 {
+        let status = structured(
+            &call(
+                &first,
+                &token("ada"),
+                "job_status",
+                json!({"job_id": job_id}),
+            )
+            .await,
+        );
+        if status["state"] == "complete" {
+            done = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(done, "the job ends");
+    drop(first);
+
+    // The same address (so the same resource), a new process's server.
+    let listener = loop {
+        match TcpListener::bind(addr).await {
+            Ok(listener) => break listener,
+            Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+        }
+    };
+    let (second, _) = serve(listener, durable(&path), &idp.issuer, Duration::ZERO);
+    let status = structured(
+        &call(
+            &second,
+            &token("ada"),
+            "job_status",
+            json!({"job_id": job_id}),
+        )
+        .await,
+    );
+    assert_eq!(status["state"], "complete", "{status}");
+    let answer = call(
+        &second,
+        &token("bob"),
+        "job_status",
+        json!({"job_id": job_id}),
+    )
+    .await;
+    assert_eq!(
+        answer.message()["result"]["structuredContent"]["code"],
+        "NOT_FOUND",
+        "{}",
+        answer.body
+    );
 }

@@ -111,7 +111,7 @@ impl Access {
                 return Err(self.refuse(Failure::Missing));
             };
             return match auth.verify(token).await {
-                Ok(principal) => Ok(Some(Arc::new(principal))),
+                Ok(principal) => Ok(Some(principal)),
                 Err(failure) => Err(self.refuse(failure)),
             };
         }

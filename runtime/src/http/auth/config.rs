@@ -70,6 +70,7 @@ impl Auth {
                 refetch_after: Duration::from_secs(30),
                 metadata_timeout: Duration::from_secs(10),
                 fetcher: OnceLock::new(),
+                verified: Default::default(),
             }),
         }
     }
@@ -115,7 +116,7 @@ impl Auth {
     }
 
     /// Checks `token`: who it names, or why it is refused.
-    pub(crate) async fn verify(&self, token: &str) -> Result<Principal, Failure> {
+    pub(crate) async fn verify(&self, token: &str) -> Result<Arc<Principal>, Failure> {
         token::verify(&self.inner, token).await
     }
 }

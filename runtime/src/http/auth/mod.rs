@@ -18,6 +18,7 @@ mod keys;
 mod metadata;
 mod settings;
 mod token;
+mod verified;
 
 pub use config::Auth;
 pub(crate) use metadata::{metadata_url, routes};

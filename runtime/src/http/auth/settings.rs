@@ -8,6 +8,7 @@ use jsonwebtoken::Algorithm;
 
 use super::fetch::Fetcher;
 use super::keys::IssuerKeys;
+use super::verified::Verified;
 
 /// The settings and state of one `Auth`.
 pub(super) struct Inner {
@@ -20,4 +21,6 @@ pub(super) struct Inner {
     pub(super) metadata_timeout: Duration,
     /// The client for the issuers' documents, made on first use.
     pub(super) fetcher: OnceLock<Result<Fetcher, String>>,
+    /// Tokens already verified, until they expire.
+    pub(super) verified: Verified,
 }

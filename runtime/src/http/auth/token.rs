@@ -2,6 +2,8 @@
 //! key that signed it, then its claims (`iss`, `aud`, `exp`, `nbf`,
 //! `sub`), and who it names.
 
+use std::sync::Arc;
+
 use base64::Engine as _;
 use jsonwebtoken::{Validation, errors::ErrorKind};
 use serde::Deserialize;
@@ -19,6 +21,8 @@ const MAX_TOKEN: usize = 16 * 1024;
 struct Claims {
     sub: String,
     iss: String,
+    /// Required by the validation; read to know how long to keep it.
+    exp: u64,
     /// RFC 8693 / RFC 9068: space-separated.
     #[serde(default)]
     scope: Option<String>,
@@ -40,9 +44,12 @@ enum Scp {
 }
 
 /// Checks `token` for `auth`: who it names, or why it is refused.
-pub(super) async fn verify(auth: &Inner, token: &str) -> Result<Principal, Failure> {
+pub(super) async fn verify(auth: &Inner, token: &str) -> Result<Arc<Principal>, Failure> {
     if token.len() > MAX_TOKEN {
         return Err(invalid(format!("it is over {MAX_TOKEN} bytes")));
+    }
+    if let Some(principal) = auth.verified.get(token, auth.leeway) {
+        return Ok(principal);
     }
     // `none` and unknown names do not parse as an algorithm at all.
     let header = jsonwebtoken::decode_header(token).map_err(|e| invalid(describe(e.kind())))?;
@@ -75,7 +82,11 @@ pub(super) async fn verify(auth: &Inner, token: &str) -> Result<Principal, Failu
     validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
     let data = jsonwebtoken::decode::<Claims>(token, &key, &validation)
         .map_err(|e| invalid(describe(e.kind())))?;
-    Ok(principal(data.claims))
+    let exp = data.claims.exp;
+    let principal = Arc::new(principal(data.claims));
+    auth.verified
+        .keep(token, principal.clone(), exp, auth.leeway);
+    Ok(principal)
 }
 
 /// The client for the issuers' documents, made on first use.
@@ -163,7 +174,7 @@ mod tests {
     #[test]
     fn scopes_come_from_scope_or_scp() {
         let claims: Claims = serde_json::from_value(serde_json::json!({
-            "sub": "ada", "iss": "https://id.example",
+            "sub": "ada", "iss": "https://id.example", "exp": 0,
             "scope": "cas:read cas:write", "scp": ["admin"], "azp": "app",
         }))
         .unwrap();

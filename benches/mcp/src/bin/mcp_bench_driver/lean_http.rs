@@ -25,21 +25,23 @@ pub struct LeanHttp {
     revision: String,
     /// Sessionless (2026-07-28): each request carries its revision.
     stateless: bool,
+    /// The `Authorization` header every request carries, if any.
+    authorization: Option<String>,
     next_id: u64,
 }
 
 impl LeanHttp {
     /// Connects, for sessionless 2026-07-28 requests.
-    pub async fn stateless(url: &str) -> Result<LeanHttp, Error> {
-        let mut client = LeanHttp::open(url).await?;
+    pub async fn stateless(url: &str, authorization: Option<&str>) -> Result<LeanHttp, Error> {
+        let mut client = LeanHttp::open(url, authorization).await?;
         client.stateless = true;
         client.revision = "2026-07-28".to_owned();
         Ok(client)
     }
 
     /// Connects and initializes.
-    pub async fn connect(url: &str) -> Result<LeanHttp, Error> {
-        let mut client = LeanHttp::open(url).await?;
+    pub async fn connect(url: &str, authorization: Option<&str>) -> Result<LeanHttp, Error> {
+        let mut client = LeanHttp::open(url, authorization).await?;
         let init = json!({
             "protocolVersion": "2025-11-25",
             "capabilities": {},
@@ -60,7 +62,7 @@ impl LeanHttp {
     }
 
     /// Connects.
-    async fn open(url: &str) -> Result<LeanHttp, Error> {
+    async fn open(url: &str, authorization: Option<&str>) -> Result<LeanHttp, Error> {
         let uri: Uri = url.parse()?;
         let host = uri.authority().ok_or("the URL has no host")?.to_string();
         // Requests name the path alone (origin form), as a browser does.
@@ -76,6 +78,7 @@ impl LeanHttp {
             session: None,
             revision: String::new(),
             stateless: false,
+            authorization: authorization.map(str::to_owned),
             next_id: 0,
         })
     }
@@ -135,6 +138,9 @@ impl LeanHttp {
             .header(header::HOST, &self.host)
             .header(header::CONTENT_TYPE, "application/json")
             .header(header::ACCEPT, "application/json, text/event-stream");
+        if let Some(authorization) = &self.authorization {
+            request = request.header(header::AUTHORIZATION, authorization);
+        }
         if let Some((method, name)) = named {
             request = request
                 .header("mcp-protocol-version", &self.revision)

@@ -2,7 +2,10 @@
 //! sequential `tools/call`s of `add`, each answer checked. Prints one JSON
 //! line: `{"calls", "seconds", "calls_per_sec", "p50_us", "p99_us"}`.
 //!
-//! `mcp_bench_driver [--calls N] [--warmup N] (--http URL | --lean-http URL | --lean-http-stateless URL | --stdio PROGRAM [ARG]...)`
+//! `mcp_bench_driver [--calls N] [--warmup N] [--authorization VALUE] (--http URL | --lean-http URL | --lean-http-stateless URL | --stdio PROGRAM [ARG]...)`
+//!
+//! `--authorization` sends that `Authorization` header with every request
+//! of the lean client (`Bearer TOKEN`).
 //!
 //! `--http` and `--stdio` use rmcp's client; `--lean-http` a client of a
 //! few hundred lines over one keep-alive connection (see `lean_http`).
@@ -17,12 +20,13 @@ use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::{Map, Value, json};
 
-const USAGE: &str = "usage: mcp_bench_driver [--calls N] [--warmup N] \
+const USAGE: &str = "usage: mcp_bench_driver [--calls N] [--warmup N] [--authorization VALUE] \
      (--http URL | --lean-http URL | --lean-http-stateless URL | --stdio PROGRAM [ARG]...)";
 
 struct Options {
     calls: usize,
     warmup: usize,
+    authorization: Option<String>,
     target: Vec<String>,
 }
 
@@ -30,6 +34,7 @@ fn parse(mut args: &[String]) -> Result<Options, String> {
     let mut options = Options {
         calls: 5_000,
         warmup: 500,
+        authorization: None,
         target: Vec::new(),
     };
     loop {
@@ -41,6 +46,10 @@ fn parse(mut args: &[String]) -> Result<Options, String> {
                 } else {
                     options.warmup = n;
                 }
+                args = rest;
+            }
+            [flag, value, rest @ ..] if flag == "--authorization" => {
+                options.authorization = Some(value.clone());
                 args = rest;
             }
             [flag, ..]
@@ -61,17 +70,23 @@ enum Client {
     Lean(lean_http::LeanHttp),
 }
 
-async fn connect(target: &[String]) -> Result<Client, Box<dyn std::error::Error>> {
+async fn connect(
+    target: &[String],
+    authorization: Option<&str>,
+) -> Result<Client, Box<dyn std::error::Error>> {
+    if authorization.is_some() && !target[0].starts_with("--lean-http") {
+        return Err("--authorization is sent by the lean client alone".into());
+    }
     Ok(match target {
         [flag, url] if flag == "--http" => Client::Sdk(
             ().serve(StreamableHttpClientTransport::from_uri(url.as_str()))
                 .await?,
         ),
         [flag, url] if flag == "--lean-http" => {
-            Client::Lean(lean_http::LeanHttp::connect(url).await?)
+            Client::Lean(lean_http::LeanHttp::connect(url, authorization).await?)
         }
         [flag, url] if flag == "--lean-http-stateless" => {
-            Client::Lean(lean_http::LeanHttp::stateless(url).await?)
+            Client::Lean(lean_http::LeanHttp::stateless(url, authorization).await?)
         }
         [flag, program, args @ ..] if flag == "--stdio" => {
             let mut command = tokio::process::Command::new(program);
@@ -110,7 +125,7 @@ async fn call_add(client: &mut Client, a: i64) -> Result<(), Box<dyn std::error:
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let options = parse(&args)?;
-    let mut client = connect(&options.target).await?;
+    let mut client = connect(&options.target, options.authorization.as_deref()).await?;
     for i in 0..options.warmup {
         call_add(&mut client, i as i64).await?;
     }
