@@ -28,7 +28,8 @@ use crate::http::failure::Failure;
 /// `/.well-known/oauth-authorization-server`, else OpenID Connect
 /// discovery), fetched on first use, kept, and fetched again when a token
 /// names a key they lack (a rotation), at most once per
-/// [`Auth::refetch_after`]. Clones share the keys.
+/// [`Auth::refetch_after`]. Clones share the keys; a clone configured
+/// further gets keys of its own.
 #[derive(Clone)]
 pub struct Auth {
     pub(super) inner: Arc<Inner>,
@@ -75,8 +76,13 @@ impl Auth {
         }
     }
 
+    /// The settings to change: this `Auth`'s own, or, when a clone shares
+    /// them, a copy of them with keys and verified tokens of its own.
     fn inner_mut(&mut self) -> &mut Inner {
-        Arc::get_mut(&mut self.inner).expect("an `Auth` is configured before it is shared")
+        if Arc::get_mut(&mut self.inner).is_none() {
+            self.inner = Arc::new(self.inner.unshared());
+        }
+        Arc::get_mut(&mut self.inner).unwrap_or_else(|| unreachable!("just made unshared"))
     }
 
     /// Trusts tokens from the authorization server `issuer` (its `iss`,

@@ -24,3 +24,23 @@ pub(super) struct Inner {
     /// Tokens already verified, until they expire.
     pub(super) verified: Verified,
 }
+
+impl Inner {
+    /// The same settings, with no keys fetched and no token verified yet.
+    pub(super) fn unshared(&self) -> Inner {
+        Inner {
+            resource: self.resource.clone(),
+            issuers: self
+                .issuers
+                .iter()
+                .map(|i| IssuerKeys::new(i.issuer().to_owned()))
+                .collect(),
+            leeway: self.leeway,
+            algorithms: self.algorithms.clone(),
+            refetch_after: self.refetch_after,
+            metadata_timeout: self.metadata_timeout,
+            fetcher: OnceLock::new(),
+            verified: Verified::default(),
+        }
+    }
+}

@@ -185,6 +185,14 @@ mod tests {
     }
 
     #[test]
+    fn a_clone_configured_further_leaves_the_original_alone() {
+        let base = super::super::Auth::new("https://r.example");
+        let more = base.clone().issuer("https://id.example");
+        assert_eq!(base.issuers().count(), 0);
+        assert_eq!(more.issuers().collect::<Vec<_>>(), ["https://id.example"]);
+    }
+
+    #[test]
     fn the_default_algorithms_are_asymmetric() {
         let auth = super::super::Auth::new("https://r.example");
         assert!(auth.inner.algorithms.iter().all(|a| asymmetric(*a)));
