@@ -31,6 +31,7 @@
 mod body;
 pub(crate) mod client;
 mod context;
+mod curve;
 mod error;
 mod frame;
 pub mod iopub;
@@ -40,6 +41,7 @@ mod talk;
 
 pub use body::{CallBody, encode_call};
 pub use client::{BackendState, BackendStatus, Client, ClientConfig};
+pub use curve::{KeyError, KeyFileError, KeyPair, PublicKey};
 pub use error::HootError;
 pub use frame::{
     Command, ContentType, FRAMES, FrameError, MAGIC, MAX_SERVICE_LEN, Message, Refused, RequestId,
