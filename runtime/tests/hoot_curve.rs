@@ -187,7 +187,7 @@ async fn a_plain_text_peer_gets_no_reply() {
     counted(&server, "the handshake failed", |s| s.handshake_failed >= 1).await;
     assert_eq!(server.stats().calls, 0);
 
-    // A plain-text client says why it gets nothing.
+    // The runtime's own client, speaking plain text, is answered `UNAVAILABLE`.
     let client = Hoot::connect(&[server.endpoint()], config()).expect("connect");
     assert!(!client.ready(REFUSED_FOR).await);
     assert_eq!(error(&add(&client).await).code, codes::UNAVAILABLE);
