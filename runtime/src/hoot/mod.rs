@@ -5,7 +5,10 @@
 //! optional [`Traceparent`] and a body. [`encode`] and [`decode`] turn a
 //! [`Message`] into frames and back without copying the body; a Request's
 //! body is a call body, written by [`encode_call`] and read by
-//! [`CallBody::decode`]. `docs/wire.md` specifies every byte.
+//! [`CallBody::decode`]. `docs/wire.md` specifies every byte. Servers and
+//! clients may secure their connections with CURVE, given a [`KeyPair`]
+//! each and the other side's [`PublicKey`] (docs/hoot.md, "Security:
+//! CURVE").
 //!
 //! ```
 //! use toolwright::codec::Limits;

@@ -10,7 +10,10 @@
 //! callers get `UNAVAILABLE` at once; it rejoins when it answers again. A
 //! call that never reached a backend (libzmq would not take it, or the
 //! backend refused the client's [service](ClientConfig::service)) has not
-//! run, and goes to the next live backend instead. An
+//! run, and goes to the next live backend instead. With
+//! [`ClientConfig::curve`] every connection is encrypted and
+//! authenticated, and a backend whose handshake fails stays out of
+//! rotation, its callers told why. An
 //! [`McpServer`](crate::mcp::McpServer) over a client is a gateway: MCP at
 //! the edge, MsgPack over HOOT01 behind it. It decodes the answers it
 //! passes on, so its catalogue derives both halves of serde (generated for
