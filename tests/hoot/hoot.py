@@ -75,12 +75,28 @@ def new_id() -> bytes:
     return uuid.uuid4().bytes
 
 
-class Peer:
-    """A DEALER connected to a HOOT01 server."""
+@dataclass
+class Curve:
+    """A CURVE client's keys and the server's public key, Z85 as bytes."""
 
-    def __init__(self, context: zmq.Context[zmq.Socket[bytes]], endpoint: str) -> None:
+    public: bytes
+    secret: bytes
+    server: bytes
+
+    def secure(self, socket: zmq.Socket[bytes]) -> None:
+        socket.curve_publickey = self.public
+        socket.curve_secretkey = self.secret
+        socket.curve_serverkey = self.server
+
+
+class Peer:
+    """A DEALER connected to a HOOT01 server; with `curve`, a CURVE client."""
+
+    def __init__(self, context: zmq.Context[zmq.Socket[bytes]], endpoint: str, curve: Curve | None = None) -> None:
         self.socket = context.socket(zmq.DEALER)
         self.socket.setsockopt(zmq.LINGER, 0)
+        if curve is not None:
+            curve.secure(self.socket)
         self.socket.connect(endpoint)
 
     def __enter__(self) -> Peer:

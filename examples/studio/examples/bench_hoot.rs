@@ -8,6 +8,10 @@
 //! - `hoot`: the same request through `hoot::Client` to `hoot::Server`
 //!   serving the studio's `Dispatcher`, answered with the `add` reply;
 //!
+//! - `curve`: the same through a client and server secured with CURVE
+//!   (`ServerConfig::curve`, `ClientConfig::curve`): what encryption and
+//!   authentication cost a call;
+//!
 //! each with 1 call in flight (requests/s, p50 and p99 latency) and with 64
 //! in flight (requests/s). Prints a Markdown table of the medians over the
 //! rounds.
@@ -20,7 +24,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use studio::{MathOperands, MathResult, Studio, ToolCatalogue, ToolRequest, ToolResponse};
-use toolwright::hoot::{self, Client, ClientConfig, Message, RequestId, Server, ServerConfig};
+use toolwright::hoot::{
+    self, Client, ClientConfig, KeyPair, Message, RequestId, Server, ServerConfig,
+};
 use toolwright::port::{CallOptions, CallPort};
 use toolwright::{Dispatcher, ResponseEnvelope, codec};
 
@@ -56,6 +62,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut echo_many = Vec::new();
     let mut hoot_one = Vec::new();
     let mut hoot_many = Vec::new();
+    let mut curve_one = Vec::new();
+    let mut curve_many = Vec::new();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -65,9 +73,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let (one, many) = echo(&body, calls)?;
         echo_one.push(one);
         echo_many.push(many);
-        let (one, many) = runtime.block_on(through_hoot(&request, calls))?;
+        let (one, many) = runtime.block_on(through_hoot(&request, calls, false))?;
         hoot_one.push(one);
         hoot_many.push(many);
+        let (one, many) = runtime.block_on(through_hoot(&request, calls, true))?;
+        curve_one.push(one);
+        curve_many.push(many);
     }
     println!("| path | 1 in flight | p50 | p99 | {PIPELINE} in flight |");
     println!("|---|---|---|---|---|");
@@ -78,6 +89,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             &hoot_one,
             &hoot_many,
         ),
+        ("HOOT01 `add` over CURVE", &curve_one, &curve_many),
     ] {
         let one = median(one);
         let many = median(many);
@@ -162,17 +174,23 @@ fn echo(body: &[u8], calls: usize) -> Result<(Sample, Sample), Box<dyn std::erro
 }
 
 /// The same request through `hoot::Client` and `hoot::Server` to the
-/// studio's dispatcher, each answer checked.
+/// studio's dispatcher, each answer checked; with `curve`, both secured.
 async fn through_hoot(
     request: &[u8],
     calls: usize,
+    curve: bool,
 ) -> Result<(Sample, Sample), Box<dyn std::error::Error>> {
     let data = std::env::temp_dir().join("toolwright-bench-hoot");
-    let server = Server::serve(
-        Dispatcher::new(Studio::open(&data)?),
-        ServerConfig::new("tcp://127.0.0.1:0"),
-    )?;
-    let client = Client::<ToolCatalogue>::connect(&[server.endpoint()], ClientConfig::default())?;
+    let mut server_config = ServerConfig::new("tcp://127.0.0.1:0");
+    let mut client_config = ClientConfig::default();
+    if curve {
+        let (server_keys, client_keys) = (KeyPair::generate()?, KeyPair::generate()?);
+        let server_key = server_keys.public();
+        server_config = server_config.curve(server_keys, [client_keys.public()]);
+        client_config = client_config.curve(client_keys, server_key);
+    }
+    let server = Server::serve(Dispatcher::new(Studio::open(&data)?), server_config)?;
+    let client = Client::<ToolCatalogue>::connect(&[server.endpoint()], client_config)?;
     if !client.ready(Duration::from_secs(5)).await {
         return Err("the server did not answer its first heartbeat".into());
     }

@@ -23,6 +23,15 @@
 //!   JSON at the edge, MsgPack to the workers, each call to the least busy
 //!   one and the job tools to the worker that runs the job.
 //!
+//! - `keygen PATH` makes a CURVE key pair: the secret certificate at PATH
+//!   (mode 0600), the public one at `PATH.pub`, and prints the public key.
+//!   `serve --hoot … --curve-secret FILE --curve-allow FILE_OR_DIR…`
+//!   encrypts HOOT01 and IOPub and lets in only the clients whose public
+//!   key is allowed (a key file, or a directory of `*.pub` and `*.key`
+//!   files; the flag again for more); `gateway … --curve-secret FILE
+//!   --curve-server FILE` calls backends holding the secret of that public
+//!   key. A CURVE backend says, when it stops, how many handshakes it
+//!   refused.
 //! - `serve --hoot` takes `--service NAME` (again for more names) to answer
 //!   only Requests for those services, refusing others with
 //!   `UNKNOWN_SERVICE`; `gateway --service NAME` names the service in its
@@ -46,6 +55,7 @@
 //! how long each step of `orpheus_generate` takes (default 25).
 
 mod credentials;
+mod curve;
 mod routes;
 
 use std::path::{Path, PathBuf};
@@ -93,18 +103,23 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         }
         [serve, mode, rest @ ..] if serve == "serve" => serve_mcp(&data_dir, mode, rest).await,
         [gateway, rest @ ..] if gateway == "gateway" => serve_gateway(rest).await,
+        [keygen, path] if keygen == "keygen" => curve::keygen(path),
         _ => Err(USAGE.into()),
     }
 }
 
 const USAGE: &str = "usage: studio [call TOOL [JSON]
               | serve (--stdio | --http [ADDR] [AUTH]) [LISTING] [--jobs STORE]
-              | serve --hoot ENDPOINT [--iopub ENDPOINT] [--service NAME]... [--jobs STORE]
-              | gateway --backend ENDPOINT... [--iopub ENDPOINT...] [--service NAME] (--stdio | --http [ADDR] [AUTH]) [LISTING] [--jobs STORE]
-              | gateway --route NAME=ENDPOINT... --http [ADDR] [AUTH] [LISTING] [--jobs STORE]]
+              | serve --hoot ENDPOINT [--iopub ENDPOINT] [--service NAME]... [--jobs STORE] [CURVE_SERVER]
+              | gateway --backend ENDPOINT... [--iopub ENDPOINT...] [--service NAME] (--stdio | --http [ADDR] [AUTH]) [LISTING] [--jobs STORE] [CURVE_CLIENT]
+              | gateway --route NAME=ENDPOINT... --http [ADDR] [AUTH] [LISTING] [--jobs STORE] [CURVE_CLIENT]
+              | keygen PATH]
 LISTING: [--toolset NAME[,NAME...]]... [--progressive] [--envelope] [--event-streams]
 STORE: memory | PATH (a redb file) | redis://HOST:PORT/DB; default $STUDIO_JOBS, else memory
-AUTH: [--auth-issuer URL]... [--auth-audience URI] [--token T (default $STUDIO_TOKEN)]";
+AUTH: [--auth-issuer URL]... [--auth-audience URI] [--token T (default $STUDIO_TOKEN)]
+CURVE_SERVER: --curve-secret FILE --curve-allow FILE_OR_DIR [--curve-allow FILE_OR_DIR]...
+CURVE_CLIENT: --curve-secret FILE --curve-server FILE (the backends' public key)
+keygen writes PATH (the secret key, mode 0600) and PATH.pub (the public key)";
 
 /// Takes every `--service NAME` out of `args`.
 fn take_services(args: &mut Vec<String>) -> Result<Vec<String>, Box<dyn std::error::Error>> {
@@ -198,6 +213,9 @@ async fn serve_gateway(rest: &[String]) -> Result<(), Box<dyn std::error::Error>
     let mut config = ClientConfig::default();
     let jobs = take_jobs(&mut rest)?;
     let credentials = credentials::Credentials::take(&mut rest)?;
+    if let Some((keys, server)) = curve::take_client(&mut rest)? {
+        config = config.curve(keys, server);
+    }
     let routes = routes::Routes::take(&mut rest)?;
     match take_services(&mut rest)?.as_slice() {
         [] => {}
@@ -401,6 +419,7 @@ async fn serve_hoot(data_dir: &Path, rest: &[String]) -> Result<(), Box<dyn std:
     let mut rest = rest.to_vec();
     let jobs = take_jobs(&mut rest)?;
     let services = take_services(&mut rest)?;
+    let curve = curve::take_server(&mut rest)?;
     let (endpoint, iopub) = match rest.as_slice() {
         [endpoint] => (endpoint, None),
         [endpoint, flag, iopub] if flag == "--iopub" => (endpoint, Some(iopub)),
@@ -414,6 +433,10 @@ async fn serve_hoot(data_dir: &Path, rest: &[String]) -> Result<(), Box<dyn std:
     if let Some(iopub) = iopub {
         config = config.iopub(iopub.as_str());
     }
+    let secured = curve.is_some();
+    if let Some((keys, allowed)) = curve {
+        config = config.curve(keys, allowed);
+    }
     let server = Server::serve(dispatcher.clone(), config)?;
     match server.iopub_endpoint() {
         Some(iopub) => eprintln!(
@@ -424,7 +447,9 @@ async fn serve_hoot(data_dir: &Path, rest: &[String]) -> Result<(), Box<dyn std:
     }
     stopped().await?;
     eprintln!("studio: draining the calls in flight");
+    let stats = server.stats();
     server.shutdown(Duration::from_secs(10)).await;
+    curve::report(&stats, secured);
     // The jobs still running are cancelled and recorded so.
     dispatcher.shutdown().await;
     Ok(())

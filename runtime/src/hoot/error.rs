@@ -35,6 +35,14 @@ pub enum HootError {
     /// The catalogue's generated MCP schema, which a batch transport reads
     /// arguments against, does not parse.
     Schema(String),
+    /// CURVE was asked for, and the libzmq this was built with has none
+    /// (`zmq::has("curve")` is false): nothing is served or connected
+    /// rather than serving plain text.
+    CurveUnavailable,
+    /// CURVE was asked for on an `inproc://` endpoint, where libzmq runs no
+    /// security handshake: the connection would be neither encrypted nor
+    /// authenticated.
+    CurveInproc(String),
 }
 
 impl fmt::Display for HootError {
@@ -60,6 +68,16 @@ impl fmt::Display for HootError {
                 name.len()
             ),
             HootError::Schema(e) => write!(f, "the catalogue's MCP schema does not parse: {e}"),
+            HootError::CurveUnavailable => f.write_str(
+                "CURVE was asked for, but this libzmq was built without it \
+                 (zmq::has(\"curve\") is false); build libzmq with libsodium \
+                 (docs/hoot.md, \"Security: CURVE\")",
+            ),
+            HootError::CurveInproc(endpoint) => write!(
+                f,
+                "`{endpoint}` is inproc, where libzmq runs no CURVE handshake; \
+                 serve CURVE on tcp:// or ipc://"
+            ),
         }
     }
 }
@@ -73,7 +91,9 @@ impl std::error::Error for HootError {
             HootError::NoRuntime
             | HootError::NoBackend
             | HootError::ServiceName(_)
-            | HootError::Schema(_) => None,
+            | HootError::Schema(_)
+            | HootError::CurveUnavailable
+            | HootError::CurveInproc(_) => None,
         }
     }
 }
@@ -88,6 +108,24 @@ impl From<zmq::Error> for HootError {
 pub(super) fn check_service(name: &str) -> Result<(), HootError> {
     if name.len() > MAX_SERVICE_LEN {
         return Err(HootError::ServiceName(name.to_owned()));
+    }
+    Ok(())
+}
+
+/// [`HootError::CurveUnavailable`] unless libzmq has CURVE.
+pub(super) fn check_curve() -> Result<(), HootError> {
+    if zmq::has("curve") == Some(true) {
+        Ok(())
+    } else {
+        Err(HootError::CurveUnavailable)
+    }
+}
+
+/// [`HootError::CurveInproc`] for an inproc endpoint, which CURVE cannot
+/// secure.
+pub(super) fn check_curve_endpoint(endpoint: &str) -> Result<(), HootError> {
+    if endpoint.starts_with("inproc://") {
+        return Err(HootError::CurveInproc(endpoint.to_owned()));
     }
     Ok(())
 }

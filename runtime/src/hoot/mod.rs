@@ -5,7 +5,10 @@
 //! optional [`Traceparent`] and a body. [`encode`] and [`decode`] turn a
 //! [`Message`] into frames and back without copying the body; a Request's
 //! body is a call body, written by [`encode_call`] and read by
-//! [`CallBody::decode`]. `docs/wire.md` specifies every byte.
+//! [`CallBody::decode`]. `docs/wire.md` specifies every byte. Servers and
+//! clients may secure their connections with CURVE, given a [`KeyPair`]
+//! each and the other side's [`PublicKey`] (docs/hoot.md, "Security:
+//! CURVE").
 //!
 //! ```
 //! use toolwright::codec::Limits;
@@ -31,6 +34,7 @@
 mod body;
 pub(crate) mod client;
 mod context;
+mod curve;
 mod error;
 mod frame;
 pub mod iopub;
@@ -40,6 +44,7 @@ mod talk;
 
 pub use body::{CallBody, encode_call};
 pub use client::{BackendState, BackendStatus, Client, ClientConfig};
+pub use curve::{KeyError, KeyFileError, KeyPair, PublicKey};
 pub use error::HootError;
 pub use frame::{
     Command, ContentType, FRAMES, FrameError, MAGIC, MAX_SERVICE_LEN, Message, Refused, RequestId,

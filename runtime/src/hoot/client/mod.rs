@@ -10,7 +10,10 @@
 //! callers get `UNAVAILABLE` at once; it rejoins when it answers again. A
 //! call that never reached a backend (libzmq would not take it, or the
 //! backend refused the client's [service](ClientConfig::service)) has not
-//! run, and goes to the next live backend instead. An
+//! run, and goes to the next live backend instead. With
+//! [`ClientConfig::curve`] every connection is encrypted and
+//! authenticated, and a backend whose handshake fails stays out of
+//! rotation, its callers told why. An
 //! [`McpServer`](crate::mcp::McpServer) over a client is a gateway: MCP at
 //! the edge, MsgPack over HOOT01 behind it. It decodes the answers it
 //! passes on, so its catalogue derives both halves of serde (generated for
@@ -34,6 +37,7 @@
 //! # Ok(()) }
 //! ```
 
+mod dealers;
 mod jobs;
 mod port;
 pub(crate) mod route;
@@ -53,12 +57,13 @@ use serde::de::IgnoredAny;
 use tokio::sync::{broadcast, watch};
 
 use super::mailbox::{Outbox, mailbox};
-use super::{CallBody, HootError, Message, RequestId};
+use super::{CallBody, HootError, KeyPair, Message, PublicKey, RequestId};
 use crate::codec::{self, Limits};
 use crate::events::{ToolEvents, ToolSource};
 use crate::jobs::JobEvent;
 use crate::port::{CallOptions, STREAM_CAPACITY, StreamEvent};
 use crate::{DispatcherConfig, ResponseEnvelope, ToolError, codes};
+use dealers::Dealers;
 use route::Route;
 use socket::Cmd;
 use state::{Failure, State, Waiter};
@@ -75,6 +80,7 @@ pub struct ClientConfig {
     high_water_mark: i32,
     jobs: Option<jobs::SharedJobs>,
     service: String,
+    curve: Option<dealers::Curve>,
 }
 
 impl Default for ClientConfig {
@@ -89,6 +95,7 @@ impl Default for ClientConfig {
             high_water_mark: 10_000,
             jobs: None,
             service: String::new(),
+            curve: None,
         }
     }
 }
@@ -161,6 +168,25 @@ impl ClientConfig {
         self
     }
 
+    /// Encrypts and authenticates every connection with CURVE: the client
+    /// proves itself with `keys` (the backends must allow its public key)
+    /// and talks only to a backend that proves it holds the secret key of
+    /// `server`. Every backend of the client, and every IOPub endpoint,
+    /// must have that key.
+    ///
+    /// A backend whose handshake fails (it refuses this client's key, or
+    /// its key is not `server`) never joins the rotation: calls are
+    /// answered `UNAVAILABLE` at once, saying so, and
+    /// [`Client::backends`] shows it as
+    /// [`HandshakeFailed`](BackendState::HandshakeFailed). Endpoints must
+    /// be `tcp://` or `ipc://`, and libzmq must have CURVE; otherwise
+    /// [`Client::connect`] fails rather than connect in plain text.
+    #[must_use]
+    pub fn curve(mut self, keys: KeyPair, server: PublicKey) -> Self {
+        self.curve = Some(dealers::Curve { keys, server });
+        self
+    }
+
     /// Also subscribes to a backend's IOPub at `endpoint`, so
     /// [`CallPort::subscribe`](crate::port::CallPort::subscribe) sees its job events.
     #[must_use]
@@ -229,7 +255,9 @@ impl<C> Client<C> {
     /// # Errors
     /// [`HootError::NoBackend`] for an empty list,
     /// [`HootError::ServiceName`] for a service name over 255 bytes,
-    /// [`HootError::Connect`] for an endpoint libzmq rejects.
+    /// [`HootError::Connect`] for an endpoint libzmq rejects, and
+    /// [`HootError::CurveUnavailable`] and [`HootError::CurveInproc`] for
+    /// CURVE that cannot be had.
     pub fn connect<E: AsRef<str>>(backends: &[E], config: ClientConfig) -> Result<Self, HootError> {
         if backends.is_empty() {
             return Err(HootError::NoBackend);
@@ -238,44 +266,14 @@ impl<C> Client<C> {
         let endpoints: Vec<String> = backends.iter().map(|e| e.as_ref().to_owned()).collect();
         let context = super::context::shared();
         let max_body = config.limits.max_bytes;
-        // Dropped on any error below, it stops the monitors it holds.
-        let mut dealers = Dealers {
-            sockets: Vec::with_capacity(endpoints.len()),
-            monitors: Vec::with_capacity(endpoints.len()),
+        let curve = config.curve.as_ref();
+        let options = dealers::Options {
+            high_water_mark: config.high_water_mark,
+            max_body,
+            curve,
         };
-        for endpoint in &endpoints {
-            let dealer = context.socket(zmq::DEALER)?;
-            dealer.set_linger(0)?;
-            // Nothing is queued for a backend that is not connected: a call
-            // fails at once instead of waiting for it to come back.
-            dealer.set_immediate(true)?;
-            dealer.set_sndhwm(config.high_water_mark)?;
-            dealer.set_rcvhwm(config.high_water_mark)?;
-            dealer.set_maxmsgsize(
-                i64::try_from(max_body)
-                    .unwrap_or(i64::MAX)
-                    .saturating_add(4096),
-            )?;
-            dealer.set_reconnect_ivl(100)?;
-            dealer.set_reconnect_ivl_max(1000)?;
-            let monitor = monitor(&context, &dealer);
-            dealers.sockets.push(dealer);
-            dealers.monitors.push(monitor?);
-            dealer_connect(&dealers.sockets, endpoint)?;
-        }
-        let mut subscribers = Vec::with_capacity(config.iopub.len());
-        for endpoint in &config.iopub {
-            let subscriber = context.socket(zmq::SUB)?;
-            subscriber.set_linger(0)?;
-            subscriber.set_subscribe(super::iopub::JOB_TOPIC.as_bytes())?;
-            subscriber
-                .connect(endpoint)
-                .map_err(|source| HootError::Connect {
-                    endpoint: endpoint.clone(),
-                    source,
-                })?;
-            subscribers.push(subscriber);
-        }
+        let dealers = Dealers::connect(&context, &endpoints, &options)?;
+        let subscribers = dealers::subscribe(&context, &config.iopub, curve)?;
         let (outbox, inbox) = mailbox(&context)?;
         let state = Arc::new(Mutex::new(State::new(&endpoints, &config.service)));
         let (events, _) = broadcast::channel(1024);
@@ -567,69 +565,6 @@ impl<C> Client<C> {
         }
         Ok(())
     }
-}
-
-/// Makes each monitor's inproc endpoint unique within the process, whose
-/// clients share one context.
-static MONITORS: AtomicU64 = AtomicU64::new(0);
-
-/// A fresh inproc endpoint for a monitor.
-fn monitor_endpoint() -> String {
-    format!(
-        "inproc://toolwright-hoot-monitor-{}",
-        MONITORS.fetch_add(1, Ordering::Relaxed)
-    )
-}
-
-/// A PAIR socket that hears libzmq's connection events of `dealer`: when
-/// its connection closes, and when it opens again. Stop it with
-/// [`unmonitor`] before closing the PAIR.
-fn monitor(context: &zmq::Context, dealer: &zmq::Socket) -> Result<zmq::Socket, HootError> {
-    let endpoint = monitor_endpoint();
-    let events = zmq::SocketEvent::CONNECTED.to_raw() | zmq::SocketEvent::DISCONNECTED.to_raw();
-    dealer.monitor(&endpoint, i32::from(events))?;
-    let monitor = context.socket(zmq::PAIR)?;
-    monitor.set_linger(0)?;
-    monitor.connect(&endpoint)?;
-    Ok(monitor)
-}
-
-/// Connects the last of `dealers` to `endpoint`.
-fn dealer_connect(dealers: &[zmq::Socket], endpoint: &str) -> Result<(), HootError> {
-    let Some(dealer) = dealers.last() else {
-        return Ok(());
-    };
-    dealer
-        .connect(endpoint)
-        .map_err(|source| HootError::Connect {
-            endpoint: endpoint.to_owned(),
-            source,
-        })
-}
-
-/// The DEALERs, one per backend, and the PAIRs that hear their connection
-/// events. Dropped, it stops the monitors before the sockets close.
-pub(super) struct Dealers {
-    pub(super) sockets: Vec<zmq::Socket>,
-    pub(super) monitors: Vec<zmq::Socket>,
-}
-
-impl Drop for Dealers {
-    fn drop(&mut self) {
-        for dealer in &self.sockets {
-            unmonitor(dealer);
-        }
-    }
-}
-
-/// Stops `dealer`'s monitor. libzmq's I/O thread, which the process's
-/// servers and clients share, sends each event with a blocking send: an
-/// event for a monitor nobody reads any more would stop it for good. A
-/// monitor of no events replaces the old one (which libzmq closes), and
-/// sends nothing; the safe API cannot pass the null endpoint that would
-/// just stop it.
-fn unmonitor(dealer: &zmq::Socket) {
-    let _ = dealer.monitor(&monitor_endpoint(), 0);
 }
 
 /// Whether a final Reply is the job tools' `NOT_FOUND`.

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{broadcast, watch};
 
-use super::Dealers;
+use super::dealers::Dealers;
 use super::route;
 use super::state::{Failure, State};
 use crate::ToolError;
@@ -213,11 +213,12 @@ impl Thread {
                 return;
             };
             // Frame 0: the event (u16) and its value (u32), in host order.
-            let Some(event) = frames
-                .first()
-                .and_then(|f| f.get(..2))
-                .map(|b| u16::from_ne_bytes([b[0], b[1]]))
-            else {
+            let Some((event, value)) = frames.first().and_then(|f| {
+                let value = f
+                    .get(2..6)
+                    .map_or(0, |v| u32::from_ne_bytes([v[0], v[1], v[2], v[3]]));
+                Some((u16::from_ne_bytes([*f.first()?, *f.get(1)?]), value))
+            }) else {
                 continue;
             };
             if event == zmq::SocketEvent::DISCONNECTED.to_raw() {
@@ -227,6 +228,8 @@ impl Thread {
                 self.lose(&mut state, backend, "closed its connection");
             } else if event == zmq::SocketEvent::CONNECTED.to_raw() {
                 lock(&self.state).backends[backend].disconnected = false;
+            } else if let Some(why) = handshake_failure(event, value) {
+                lock(&self.state).backends[backend].handshake = Some(why);
             }
         }
     }
@@ -319,6 +322,7 @@ impl Thread {
                 if !b.alive && !b.disconnected {
                     b.alive = true;
                     b.refused = None;
+                    b.handshake = None;
                     let alive = state.backends.iter().filter(|b| b.alive).count();
                     self.alive.send_replace(alive);
                 }
@@ -379,4 +383,27 @@ impl Thread {
             }
         }
     }
+}
+
+/// Why a CURVE handshake failed, from a monitor's `event` and its `value`;
+/// `None` for an event that is no such failure.
+fn handshake_failure(event: u16, value: u32) -> Option<String> {
+    use zmq::SocketEvent;
+    /// libzmq's `ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH`.
+    const MECHANISM_MISMATCH: u32 = 0x1100_0002;
+    Some(if event == SocketEvent::HANDSHAKE_FAILED_AUTH.to_raw() {
+        format!("it refused this client's key (ZAP status {value})")
+    } else if event == SocketEvent::HANDSHAKE_FAILED_PROTOCOL.to_raw() {
+        if value == MECHANISM_MISMATCH {
+            "it does not speak CURVE (is it served without keys?)".to_owned()
+        } else {
+            format!("ZMTP protocol error {value:#x}")
+        }
+    } else if event == SocketEvent::HANDSHAKE_FAILED_NO_DETAIL.to_raw() {
+        "it closed the connection during the handshake (is its public key the one this \
+         client was given?)"
+            .to_owned()
+    } else {
+        return None;
+    })
 }

@@ -84,6 +84,8 @@ pub(super) struct Backend {
     /// Its `UNKNOWN_SERVICE` message: it does not serve this client's
     /// service, and stays out of rotation until it answers a Heartbeat.
     pub(super) refused: Option<String>,
+    /// Why its last CURVE handshake failed, until it answers a Heartbeat.
+    pub(super) handshake: Option<String>,
 }
 
 /// A call waiting for its final Reply.
@@ -117,6 +119,7 @@ impl State {
                     in_flight: 0,
                     disconnected: false,
                     refused: None,
+                    handshake: None,
                 })
                 .collect(),
             pending: HashMap::new(),
@@ -170,10 +173,11 @@ impl State {
             .iter()
             .map(|b| BackendStatus {
                 endpoint: b.endpoint.clone(),
-                state: match (&b.refused, b.alive) {
-                    (_, true) => BackendState::InRotation,
-                    (Some(why), false) => BackendState::Refused(why.clone()),
-                    (None, false) => BackendState::NotAnswering,
+                state: match (&b.refused, &b.handshake, b.alive) {
+                    (_, _, true) => BackendState::InRotation,
+                    (Some(why), _, false) => BackendState::Refused(why.clone()),
+                    (None, Some(why), false) => BackendState::HandshakeFailed(why.clone()),
+                    (None, None, false) => BackendState::NotAnswering,
                 },
                 in_flight: b.in_flight,
             })
@@ -204,11 +208,27 @@ impl State {
                 None => format!("{} is not answering", b.endpoint),
             })
             .collect();
+        let unauthenticated = self.backends.iter().any(|b| b.handshake.is_some());
         let message = if refused {
             format!(
                 "no backend serves the service `{}` ({}); give this client the endpoints \
                  of that service's backends, or the service they serve",
                 self.service,
+                each.join("; ")
+            )
+        } else if unauthenticated {
+            let each: Vec<String> = self
+                .backends
+                .iter()
+                .map(|b| match &b.handshake {
+                    Some(why) => format!("{}: {why}", b.endpoint),
+                    None => format!("{} is not answering", b.endpoint),
+                })
+                .collect();
+            format!(
+                "no backend completed a CURVE handshake with this client ({}); the backends \
+                 must allow this client's public key, and hold the secret key of the server \
+                 key it was given",
                 each.join("; ")
             )
         } else {

@@ -1,8 +1,6 @@
-//! What a client tells of its backends ([`Client::backends`]): whether
-//! each takes calls, and if not, why.
-
-#[cfg(doc)]
-use super::Client;
+//! What a client tells of its backends
+//! ([`Client::backends`](super::Client::backends)): whether each takes
+//! calls, and if not, why.
 
 /// Whether a backend takes calls.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,9 +16,16 @@ pub enum BackendState {
     /// (`UNKNOWN_SERVICE`), with this message. It stays out of rotation
     /// until it answers a Heartbeat otherwise.
     Refused(String),
+    /// Its CURVE handshake with the client failed, for this reason: it
+    /// refused the client's key, or it does not hold the secret key of the
+    /// server key the client was given. libzmq tries again (every second
+    /// at most); it joins the rotation once a handshake succeeds and it
+    /// answers a Heartbeat.
+    HandshakeFailed(String),
 }
 
-/// One backend of a client, as [`Client::backends`] reports it.
+/// One backend of a client, as
+/// [`Client::backends`](super::Client::backends) reports it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct BackendStatus {

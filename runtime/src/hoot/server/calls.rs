@@ -11,8 +11,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::talk::HootCaller;
 use super::{Out, Shared};
-use crate::hoot::RequestId;
 use crate::hoot::iopub::{CallEvent, job_frames};
+use crate::hoot::{PublicKey, RequestId};
 use crate::jobs::JobEvent;
 use crate::jobs::Owner;
 use crate::port::{CallOptions, CallPort, StreamEvent, stream_channel};
@@ -32,6 +32,15 @@ pub(super) struct Call {
     pub(super) owner: Option<Owner>,
     /// The caller takes the handler's logs, progress and questions.
     pub(super) talk_back: bool,
+    /// The public key the peer was let in with, when the server is a
+    /// CURVE server: the call comes from a client the server
+    /// authenticated, holding that key. `None` on a plain server.
+    #[expect(
+        dead_code,
+        reason = "nothing trusts a peer yet; a principal a gateway forwards will be \
+                  trusted only from a call that has one"
+    )]
+    pub(super) peer_key: Option<PublicKey>,
 }
 
 /// Calls the port and queues the call's Replies: its stream, if asked
@@ -50,6 +59,9 @@ pub(super) async fn serve<P: CallPort>(
         stream,
         owner,
         talk_back,
+        // The owner a gateway sends is taken as it comes, authenticated or
+        // not; `peer_key` is where that would be decided.
+        peer_key: _,
     } = call;
     let tool = if shared.publishing {
         tool_of(&request)

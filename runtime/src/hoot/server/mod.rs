@@ -9,7 +9,9 @@
 //! ([`ServerConfig::max_in_flight`]; a Request beyond it is answered
 //! `BUSY` at once), libzmq's high-water marks bound its queues, and
 //! `ZMQ_MAXMSGSIZE` makes libzmq drop a peer that sends a frame over the
-//! body limit before it is allocated.
+//! body limit before it is allocated. With [`ServerConfig::curve`] its
+//! sockets encrypt every connection and let in only the client keys
+//! allowed (the same thread answers libzmq's ZAP requests).
 //!
 //! ```no_run
 //! # async fn demo<S: toolwright::Service>(dispatcher: toolwright::Dispatcher<S>)
@@ -26,9 +28,11 @@
 //! ```
 
 mod calls;
+mod curve;
 mod socket;
 mod talk;
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::thread::JoinHandle;
@@ -37,8 +41,8 @@ use std::time::Duration;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
-use super::HootError;
 use super::mailbox::{Outbox, mailbox};
+use super::{HootError, KeyPair, PublicKey};
 use crate::port::CallPort;
 
 /// How a [`Server`] binds and bounds itself.
@@ -51,6 +55,7 @@ pub struct ServerConfig {
     high_water_mark: i32,
     services: Vec<String>,
     peer_liveness: Duration,
+    curve: Option<curve::Curve>,
 }
 
 impl ServerConfig {
@@ -66,7 +71,29 @@ impl ServerConfig {
             high_water_mark: 10_000,
             services: Vec::new(),
             peer_liveness: Duration::from_secs(5),
+            curve: None,
         }
+    }
+
+    /// Encrypts and authenticates every connection with CURVE (ZeroMQ's
+    /// CurveZMQ): the server proves itself with `keys`, whose public key
+    /// its clients are given, and lets in only clients whose public key
+    /// is in `allowed`; any other handshake fails, and nothing of the
+    /// peer's reaches the server (counted in [`ServerStats::auth_refused`]
+    /// and [`ServerStats::handshake_failed`]). The IOPub socket is secured
+    /// the same way, so only allowed clients can subscribe. Each Request's
+    /// call knows the key its peer was let in with.
+    ///
+    /// The endpoints must be `tcp://` or `ipc://` (libzmq runs no
+    /// handshake over `inproc://`), and libzmq must have CURVE; otherwise
+    /// [`Server::serve`] fails rather than serve plain text.
+    #[must_use]
+    pub fn curve(mut self, keys: KeyPair, allowed: impl IntoIterator<Item = PublicKey>) -> Self {
+        self.curve = Some(curve::Curve {
+            keys,
+            allowed: allowed.into_iter().collect::<BTreeSet<_>>(),
+        });
+        self
     }
 
     /// Serves its port as the service (catalogue) `name`, at most 255
@@ -145,6 +172,16 @@ pub struct ServerStats {
     /// Replies that could not be delivered: the peer had gone, or its
     /// queue was full.
     pub undeliverable: u64,
+    /// CURVE handshakes refused because the client's public key is not
+    /// allowed (the ZAP handler answered 400), on the HOOT01 socket or
+    /// IOPub. Zero without [`ServerConfig::curve`].
+    pub auth_refused: u64,
+    /// CURVE handshakes on the HOOT01 socket that failed before a client
+    /// key could be checked: a peer speaking plain text or another
+    /// mechanism, one that does not know this server's public key (it
+    /// cannot be decrypted), one that hung up halfway. Zero without
+    /// [`ServerConfig::curve`].
+    pub handshake_failed: u64,
 }
 
 /// Serves a port over HOOT01.
@@ -158,15 +195,29 @@ impl Server {
     /// # Errors
     /// [`HootError::Bind`] when an endpoint cannot be bound,
     /// [`HootError::NoRuntime`] outside a tokio runtime,
-    /// [`HootError::ServiceName`] for a service name over 255 bytes, and
-    /// libzmq's errors setting up the sockets.
+    /// [`HootError::ServiceName`] for a service name over 255 bytes,
+    /// [`HootError::CurveUnavailable`] and [`HootError::CurveInproc`] for
+    /// CURVE that cannot be had, and libzmq's errors setting up the
+    /// sockets.
     pub fn serve<P: CallPort>(port: P, config: ServerConfig) -> Result<ServerHandle, HootError> {
         for name in &config.services {
             super::error::check_service(name)?;
         }
         let runtime = tokio::runtime::Handle::try_current().map_err(|_| HootError::NoRuntime)?;
         let max_body = config.max_body.unwrap_or(port.limits().max_bytes);
-        let context = super::context::shared();
+        let (context, guard) = match &config.curve {
+            None => (super::context::shared(), None),
+            Some(curve) => {
+                super::error::check_curve()?;
+                for endpoint in std::iter::once(&config.endpoint).chain(&config.iopub) {
+                    super::error::check_curve_endpoint(endpoint)?;
+                }
+                // Its own context, and so its own ZAP handler (curve.rs).
+                let context = zmq::Context::new();
+                let guard = curve::Guard::bind(&context, curve)?;
+                (context, Some(guard))
+            }
+        };
         let router = context.socket(zmq::ROUTER)?;
         router.set_linger(0)?;
         router.set_router_mandatory(true)?;
@@ -178,12 +229,19 @@ impl Server {
                 .unwrap_or(i64::MAX)
                 .saturating_add(4096),
         )?;
+        if let (Some(curve), Some(guard)) = (&config.curve, &guard) {
+            curve.secure(&router)?;
+            guard.watch(&router)?;
+        }
         let endpoint = bind(&router, &config.endpoint)?;
         let publisher = match &config.iopub {
             Some(iopub) => {
                 let publisher = context.socket(zmq::PUB)?;
                 publisher.set_linger(0)?;
                 publisher.set_sndhwm(config.high_water_mark)?;
+                if let Some(curve) = &config.curve {
+                    curve.secure(&publisher)?;
+                }
                 let endpoint = bind(&publisher, iopub)?;
                 Some((publisher, endpoint))
             }
@@ -218,6 +276,7 @@ impl Server {
             peers: Default::default(),
             peer_liveness: config.peer_liveness,
             in_flight: Default::default(),
+            guard,
         };
         let thread = std::thread::Builder::new()
             .name("toolwright-hoot-server".into())
@@ -350,6 +409,8 @@ struct Counts {
     dropped: AtomicU64,
     turned_away: AtomicU64,
     undeliverable: AtomicU64,
+    auth_refused: AtomicU64,
+    handshake_failed: AtomicU64,
 }
 
 impl Counts {
@@ -361,6 +422,8 @@ impl Counts {
             dropped: get(&self.dropped),
             turned_away: get(&self.turned_away),
             undeliverable: get(&self.undeliverable),
+            auth_refused: get(&self.auth_refused),
+            handshake_failed: get(&self.handshake_failed),
         }
     }
 }

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use tokio_util::sync::CancellationToken;
 
-use super::{Out, Shared, calls, count};
+use super::{Out, Shared, calls, count, curve};
 use crate::hoot::body::error_body;
-use crate::hoot::{CallBody, Command, Message, RequestId, decode, encode};
+use crate::hoot::{CallBody, Command, Message, PublicKey, RequestId, decode, encode};
 use crate::jobs::Owner;
 use crate::port::CallPort;
 use crate::{ResponseEnvelope, ToolError, codec, codes};
@@ -59,6 +59,9 @@ pub(super) struct Thread<P: CallPort> {
     pub(super) peer_liveness: Duration,
     /// Calls in flight, by peer and id: how to cancel each.
     pub(super) in_flight: HashMap<(Vec<u8>, RequestId), CancellationToken>,
+    /// A CURVE server's ZAP handler and handshake monitor. After the
+    /// sockets it guards, so that it closes after them.
+    pub(super) guard: Option<curve::Guard>,
 }
 
 impl<P: CallPort> Thread<P> {
@@ -68,17 +71,13 @@ impl<P: CallPort> Thread<P> {
             // one the thread sleeps until a message or a Reply.
             let questions = self.shared.questions.any();
             let timeout = if questions { self.sweep_every() } else { -1 };
-            let (readable, woken) = {
-                let mut items = [
-                    self.router.as_poll_item(zmq::POLLIN),
-                    self.inbox.bell().as_poll_item(zmq::POLLIN),
-                ];
-                if zmq::poll(&mut items, timeout).is_err() {
-                    // EINTR: poll again.
-                    continue;
-                }
-                (items[0].is_readable(), items[1].is_readable())
+            let Some((readable, woken, guarded)) = self.poll(timeout) else {
+                // EINTR: poll again.
+                continue;
             };
+            if guarded {
+                self.guard_handshakes();
+            }
             if woken && !self.send_queued() {
                 break;
             }
@@ -90,6 +89,42 @@ impl<P: CallPort> Thread<P> {
             }
         }
         self.goodbye();
+    }
+
+    /// Waits for the ROUTER, the queue's bell or, for a CURVE server, its
+    /// guard; which are ready. `None` when interrupted.
+    fn poll(&self, timeout: i64) -> Option<(bool, bool, bool)> {
+        let router = self.router.as_poll_item(zmq::POLLIN);
+        let bell = self.inbox.bell().as_poll_item(zmq::POLLIN);
+        let Some(guard) = &self.guard else {
+            let mut items = [router, bell];
+            zmq::poll(&mut items, timeout).ok()?;
+            return Some((items[0].is_readable(), items[1].is_readable(), false));
+        };
+        let [zap, monitor] = guard.sockets();
+        let mut items = [
+            router,
+            bell,
+            zap.as_poll_item(zmq::POLLIN),
+            monitor.as_poll_item(zmq::POLLIN),
+        ];
+        zmq::poll(&mut items, timeout).ok()?;
+        let guarded = items[2].is_readable() || items[3].is_readable();
+        Some((items[0].is_readable(), items[1].is_readable(), guarded))
+    }
+
+    /// Answers a CURVE server's ZAP requests and counts its failed
+    /// handshakes.
+    fn guard_handshakes(&self) {
+        if let Some(guard) = &self.guard {
+            let counts = &self.shared.counts;
+            counts
+                .auth_refused
+                .fetch_add(guard.answer(), Ordering::Relaxed);
+            counts
+                .handshake_failed
+                .fetch_add(guard.failed_handshakes(), Ordering::Relaxed);
+        }
     }
 
     /// How often, in milliseconds, silent peers are looked for while a
@@ -150,15 +185,31 @@ impl<P: CallPort> Thread<P> {
 
     /// Reads what has arrived, a batch at a time.
     fn read(&mut self) {
+        if self.guard.is_some() {
+            return self.read_authenticated();
+        }
         for _ in 0..BATCH {
             match self.router.recv_multipart(zmq::DONTWAIT) {
-                Ok(parts) => self.receive(parts),
+                Ok(parts) => self.receive(parts, None),
                 Err(_) => return,
             }
         }
     }
 
-    fn receive(&mut self, mut parts: Vec<Vec<u8>>) {
+    /// [`Thread::read`] for a CURVE server: each message with the key its
+    /// peer was let in with.
+    fn read_authenticated(&mut self) {
+        for _ in 0..BATCH {
+            match curve::recv(&self.router) {
+                Ok((parts, key)) => self.receive(parts, key),
+                Err(_) => return,
+            }
+        }
+    }
+
+    /// Handles one message from a peer; `key` is the public key it was
+    /// let in with, for a CURVE server.
+    fn receive(&mut self, mut parts: Vec<Vec<u8>>, key: Option<PublicKey>) {
         if parts.is_empty() {
             return;
         }
@@ -191,7 +242,7 @@ impl<P: CallPort> Thread<P> {
             return;
         }
         match message.command {
-            Command::Request => self.request(peer, message),
+            Command::Request => self.request(peer, message, key),
             Command::Heartbeat => {
                 let greeted = self
                     .peers
@@ -263,7 +314,7 @@ impl<P: CallPort> Thread<P> {
         }
     }
 
-    fn request(&mut self, peer: Vec<u8>, message: Message) {
+    fn request(&mut self, peer: Vec<u8>, message: Message, peer_key: Option<PublicKey>) {
         let request_id = message.request_id;
         let key = (peer, request_id);
         if self.in_flight.contains_key(&key) {
@@ -310,6 +361,7 @@ impl<P: CallPort> Thread<P> {
                 stream: call.stream,
                 owner: call.owner.map(Owner::new),
                 talk_back: call.talk_back,
+                peer_key,
             },
             Err(e) => {
                 count(&self.shared.counts.refused);
@@ -396,5 +448,8 @@ impl<P: CallPort> Thread<P> {
         // the close were lost in about one shutdown in ten under load. A
         // moment for libzmq's I/O thread to write them did.
         std::thread::sleep(GOODBYE_PAUSE);
+        if let Some(guard) = &self.guard {
+            guard.unwatch(&self.router);
+        }
     }
 }
