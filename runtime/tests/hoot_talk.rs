@@ -174,6 +174,7 @@ fn asked(context: &zmq::Context, endpoint: &str) -> (zmq::Socket, RequestId) {
         stream: false,
         owner: None,
         talk_back: true,
+        principal: None,
     };
     let frames = hoot::encode(Message::request(id, "", body.encode()));
     dealer.send_multipart(frames, 0).expect("sends");

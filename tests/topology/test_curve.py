@@ -1,7 +1,10 @@
 """A gateway and a worker speaking HOOT01 over CURVE, as real processes:
 keys made by `studio keygen`, the worker letting in the gateway's key
 alone, the official MCP client calling through the gateway. A gateway
-whose key the worker does not allow serves no call."""
+whose key the worker does not allow serves no call. A gateway that
+authenticates its callers forwards each one's principal, which a CURVE
+worker believes and a plain-text worker refuses unless it trusts its
+network."""
 
 from __future__ import annotations
 
@@ -27,15 +30,27 @@ class Secured:
     worker: str
     processes: list[subprocess.Popen[bytes]]
 
-    def gateway(self, key: str) -> str:
-        """Starts a gateway with the key pair `key`; its MCP URL."""
+    def gateway(self, key: str | None, *extra: str, worker: str | None = None) -> str:
+        """Starts a gateway with the key pair `key` (none: plain text) in
+        front of `worker` (by default the CURVE one); its MCP URL."""
         port = free_port()
         argv = [
-            str(studio_bin()), "gateway", "--backend", self.worker, "--http", f"127.0.0.1:{port}",
-            "--curve-secret", str(self.root / key), "--curve-server", str(self.root / "worker.pub"),
+            str(studio_bin()), "gateway", "--backend", worker or self.worker,
+            "--http", f"127.0.0.1:{port}", *extra,
         ]
+        if key is not None:
+            argv += ["--curve-secret", str(self.root / key), "--curve-server", str(self.root / "worker.pub")]
         self.processes.append(launch(argv, dict(os.environ), port))
         return f"http://127.0.0.1:{port}/mcp"
+
+    def plain_worker(self, *extra: str) -> str:
+        """Starts a worker speaking plain text; its endpoint."""
+        port = free_port()
+        worker = f"tcp://127.0.0.1:{port}"
+        argv = [str(studio_bin()), "serve", "--hoot", worker, *extra]
+        env = os.environ | {"STUDIO_DATA": str(self.root / f"data-{port}")}
+        self.processes.append(launch(argv, env, port))
+        return worker
 
 
 def keygen(path: Path) -> None:
@@ -79,3 +94,28 @@ async def test_a_gateway_the_worker_does_not_allow_serves_no_call(secured: Secur
         error = tool_error(await client.call_tool("add", {"a": 2, "b": 40}))
         assert error["code"] == "UNAVAILABLE", error
         assert "CURVE handshake" in error["message"], error
+
+
+async def test_an_authenticating_gateway_forwards_its_caller_to_a_curve_worker(
+    secured: Secured,
+) -> None:
+    url = secured.gateway("gateway", "--token", "s3cret")
+    async with connect(url, principal="s3cret") as client:
+        # `cas_store` needs `cas:write`, which the static token grants; the
+        # worker checks it again against the principal forwarded to it.
+        stored = structured(await client.call_tool("cas_store", {"data": "aGVsbG8="}))
+        assert stored["size"] == 5, stored
+
+
+async def test_a_plain_worker_believes_a_forwarded_caller_only_when_it_trusts_its_network(
+    secured: Secured,
+) -> None:
+    wary = secured.gateway(None, "--token", "s3cret", worker=secured.plain_worker())
+    async with connect(wary, principal="s3cret") as client:
+        error = tool_error(await client.call_tool("add", {"a": 2, "b": 40}))
+        assert error["code"] == "FORBIDDEN", error
+        assert "only from a peer it authenticated" in error["message"], error
+    trusting = secured.plain_worker("--trust-plain-gateways")
+    url = secured.gateway(None, "--token", "s3cret", worker=trusting)
+    async with connect(url, principal="s3cret") as client:
+        assert structured(await client.call_tool("add", {"a": 2, "b": 40})) == {"result": 42}

@@ -31,7 +31,10 @@
 //!   files; the flag again for more); `gateway … --curve-secret FILE
 //!   --curve-server FILE` calls backends holding the secret of that public
 //!   key. A CURVE backend says, when it stops, how many handshakes it
-//!   refused.
+//!   refused. A gateway that authenticates its callers (`--auth-issuer`,
+//!   `--token`) forwards each caller's principal and scopes; a backend
+//!   believes them only from a gateway it let in by its CURVE key, or,
+//!   with `--trust-plain-gateways`, from any peer on its network.
 //! - `serve --hoot` takes `--service NAME` (again for more names) to answer
 //!   only Requests for those services, refusing others with
 //!   `UNKNOWN_SERVICE`; `gateway --service NAME` names the service in its
@@ -110,7 +113,7 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
 
 const USAGE: &str = "usage: studio [call TOOL [JSON]
               | serve (--stdio | --http [ADDR] [AUTH]) [LISTING] [--jobs STORE]
-              | serve --hoot ENDPOINT [--iopub ENDPOINT] [--service NAME]... [--jobs STORE] [CURVE_SERVER]
+              | serve --hoot ENDPOINT [--iopub ENDPOINT] [--service NAME]... [--jobs STORE] [CURVE_SERVER] [--trust-plain-gateways]
               | gateway --backend ENDPOINT... [--iopub ENDPOINT...] [--service NAME] (--stdio | --http [ADDR] [AUTH]) [LISTING] [--jobs STORE] [CURVE_CLIENT]
               | gateway --route NAME=ENDPOINT... --http [ADDR] [AUTH] [LISTING] [--jobs STORE] [CURVE_CLIENT]
               | keygen PATH]
@@ -120,6 +123,13 @@ AUTH: [--auth-issuer URL]... [--auth-audience URI] [--token T (default $STUDIO_T
 CURVE_SERVER: --curve-secret FILE --curve-allow FILE_OR_DIR [--curve-allow FILE_OR_DIR]...
 CURVE_CLIENT: --curve-secret FILE --curve-server FILE (the backends' public key)
 keygen writes PATH (the secret key, mode 0600) and PATH.pub (the public key)";
+
+/// Takes `flag` out of `args`: whether it was there.
+fn take_flag(args: &mut Vec<String>, flag: &str) -> bool {
+    let before = args.len();
+    args.retain(|a| a != flag);
+    args.len() != before
+}
 
 /// Takes every `--service NAME` out of `args`.
 fn take_services(args: &mut Vec<String>) -> Result<Vec<String>, Box<dyn std::error::Error>> {
@@ -420,6 +430,7 @@ async fn serve_hoot(data_dir: &Path, rest: &[String]) -> Result<(), Box<dyn std:
     let jobs = take_jobs(&mut rest)?;
     let services = take_services(&mut rest)?;
     let curve = curve::take_server(&mut rest)?;
+    let trust_plain = take_flag(&mut rest, "--trust-plain-gateways");
     let (endpoint, iopub) = match rest.as_slice() {
         [endpoint] => (endpoint, None),
         [endpoint, flag, iopub] if flag == "--iopub" => (endpoint, Some(iopub)),
@@ -437,6 +448,7 @@ async fn serve_hoot(data_dir: &Path, rest: &[String]) -> Result<(), Box<dyn std:
     if let Some((keys, allowed)) = curve {
         config = config.curve(keys, allowed);
     }
+    config = config.trust_plain_peers(trust_plain);
     let server = Server::serve(dispatcher.clone(), config)?;
     match server.iopub_endpoint() {
         Some(iopub) => eprintln!(

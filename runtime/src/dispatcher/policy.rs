@@ -19,6 +19,12 @@ impl<S: Service> Dispatcher<S> {
         info: CallInfo,
         options: CallOptions,
     ) -> ResponseEnvelope<ResponseOf<S>> {
+        // Doors check scopes before they call; checked again here, so a
+        // principal that reached the port by another way (a HOOT01 call
+        // body, a call made in code) is held to the same rule.
+        if let Some(Err(e)) = options.principal.as_deref().map(|p| p.may_call(info.tool)) {
+            return ResponseEnvelope::Error(e);
+        }
         let request = if info.tool.builtin {
             match S::Catalogue::into_job_call(request) {
                 Ok(call) => {

@@ -1,16 +1,18 @@
 //! The call body: a Request's frame 6, the tool request with how to wait
 //! for it. The request's bytes are found and passed on, never re-encoded.
 
+mod principal;
 #[cfg(test)]
 mod tests;
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use crate::ToolError;
 use crate::codec::Limits;
+use crate::{Principal, ToolError};
 
 /// A decoded call body, borrowing the request from the frame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CallBody<'a> {
     /// The tool request map (`{"tool": "add", "a": 1, "b": 2}`), as sent.
     pub request: &'a [u8],
@@ -28,12 +30,16 @@ pub struct CallBody<'a> {
     /// roots), which the caller answers with Answer messages. A gateway
     /// sets it when its own client can be reached.
     pub talk_back: bool,
+    /// Who the gateway authenticated the call's caller as, with their
+    /// scopes. A backend trusts it only from a peer it authenticated
+    /// itself (over CURVE), or when told to trust its network.
+    pub principal: Option<Arc<Principal>>,
 }
 
 impl<'a> CallBody<'a> {
     /// Reads a call body: a map with `request` (required), `wait_ms`,
-    /// `stream`, `owner` and `talk_back`, in any order. `wait_ms` may also be `nil`,
-    /// meaning absent.
+    /// `stream`, `owner`, `talk_back` and `principal`, in any order.
+    /// `wait_ms` may also be `nil`, meaning absent.
     ///
     /// # Errors
     /// `INVALID_REQUEST` naming what is wrong: a body over
@@ -58,8 +64,9 @@ impl<'a> CallBody<'a> {
         let mut stream = None;
         let mut owner = None;
         let mut talk_back = None;
-        // Every entry either fills one of five slots or is refused, so
-        // this loop ends by the sixth entry whatever the header claims.
+        let mut principal = None;
+        // Every entry either fills one of six slots or is refused, so
+        // this loop ends by the seventh entry whatever the header claims.
         for _ in 0..entries {
             let key = match r.byte() {
                 Some(marker @ 0xa0..=0xbf) => r.take(u64::from(marker & 0x1f)),
@@ -89,11 +96,16 @@ impl<'a> CallBody<'a> {
                     once(owner.is_some(), "owner")?;
                     owner = Some(read_owner(&mut r)?);
                 }
+                b"principal" => {
+                    once(principal.is_some(), "principal")?;
+                    principal = Some(read_principal(&mut r)?);
+                }
                 _ => {
                     let shown = String::from_utf8_lossy(key.get(..64).unwrap_or(key));
                     return Err(invalid(format!(
                         "the call body has an unknown key `{shown}`; \
-                         its keys are `request`, `wait_ms`, `stream`, `owner` and `talk_back`"
+                         its keys are `request`, `wait_ms`, `stream`, `owner`, `talk_back` \
+                         and `principal`"
                     )));
                 }
             }
@@ -107,19 +119,21 @@ impl<'a> CallBody<'a> {
             stream: stream.unwrap_or(false),
             owner,
             talk_back: talk_back.unwrap_or(false),
+            principal: principal.map(Arc::new),
         })
     }
 
     /// The body's bytes: `request`, then `wait_ms` when given (in whole
-    /// milliseconds, rounded down), `stream` when true, `owner` when given
-    /// and `talk_back` when true. `request` must be one encoded tool request
+    /// milliseconds, rounded down), `stream` when true, `owner` when given,
+    /// `talk_back` when true and `principal` when given. `request` must be one encoded tool request
     /// map; its bytes are copied in as they are.
     pub fn encode(&self) -> Vec<u8> {
         let entries = 1
             + u8::from(self.wait.is_some())
             + u8::from(self.stream)
             + u8::from(self.owner.is_some())
-            + u8::from(self.talk_back);
+            + u8::from(self.talk_back)
+            + u8::from(self.principal.is_some());
         let mut out = Vec::with_capacity(self.request.len() + 32);
         out.push(0x80 | entries);
         push_str(&mut out, "request");
@@ -143,6 +157,10 @@ impl<'a> CallBody<'a> {
             push_str(&mut out, "talk_back");
             out.push(0xc3);
         }
+        if let Some(forwarded) = &self.principal {
+            push_str(&mut out, "principal");
+            principal::write(&mut out, forwarded);
+        }
         out
     }
 }
@@ -161,6 +179,7 @@ pub fn encode_call(request: &[u8], wait: Option<Duration>, stream: bool) -> Vec<
         stream,
         owner: None,
         talk_back: false,
+        principal: None,
     }
     .encode()
 }
@@ -257,6 +276,20 @@ fn read_owner<'a>(r: &mut Reader<'a>) -> Result<&'a str, ToolError> {
     }
     let bytes = r.take(len).ok_or_else(|| truncated(" in `owner`"))?;
     std::str::from_utf8(bytes).map_err(|_| invalid("`owner` in the call body is not UTF-8"))
+}
+
+/// The `principal` value: a map of at most two levels.
+fn read_principal(r: &mut Reader<'_>) -> Result<Principal, ToolError> {
+    let rest = r.rest();
+    if !matches!(rest.first(), Some(0x80..=0x8f | 0xde | 0xdf)) {
+        return Err(invalid("`principal` in the call body is not a map"));
+    }
+    let len =
+        skip_value(rest, 2).map_err(|e| invalid(format!("`principal` in the call body: {e}")))?;
+    let bytes = r
+        .take(len as u64)
+        .ok_or_else(|| truncated(" in `principal`"))?;
+    principal::read(bytes)
 }
 
 /// The `request` value: a map, skipped over without decoding it.

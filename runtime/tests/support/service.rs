@@ -27,6 +27,8 @@ pub struct Probes {
     pub cancel_seen: Mutex<Option<Instant>>,
     /// When `stubborn`'s handler was dropped.
     pub stubborn_dropped: Mutex<Option<Instant>>,
+    /// Whom each `launch` ran for: its principal's subject, if any.
+    pub launched_for: Mutex<Vec<Option<String>>>,
 }
 
 impl Probes {
@@ -309,6 +311,13 @@ impl Service for Studio {
                         .map_err(IntoToolError::into_tool_error)
                 }
                 ToolRequest::Launch(request) => {
+                    let principal = cx.principal().map(|p| p.subject().to_owned());
+                    service
+                        .probes
+                        .launched_for
+                        .lock()
+                        .expect("probe lock")
+                        .push(principal);
                     let result: PrivateResult<(), LaunchError> =
                         <Studio>::launch(&service, request).await;
                     result

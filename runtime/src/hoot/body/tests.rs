@@ -166,7 +166,7 @@ fn bad_call_bodies_are_refused() {
         (
             after(&[b"\xa5extra", &[0xc0]]),
             "the call body has an unknown key `extra`; \
-             its keys are `request`, `wait_ms`, `stream`, `owner` and `talk_back`",
+             its keys are `request`, `wait_ms`, `stream`, `owner`, `talk_back` and `principal`",
         ),
         (map(&[b"\xa4tool", b"\xa3add"]), "unknown key `tool`"),
         (
@@ -274,6 +274,7 @@ fn an_owner_travels_as_a_short_string() {
         stream: false,
         owner: Some("mcp-session-7"),
         talk_back: false,
+        principal: None,
     }
     .encode();
     let expected = [
@@ -299,6 +300,7 @@ fn an_owner_travels_as_a_short_string() {
         stream: false,
         owner: Some(&long),
         talk_back: false,
+        principal: None,
     }
     .encode();
     assert_eq!(
@@ -326,6 +328,7 @@ fn talk_back_is_a_bool_written_only_when_true() {
         stream: false,
         owner: None,
         talk_back: true,
+        principal: None,
     }
     .encode();
     let expected = [&[0x82][..], KEY_REQUEST, REQUEST, b"\xa9talk_back\xc3"].concat();
@@ -337,4 +340,128 @@ fn talk_back_is_a_bool_written_only_when_true() {
         refusal(&not_a_bool),
         "`talk_back` in the call body is not a bool"
     );
+}
+
+fn with_principal(principal: Principal) -> Vec<u8> {
+    CallBody {
+        request: REQUEST,
+        wait: None,
+        stream: false,
+        owner: None,
+        talk_back: false,
+        principal: Some(Arc::new(principal)),
+    }
+    .encode()
+}
+
+/// `{"request": …, "principal": <principal>}`, the principal as given.
+fn principal_body(principal: &[u8]) -> Vec<u8> {
+    [
+        &[0x82][..],
+        KEY_REQUEST,
+        REQUEST,
+        b"\xa9principal",
+        principal,
+    ]
+    .concat()
+}
+
+#[test]
+fn a_principal_travels_with_its_scopes() {
+    let alice = Principal::new("alice")
+        .with_issuer("https://id.example")
+        .with_client_id("agent-7")
+        .with_scopes(["cas:read", "cas:write"]);
+    let body = with_principal(alice.clone());
+    let expected = principal_body(
+        &[
+            &b"\x84\xa7subject\xa5alice"[..],
+            b"\xa6issuer\xb2https://id.example",
+            b"\xa9client_id\xa7agent-7",
+            b"\xa6scopes\x92\xa8cas:read\xa9cas:write",
+        ]
+        .concat(),
+    );
+    assert_eq!(body, expected);
+    let decoded = decode(&body)
+        .expect("decodes")
+        .principal
+        .expect("a principal");
+    assert_eq!(*decoded, alice);
+    assert!(decode(CALL).expect("decodes").principal.is_none());
+
+    // Every scope is a flag, not a list; no scopes at all is neither.
+    let service = Principal::new("bearer-token").with_every_scope();
+    let body = with_principal(service.clone());
+    assert_eq!(
+        body,
+        principal_body(b"\x82\xa7subject\xacbearer-token\xabevery_scope\xc3")
+    );
+    assert_eq!(
+        *decode(&body).expect("decodes").principal.expect("one"),
+        service
+    );
+    let nobody = Principal::new("bob");
+    let body = with_principal(nobody.clone());
+    assert_eq!(body, principal_body(b"\x81\xa7subject\xa3bob"));
+    let decoded = decode(&body).expect("decodes").principal.expect("one");
+    assert_eq!(*decoded, nobody);
+    assert!(!decoded.has_scope("cas:read"));
+}
+
+#[test]
+fn a_principal_that_is_not_one_is_refused() {
+    let refused = |principal: &[u8]| refusal(&principal_body(principal));
+    assert_eq!(
+        refused(b"\x91\xa5alice"),
+        "`principal` in the call body is not a map"
+    );
+    assert!(
+        refused(b"\x80").contains("missing field `subject`"),
+        "{}",
+        refused(b"\x80")
+    );
+    assert!(refused(b"\x81\xa7subject\x07").starts_with("`principal` in the call body: "));
+    assert_eq!(
+        refused(b"\x81\xa7subject\xa0"),
+        "`principal` in the call body: `subject` is empty"
+    );
+    let unknown = refused(b"\x82\xa7subject\xa1a\xa4role\xa5admin");
+    assert!(unknown.contains("unknown field `role`"), "{unknown}");
+    assert_eq!(
+        refused(b"\x83\xa7subject\xa1a\xa6scopes\x91\xa1x\xabevery_scope\xc3"),
+        "`principal` in the call body: `every_scope` is true and `scopes` is given too"
+    );
+    // Lists and strings are bounded.
+    let many: Vec<Principal> = vec![
+        Principal::new("a").with_scopes((0..257).map(|n| format!("s{n}"))),
+        Principal::new("a").with_scopes(["x".repeat(257)]),
+        Principal::new("a".repeat(1025)),
+        Principal::new("a").with_issuer("i".repeat(1025)),
+    ];
+    let messages: Vec<String> = many
+        .into_iter()
+        .map(|p| refusal(&with_principal(p)))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "`principal` in the call body: 257 scopes, more than 256",
+            "`principal` in the call body: a scope of 257 bytes, more than 256",
+            "`principal` in the call body: `subject` is longer than 1024 bytes",
+            "`principal` in the call body: `issuer` is longer than 1024 bytes",
+        ]
+    );
+    // Nesting is bounded before anything is decoded.
+    let deep = refused(b"\x81\xa7subject\x91\x91\x91\xa1a");
+    assert!(deep.contains("nesting deeper"), "{deep}");
+    let twice = [
+        &[0x83][..],
+        KEY_REQUEST,
+        REQUEST,
+        b"\xa9principal\x81\xa7subject\xa1a",
+        b"\xa9principal\x81\xa7subject\xa1b",
+    ]
+    .concat();
+    assert_eq!(refusal(&twice), "the call body has `principal` twice");
 }

@@ -473,6 +473,7 @@ impl<C> Client<C> {
             stream: options.stream.is_some(),
             owner: options.owner.as_ref().map(|o| o.as_str()),
             talk_back: options.caller.is_some(),
+            principal: options.principal.clone(),
         }
         .encode();
         self.inner.outbox.push(Cmd::Send {

@@ -11,12 +11,12 @@ use tokio_util::sync::CancellationToken;
 
 use super::talk::HootCaller;
 use super::{Out, Shared};
+use crate::hoot::RequestId;
 use crate::hoot::iopub::{CallEvent, job_frames};
-use crate::hoot::{PublicKey, RequestId};
 use crate::jobs::JobEvent;
 use crate::jobs::Owner;
 use crate::port::{CallOptions, CallPort, StreamEvent, stream_channel};
-use crate::{ResponseEnvelope, ToolError, codec};
+use crate::{Principal, ResponseEnvelope, ToolError, codec};
 
 /// Jobs whose tool is remembered for their IOPub topics; beyond, events of
 /// the oldest are published under the tool `_`.
@@ -32,15 +32,9 @@ pub(super) struct Call {
     pub(super) owner: Option<Owner>,
     /// The caller takes the handler's logs, progress and questions.
     pub(super) talk_back: bool,
-    /// The public key the peer was let in with, when the server is a
-    /// CURVE server: the call comes from a client the server
-    /// authenticated, holding that key. `None` on a plain server.
-    #[expect(
-        dead_code,
-        reason = "nothing trusts a peer yet; a principal a gateway forwards will be \
-                  trusted only from a call that has one"
-    )]
-    pub(super) peer_key: Option<PublicKey>,
+    /// Who the call is made for, as the peer forwarded it: a peer the
+    /// server trusts (see `ServerConfig::trust_plain_peers`).
+    pub(super) principal: Option<Arc<Principal>>,
 }
 
 /// Calls the port and queues the call's Replies: its stream, if asked
@@ -59,9 +53,7 @@ pub(super) async fn serve<P: CallPort>(
         stream,
         owner,
         talk_back,
-        // The owner a gateway sends is taken as it comes, authenticated or
-        // not; `peer_key` is where that would be decided.
-        peer_key: _,
+        principal,
     } = call;
     let tool = if shared.publishing {
         tool_of(&request)
@@ -83,7 +75,7 @@ pub(super) async fn serve<P: CallPort>(
         stream: None,
         owner,
         caller: caller.clone().map(|c| c as Arc<dyn crate::caller::Caller>),
-        principal: None,
+        principal,
     };
     let reply = |body: Vec<u8>, last: bool| Out::Reply {
         peer: peer.clone(),

@@ -56,6 +56,7 @@ pub struct ServerConfig {
     services: Vec<String>,
     peer_liveness: Duration,
     curve: Option<curve::Curve>,
+    trust_plain_peers: bool,
 }
 
 impl ServerConfig {
@@ -72,6 +73,7 @@ impl ServerConfig {
             services: Vec::new(),
             peer_liveness: Duration::from_secs(5),
             curve: None,
+            trust_plain_peers: false,
         }
     }
 
@@ -93,6 +95,21 @@ impl ServerConfig {
             keys,
             allowed: allowed.into_iter().collect::<BTreeSet<_>>(),
         });
+        self
+    }
+
+    /// Takes the principal a plain-text peer forwards (a gateway's caller,
+    /// in the call body) as that peer says, without CURVE to prove who
+    /// the peer is. Only for a backend no one but its gateways can reach.
+    ///
+    /// By default a principal is trusted only from a peer the server let
+    /// in by its CURVE key (see [`curve`](Self::curve)); from any other, a
+    /// call that forwards one is refused with `FORBIDDEN` before it runs,
+    /// since anyone who can reach the socket could claim any principal
+    /// and its scopes. Calls that forward none are served either way.
+    #[must_use]
+    pub fn trust_plain_peers(mut self, trust: bool) -> Self {
+        self.trust_plain_peers = trust;
         self
     }
 
@@ -161,7 +178,8 @@ pub struct ServerStats {
     /// Messages answered with an error Reply without a call: frame errors
     /// of a Request and bodies that are not call bodies (`INVALID_REQUEST`),
     /// Requests and Heartbeats naming a service it does not serve
-    /// (`UNKNOWN_SERVICE`).
+    /// (`UNKNOWN_SERVICE`), Requests forwarding a principal from a peer it
+    /// does not trust (`FORBIDDEN`).
     pub refused: u64,
     /// Messages dropped unanswered: no id to answer, not a Request, a
     /// command a server does not take, an id already in flight.
@@ -275,6 +293,7 @@ impl Server {
             services: config.services,
             peers: Default::default(),
             peer_liveness: config.peer_liveness,
+            trust_plain_peers: config.trust_plain_peers,
             in_flight: Default::default(),
             guard,
         };

@@ -57,6 +57,9 @@ pub(super) struct Thread<P: CallPort> {
     /// How long a peer may be silent before the questions its calls'
     /// handlers asked it are failed.
     pub(super) peer_liveness: Duration,
+    /// Whether a principal forwarded by a peer not authenticated with
+    /// CURVE is taken as it comes.
+    pub(super) trust_plain_peers: bool,
     /// Calls in flight, by peer and id: how to cancel each.
     pub(super) in_flight: HashMap<(Vec<u8>, RequestId), CancellationToken>,
     /// A CURVE server's ZAP handler and handshake monitor. After the
@@ -352,7 +355,9 @@ impl<P: CallPort> Thread<P> {
             return;
         }
         let limits = self.port.limits();
-        let call = match CallBody::decode(&message.body, limits) {
+        let call = match CallBody::decode(&message.body, limits)
+            .and_then(|call| self.trusted(call, peer_key.as_ref()))
+        {
             Ok(call) => calls::Call {
                 peer: peer.clone(),
                 request_id,
@@ -361,7 +366,7 @@ impl<P: CallPort> Thread<P> {
                 stream: call.stream,
                 owner: call.owner.map(Owner::new),
                 talk_back: call.talk_back,
-                peer_key,
+                principal: call.principal,
             },
             Err(e) => {
                 count(&self.shared.counts.refused);
@@ -385,6 +390,24 @@ impl<P: CallPort> Thread<P> {
             token,
         ));
         self.serve(serve);
+    }
+
+    /// `call`, if the principal it forwards (if any) may be believed: the
+    /// peer was let in by its CURVE key, or the server trusts its network.
+    fn trusted<'a>(
+        &self,
+        call: CallBody<'a>,
+        peer_key: Option<&PublicKey>,
+    ) -> Result<CallBody<'a>, ToolError> {
+        if call.principal.is_none() || peer_key.is_some() || self.trust_plain_peers {
+            return Ok(call);
+        }
+        Err(ToolError::new(
+            codes::FORBIDDEN,
+            "this backend takes a forwarded principal only from a peer it authenticated: \
+             serve HOOT01 with CURVE and let the gateway's key in \
+             (`ServerConfig::curve`), or trust the network (`ServerConfig::trust_plain_peers`)",
+        ))
     }
 
     /// Runs a call's first step here, on the socket thread: a call that
