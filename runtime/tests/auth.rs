@@ -128,6 +128,20 @@ fn serve(
     issuer: &str,
     refetch_after: Duration,
 ) -> (Server, String) {
+    serve_as(listener, d, issuer, refetch_after, |mcp| mcp)
+}
+
+type Mcp = McpServer<toolwright::Dispatcher<Studio>>;
+
+/// Serves `d` on `listener` as [`server`] does, the MCP server made as
+/// `make` says.
+fn serve_as(
+    listener: TcpListener,
+    d: toolwright::Dispatcher<Studio>,
+    issuer: &str,
+    refetch_after: Duration,
+    make: impl FnOnce(Mcp) -> Mcp,
+) -> (Server, String) {
     let addr = listener.local_addr().expect("an address");
     let resource = format!("http://{addr}/mcp");
     let stop = CancellationToken::new();
@@ -138,7 +152,7 @@ fn serve(
         .auth(auth)
         .bearer_token("s3cret")
         .shutdown(stop.clone());
-    let mcp = McpServer::new(d).expect("the schema parses");
+    let mcp = make(McpServer::new(d).expect("the schema parses"));
     tokio::spawn(mcp.serve_http_on(listener, config));
     (Server { addr, stop }, resource)
 }
@@ -415,6 +429,66 @@ async fn a_caller_without_a_tools_scope_is_forbidden_and_nothing_runs() {
     let granted = bearer(&key.sign(&claims(&idp.issuer, &resource, "ada", "studio:launch")));
     let started = structured(&call(&server, &granted, "launch", json!({"fail": false})).await);
     assert!(started["job_id"].is_string(), "{started}");
+}
+
+/// The names in a sessionless `tools/list` with `authorization`.
+async fn listed(server: &Server, authorization: &str) -> Vec<String> {
+    let body = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/list",
+        "params": {"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"},
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }}
+    });
+    let headers = [
+        ("authorization", authorization),
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/list"),
+    ];
+    let answer = post(server, &headers, body.to_string()).await;
+    let tools = answer.message()["result"]["tools"].clone();
+    let tools = tools
+        .as_array()
+        .unwrap_or_else(|| panic!("a listing: {}", answer.body));
+    tools
+        .iter()
+        .map(|t| t["name"].as_str().expect("a name").to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_server_may_list_to_each_caller_only_what_it_can_call() {
+    let key = Key::new("k1", 1);
+    let idp = provider(&[&key]).await;
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let d = dispatcher(DispatcherConfig::default());
+    let (server, resource) = serve_as(listener, d, &idp.issuer, Duration::ZERO, |mcp| {
+        mcp.list_callable_only()
+    });
+    let ada = bearer(&key.sign(&claims(&idp.issuer, &resource, "ada", "other:scope")));
+    let shown = listed(&server, &ada).await;
+    assert!(shown.iter().any(|t| t == "add"), "{shown:?}");
+    assert!(!shown.iter().any(|t| t == "launch"), "{shown:?}");
+    let granted = bearer(&key.sign(&claims(&idp.issuer, &resource, "ada", "studio:launch")));
+    assert!(
+        listed(&server, &granted)
+            .await
+            .iter()
+            .any(|t| t == "launch")
+    );
+    // The static token holds every scope.
+    assert!(
+        listed(&server, &bearer("s3cret"))
+            .await
+            .iter()
+            .any(|t| t == "launch")
+    );
+
+    // By default everything is listed, with what it needs.
+    let (server, resource) = self::server(&idp.issuer, Duration::ZERO).await;
+    let ada = bearer(&key.sign(&claims(&idp.issuer, &resource, "ada", "other:scope")));
+    assert!(listed(&server, &ada).await.iter().any(|t| t == "launch"));
 }
 
 #[tokio::test]

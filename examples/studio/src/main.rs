@@ -117,7 +117,7 @@ const USAGE: &str = "usage: studio [call TOOL [JSON]
               | gateway --backend ENDPOINT... [--iopub ENDPOINT...] [--service NAME] (--stdio | --http [ADDR] [AUTH]) [LISTING] [--jobs STORE] [CURVE_CLIENT]
               | gateway --route NAME=ENDPOINT... --http [ADDR] [AUTH] [LISTING] [--jobs STORE] [CURVE_CLIENT]
               | keygen PATH]
-LISTING: [--toolset NAME[,NAME...]]... [--progressive] [--envelope] [--event-streams]
+LISTING: [--toolset NAME[,NAME...]]... [--progressive] [--envelope] [--callable-only] [--event-streams]
 STORE: memory | PATH (a redb file) | redis://HOST:PORT/DB; default $STUDIO_JOBS, else memory
 AUTH: [--auth-issuer URL]... [--auth-audience URI] [--token T (default $STUDIO_TOKEN)]
 CURVE_SERVER: --curve-secret FILE --curve-allow FILE_OR_DIR [--curve-allow FILE_OR_DIR]...
@@ -159,7 +159,9 @@ fn take_jobs(args: &mut Vec<String>) -> Result<Option<String>, Box<dyn std::erro
 }
 
 /// Which tools an MCP server offers and how it lists and answers them:
-/// `--toolset`, `--progressive` and `--envelope`, taken out of `args`; and
+/// `--toolset`, `--progressive`, `--envelope` and `--callable-only` (list
+/// to each authenticated caller only what its scopes let it call), taken
+/// out of `args`; and
 /// `--event-streams`, which answers every sessionless HTTP request as an
 /// event stream, even one a single JSON body would carry (for comparing
 /// the two).
@@ -168,6 +170,7 @@ struct Listing {
     toolsets: Vec<String>,
     progressive: bool,
     envelope: bool,
+    callable_only: bool,
     event_streams: bool,
 }
 
@@ -187,6 +190,7 @@ impl Listing {
                 }
                 "--progressive" => listing.progressive = true,
                 "--envelope" => listing.envelope = true,
+                "--callable-only" => listing.callable_only = true,
                 "--event-streams" => listing.event_streams = true,
                 _ => rest.push(arg),
             }
@@ -209,6 +213,9 @@ impl Listing {
         }
         if self.envelope {
             server = server.envelope();
+        }
+        if self.callable_only {
+            server = server.list_callable_only();
         }
         Ok(server)
     }

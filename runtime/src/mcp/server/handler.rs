@@ -76,9 +76,11 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.listed()))
+        Ok(ListToolsResult::with_all_items(
+            self.listed_to(&context.extensions),
+        ))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

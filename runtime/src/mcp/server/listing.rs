@@ -2,6 +2,7 @@
 //! tools of a progressive server, and each tool's `tools/list` entry.
 
 use super::McpServer;
+use super::owner::principal_of;
 use crate::mcp::discovery::view::NAMES;
 use crate::mcp::tools::catalogue::ERROR_SCHEMA_META;
 use crate::port::CallPort;
@@ -76,5 +77,25 @@ impl<P: CallPort> McpServer<P> {
             .chain(served)
             .cloned()
             .collect()
+    }
+
+    /// `tools/list` for a request with these extensions: [`listed`],
+    /// less the tools its principal may not call when the server lists
+    /// only what can be called.
+    ///
+    /// [`listed`]: Self::listed
+    pub(in crate::mcp) fn listed_to(
+        &self,
+        extensions: &rmcp::model::Extensions,
+    ) -> Vec<rmcp::model::Tool> {
+        let mut listed = self.listed();
+        if self.shared.callable_only
+            && let Some(principal) = principal_of(extensions)
+        {
+            listed.retain(|tool| {
+                P::Catalogue::tool(&tool.name).is_none_or(|info| principal.may_call(info).is_ok())
+            });
+        }
+        listed
     }
 }

@@ -47,6 +47,8 @@ pub(super) struct Shared<P> {
     pub(super) version: Arc<str>,
     /// Every session sees every job (a single-user server).
     pub(super) shared_jobs: bool,
+    /// `tools/list` leaves out what the caller's principal may not call.
+    pub(super) callable_only: bool,
     /// The tools it serves.
     pub(super) served: Arc<Served>,
     /// Set when sessions discover tools progressively.
@@ -123,6 +125,7 @@ impl<P: CallPort> McpServer<P> {
                 name: Arc::from("toolwright"),
                 version,
                 shared_jobs: false,
+                callable_only: false,
                 served: Arc::default(),
                 discovery: None,
                 seal: Arc::new(seal::Seal::random().map_err(ServeError::StateKey)?),
@@ -190,6 +193,19 @@ impl<P: CallPort> McpServer<P> {
     #[must_use]
     pub fn shared_jobs(mut self) -> Self {
         self.shared_mut().shared_jobs = true;
+        self
+    }
+
+    /// Lists to each caller only the tools it may call: over HTTP with
+    /// authentication, `tools/list` leaves out a tool whose scopes the
+    /// request's principal does not hold. By default every served tool is
+    /// listed, with its scopes in `_meta["toolwright/scopes"]`, so that a
+    /// client can say what a user would need; calling one is `FORBIDDEN`
+    /// either way. A request with no principal (stdio, no authentication
+    /// configured) is shown everything.
+    #[must_use]
+    pub fn list_callable_only(mut self) -> Self {
+        self.shared_mut().callable_only = true;
         self
     }
 

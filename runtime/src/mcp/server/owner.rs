@@ -59,7 +59,7 @@ impl<P: CallPort> McpServer<P> {
 }
 
 /// The principal the HTTP door found for the request, if it authenticates.
-fn principal_of(extensions: &rmcp::model::Extensions) -> Option<Arc<Principal>> {
+pub(super) fn principal_of(extensions: &rmcp::model::Extensions) -> Option<Arc<Principal>> {
     extensions
         .get::<axum::http::request::Parts>()?
         .extensions
