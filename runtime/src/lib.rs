@@ -44,6 +44,7 @@ pub mod http;
 pub mod jobs;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+mod metrics;
 pub mod port;
 mod principal;
 #[cfg(any(feature = "mcp", feature = "web"))]

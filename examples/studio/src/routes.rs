@@ -2,12 +2,15 @@
 //! services, each a HOOT01 client of its own naming its service in every
 //! Request, so that only the backends serving it take its calls (a backend
 //! refuses another service with `UNKNOWN_SERVICE`). Each service is served
-//! over Streamable HTTP at `/NAME/mcp` of one listener.
+//! over Streamable HTTP at `/NAME/mcp` of one listener, with one set of
+//! probes for all of them: `/readyz` is ready when every service has a
+//! backend in rotation.
 
 use std::time::Duration;
 
 use studio::ToolCatalogue;
 use toolwright::hoot::{Client, ClientConfig};
+use toolwright::http::Probes;
 use toolwright::mcp::{HttpConfig, McpServer};
 
 /// The services a gateway routes to, in the order first named, each with
@@ -64,6 +67,7 @@ impl Routes {
         let local = listener.local_addr()?;
         let shutdown = crate::stop_on_signal();
         let mut router = axum::Router::new();
+        let mut probes = Probes::new();
         let mut readiness = Vec::new();
         for (service, backends) in self.0 {
             let client = Client::<ToolCatalogue>::connect(
@@ -73,6 +77,7 @@ impl Routes {
             // Every service's backends are waited for at once, before
             // serving (as a one-service gateway does): one service's
             // absent backends add nothing to the others' wait.
+            probes = probes.port(client.clone());
             let (waiting, named, listed) = (client.clone(), service.clone(), backends.join(", "));
             readiness.push(tokio::spawn(async move {
                 if !waiting.ready(Duration::from_secs(5)).await {
@@ -87,8 +92,10 @@ impl Routes {
                     .await?;
             let mut http = HttpConfig::default().shutdown(shutdown.clone());
             http.path = format!("/{service}/mcp");
-            // One catalogue page per listener: the routes serve MCP alone.
+            // One catalogue page per listener: the routes serve MCP alone;
+            // one set of probes, added below for every service.
             http.web = false;
+            http.probes = false;
             let http = credentials.apply(http, local);
             eprintln!(
                 "studio: gateway to `{service}` ({}) at http://{local}{}",
@@ -97,6 +104,8 @@ impl Routes {
             );
             router = router.merge(server.router(http)?);
         }
+        let probed = HttpConfig::default().shutdown(shutdown.clone());
+        router = router.merge(probes.router(&credentials.apply(probed, local))?);
         for ready in readiness {
             let _ = ready.await;
         }

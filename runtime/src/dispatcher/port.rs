@@ -13,7 +13,7 @@ use crate::jobs::{
     JobCancelResponse, JobEvent, JobInfo, JobListRequest, JobListResponse, JobPollRequest,
     JobPollResponse, Owner,
 };
-use crate::port::{CallOptions, CallPort, PortEnvelope};
+use crate::port::{CallOptions, CallPort, Gauges, PortEnvelope, READINESS_TIMEOUT, Readiness};
 use crate::{IntoToolError, ResponseEnvelope, Service, ToolError};
 
 impl<S: Service> CallPort for Dispatcher<S> {
@@ -85,5 +85,22 @@ impl<S: Service> CallPort for Dispatcher<S> {
 
     fn job_ttl(&self) -> Duration {
         self.config().job_ttl
+    }
+
+    /// Ready while its job store answers a ping.
+    async fn readiness(&self) -> Readiness {
+        match self.jobs().ping(READINESS_TIMEOUT).await {
+            Ok(()) => Readiness::Ready,
+            Err(why) => Readiness::NotReady(why),
+        }
+    }
+
+    fn gauges(&self) -> Gauges {
+        let (pending, running) = self.jobs().active();
+        Gauges {
+            jobs_pending: Some(pending),
+            jobs_running: Some(running),
+            ..Gauges::default()
+        }
     }
 }

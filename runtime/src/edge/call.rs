@@ -16,20 +16,21 @@
 use std::sync::Arc;
 
 use super::{Answer, JsonObject, Route, Schema, Served, explain, route};
+use crate::metrics::{CallOutcome, Calls};
+use crate::port::{CallOptions, CallPort, PortEnvelope};
+use crate::{Principal, ResponseEnvelope, ToolError, ToolInfo};
 #[cfg(any(feature = "web", all(feature = "client", feature = "hoot")))]
 use crate::Catalogue;
-#[cfg(any(feature = "web", all(feature = "client", feature = "hoot")))]
-use crate::port::CallOptions;
-use crate::port::{CallPort, PortEnvelope};
-use crate::{Principal, ResponseEnvelope, ToolError, ToolInfo};
 
-/// The stage for one port: the port, its catalogue's schema (parsed once)
-/// and what an action tool's `status` says. Cheap to clone.
+/// The stage for one port: the port, its catalogue's schema (parsed once),
+/// what an action tool's `status` says, and the counters of its calls.
+/// Cheap to clone.
 #[derive(Clone)]
 pub(crate) struct Edge<P> {
     port: P,
     schema: Arc<Schema>,
     version: Arc<str>,
+    calls: Calls,
 }
 
 /// A call made ready for the port, or answered without it.
@@ -61,10 +62,12 @@ impl<P: CallPort> Edge<P> {
     /// The stage for `port`; `version` is what `status` reports as the
     /// server's.
     pub(crate) fn new(port: P, schema: Arc<Schema>, version: Arc<str>) -> Self {
+        let calls = Calls::new(<P::Catalogue as crate::Catalogue>::TOOLS, &schema);
         Edge {
             port,
             schema,
             version,
+            calls,
         }
     }
 
@@ -95,8 +98,10 @@ impl<P: CallPort> Edge<P> {
     /// `UNKNOWN_TOOL`, with the closest name when one is close.
     #[cfg(any(feature = "web", all(feature = "client", feature = "hoot")))]
     pub(crate) fn tool(name: &str) -> Result<&'static ToolInfo, ToolError> {
-        <P::Catalogue as Catalogue>::tool(name)
-            .ok_or_else(|| crate::error::unknown_tool_in::<P::Catalogue>(name))
+        <P::Catalogue as Catalogue>::tool(name).ok_or_else(|| {
+            crate::metrics::unknown_tool();
+            crate::error::unknown_tool_in::<P::Catalogue>(name)
+        })
     }
 
     /// Readies a call of `tool` made for `principal`: one whose principal
@@ -104,12 +109,29 @@ impl<P: CallPort> Edge<P> {
     /// its schema does not admit is dropped from `args` (what providers'
     /// strict modes send for a property left out), an action tool's
     /// `action` is routed, and the rest becomes the MsgPack request.
+    ///
+    /// A call the edge answers is counted here; one it readies is counted
+    /// when the door sends it with [`call_port`](Self::call_port).
     pub(crate) fn prepare(
         &self,
         tool: &ToolInfo,
         args: &mut JsonObject,
         principal: Option<&Principal>,
     ) -> Prepared {
+        let clock = self.calls.start();
+        let prepared = self.ready(tool, args, principal);
+        if let Prepared::Answered(answer) = &prepared {
+            let outcome = match answer {
+                Ok(_) => CallOutcome::Ok,
+                Err(e) => CallOutcome::Error(&e.code),
+            };
+            self.calls.record(tool.name, outcome, clock);
+        }
+        prepared
+    }
+
+    /// [`prepare`](Self::prepare) but for the counting.
+    fn ready(&self, tool: &ToolInfo, args: &mut JsonObject, principal: Option<&Principal>) -> Prepared {
         // Before anything else: a caller who may not call the tool learns
         // nothing of it beyond that, not even its actions' help.
         if let Some(Err(e)) = principal.map(|p| p.may_call(tool)) {
@@ -127,6 +149,22 @@ impl<P: CallPort> Edge<P> {
             Ok(request) => Prepared::Call(request),
             Err(e) => Prepared::Answered(Err(e)),
         }
+    }
+
+    /// Sends a call [`prepare`](Self::prepare) readied to the port, and
+    /// counts it by its answer, with the time the port took. A door that
+    /// stops waiting (its client went away) drops the call uncounted.
+    pub(crate) async fn call_port(
+        &self,
+        tool: &ToolInfo,
+        request: Vec<u8>,
+        options: CallOptions,
+    ) -> PortEnvelope<P> {
+        let clock = self.calls.start();
+        let envelope = self.port.call(request, options).await;
+        self.calls
+            .record(tool.name, CallOutcome::of(&envelope), clock);
+        envelope
     }
 
     /// The port's answer to a call of `tool` with `args`, as a door hands
@@ -157,7 +195,7 @@ impl<P: CallPort> Edge<P> {
         match self.prepare(tool, &mut args, options.principal.as_deref()) {
             Prepared::Answered(answer) => Outcome::Edge(answer),
             Prepared::Call(request) => {
-                let envelope = self.port.call(request, options).await;
+                let envelope = self.call_port(tool, request, options).await;
                 Outcome::Port(self.finish(tool, &args, envelope))
             }
         }

@@ -30,6 +30,28 @@ struct ToolSchema {
     name: String,
     #[serde(default)]
     input_schema: JsonObject,
+    /// Its `_meta`: the codes of its typed errors, labels of its calls'
+    /// metrics.
+    #[cfg(feature = "metrics")]
+    #[serde(default, rename = "_meta")]
+    meta: ToolMeta,
+}
+
+/// What the edge reads of a tool's `_meta`.
+#[cfg(feature = "metrics")]
+#[derive(Debug, Default, Deserialize)]
+struct ToolMeta {
+    /// `{"type": …, "codes": [...]}`, for a tool with typed errors.
+    #[serde(default, rename = "toolwright/errors")]
+    errors: Option<ToolErrors>,
+}
+
+/// The codes of a tool's typed errors.
+#[cfg(feature = "metrics")]
+#[derive(Debug, Default, Deserialize)]
+struct ToolErrors {
+    #[serde(default)]
+    codes: Vec<String>,
 }
 
 /// What a catalogue's MCP schema text holds for the edge:
@@ -57,6 +79,16 @@ impl Schema {
             .iter()
             .find(|t| t.name == tool)
             .map(|t| &t.input_schema)
+    }
+
+    /// The codes of the typed errors of the tool with this name.
+    #[cfg(feature = "metrics")]
+    pub(crate) fn error_codes(&self, tool: &str) -> &[String] {
+        self.tools
+            .iter()
+            .find(|t| t.name == tool)
+            .and_then(|t| t.meta.errors.as_ref())
+            .map_or(&[], |errors| &errors.codes)
     }
 
     /// The schemas of one action of an action tool.

@@ -54,6 +54,11 @@ impl Access {
     /// Checks a request for a route anyone on an allowed site may read (the
     /// page): a host or origin not allowed is refused.
     pub(crate) fn check_site(&self, headers: &HeaderMap) -> Result<(), Refusal> {
+        self.site(headers).map_err(counted)
+    }
+
+    /// [`check_site`](Self::check_site) but for the counting.
+    fn site(&self, headers: &HeaderMap) -> Result<(), Refusal> {
         let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
         if !self.hosts.is_empty()
             && !host.is_some_and(|h| self.hosts.iter().any(|a| host_matches(a, h)))
@@ -125,10 +130,10 @@ impl Access {
     }
 
     fn refuse(&self, failure: Failure) -> Refusal {
-        Refusal::Credentials {
+        counted(Refusal::Credentials {
             failure,
             challenge: self.challenge.clone(),
-        }
+        })
     }
 
     /// The `WWW-Authenticate` value of a call refused for lack of `scopes`
@@ -141,6 +146,13 @@ impl Access {
             scopes.join(" ")
         )
     }
+}
+
+/// `refused`, counted in the metrics by its reason: every refusal is
+/// made through here.
+fn counted(refused: Refusal) -> Refusal {
+    crate::metrics::auth_failure(refused.reason());
+    refused
 }
 
 /// The subject of the static bearer token's principal.
@@ -167,6 +179,22 @@ pub(crate) enum Refusal {
         failure: Failure,
         challenge: Arc<str>,
     },
+}
+
+impl Refusal {
+    /// Its `reason` label in the metrics: `host`, `origin`, `missing`,
+    /// `invalid` or `unavailable`.
+    fn reason(&self) -> &'static str {
+        match self {
+            Refusal::Host => "host",
+            Refusal::Origin => "origin",
+            Refusal::Credentials { failure, .. } => match failure {
+                Failure::Missing => "missing",
+                Failure::Invalid(_) => "invalid",
+                Failure::Unavailable(_) => "unavailable",
+            },
+        }
+    }
 }
 
 impl IntoResponse for Refusal {

@@ -51,6 +51,11 @@ pub struct HttpConfig {
     /// tool metadata, events, calls and TOON at `/api/…`. Default on; needs
     /// the `web` feature, without which it does nothing.
     pub web: bool,
+    /// Serves the probes beside the doors: `/healthz`, `/readyz` and,
+    /// with the `metrics` feature, `/metrics` (docs/operations.md).
+    /// Default on. A server that merges several routers on one listener
+    /// turns them off in each and adds [`Probes`](super::Probes) once.
+    pub probes: bool,
     /// Answers a sessionless (2026-07-28) request whose handler sends
     /// nothing before its answer as one `application/json` body rather
     /// than an event stream; one that sends notifications first (progress,
@@ -77,6 +82,7 @@ impl Default for HttpConfig {
             max_body_bytes: 4 * 1024 * 1024,
             shutdown: CancellationToken::new(),
             web: true,
+            probes: true,
             json_response: true,
         }
     }
@@ -89,6 +95,14 @@ impl HttpConfig {
     #[must_use]
     pub fn json_response(mut self, on: bool) -> Self {
         self.json_response = on;
+        self
+    }
+
+    /// Turns the probes (`/healthz`, `/readyz`, `/metrics`) on (the
+    /// default) or off.
+    #[must_use]
+    pub fn probes(mut self, on: bool) -> Self {
+        self.probes = on;
         self
     }
 

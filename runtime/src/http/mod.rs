@@ -24,12 +24,14 @@ mod auth;
 pub(crate) mod body;
 mod config;
 mod failure;
+mod probes;
 mod serve;
 
 pub(crate) use access::Access;
 #[cfg(feature = "auth")]
 pub use auth::Auth;
 pub use config::HttpConfig;
+pub use probes::{HEALTHZ, METRICS, Probes, READYZ};
 pub use serve::{serve, serve_on};
 
 /// The scope that shows a caller every call on the live feed
@@ -51,21 +53,32 @@ pub fn web_router<P: crate::port::CallPort>(
     port: P,
     config: &HttpConfig,
 ) -> Result<axum::Router, crate::ServeError> {
+    let probed = port.clone();
     let edge =
         crate::edge::Edge::for_port(port).map_err(|e| crate::ServeError::Schema(e.to_string()))?;
     let router = crate::web::routes(edge, config).map_err(crate::ServeError::Schema)?;
-    let scopes = <P::Catalogue as crate::Catalogue>::SCOPES;
-    Ok(beside(router, config, scopes))
+    beside(router, config, &probed)
 }
 
-/// The routes every HTTP server adds beside its doors: with
-/// [`HttpConfig::auth`], the resource's metadata (RFC 9728), naming
-/// `scopes`, those the catalogue's tools need.
-pub(crate) fn beside(
+/// The routes every HTTP server adds beside its doors: the probes of
+/// `port` ([`Probes`]) unless [`HttpConfig::probes`] is off, and with
+/// [`HttpConfig::auth`], the resource's metadata (RFC 9728), naming the
+/// scopes the catalogue's tools need.
+///
+/// # Errors
+/// [`ServeError::Config`](crate::ServeError::Config) when MCP's path is a
+/// probe's.
+pub(crate) fn beside<P: crate::port::CallPort>(
     router: axum::Router,
     config: &HttpConfig,
-    scopes: &'static [&'static str],
-) -> axum::Router {
+    port: &P,
+) -> Result<axum::Router, crate::ServeError> {
+    let router = if config.probes {
+        router.merge(Probes::new().port(port.clone()).router(config)?)
+    } else {
+        router
+    };
+    let scopes = <P::Catalogue as crate::Catalogue>::SCOPES;
     #[cfg(feature = "auth")]
     if let Some(auth) = &config.auth {
         let mut scopes = scopes.to_vec();
@@ -74,8 +87,8 @@ pub(crate) fn beside(
         }
         scopes.sort_unstable();
         scopes.dedup();
-        return router.merge(auth::routes(auth, &scopes));
+        return Ok(router.merge(auth::routes(auth, &scopes)));
     }
-    let _ = (config, scopes);
-    router
+    let _ = scopes;
+    Ok(router)
 }

@@ -3,6 +3,7 @@
 //! implementation; a HOOT01 client to remote workers is another, so a
 //! transport in front of either serves the same catalogue the same way.
 
+mod health;
 mod options;
 mod stream;
 
@@ -11,6 +12,7 @@ use std::time::Duration;
 
 use tokio::sync::broadcast;
 
+pub use health::{Gauges, Readiness};
 pub use options::CallOptions;
 pub use stream::{STREAM_CAPACITY, StreamEvent, StreamReceiver, StreamSender, stream_channel};
 
@@ -127,4 +129,23 @@ pub trait CallPort: Clone + Send + Sync + 'static {
 
     /// How long a finished job is kept for `job_status`.
     fn job_ttl(&self) -> Duration;
+
+    /// Whether the port can take calls now, for a readiness probe
+    /// (`/readyz`): a dispatcher when its job store answers, a HOOT01
+    /// client when a backend is in rotation. Answers within about a
+    /// second, whatever it waits on. By default, ready.
+    fn readiness(&self) -> impl Future<Output = Readiness> + Send {
+        std::future::ready(Readiness::Ready)
+    }
+
+    /// What the port holds now: its jobs, its backends, its calls in
+    /// flight, as `/metrics` reports them. Cheap: read at every scrape,
+    /// never scanning a store. By default, nothing.
+    fn gauges(&self) -> Gauges {
+        Gauges::default()
+    }
 }
+
+/// How long a readiness check waits for what it checks (a job store's
+/// answer) before saying the port is not ready.
+pub(crate) const READINESS_TIMEOUT: Duration = Duration::from_secs(1);

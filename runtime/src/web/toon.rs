@@ -212,7 +212,7 @@ async fn run<P: CallPort>(
     let port = edge.port();
     let (stream, mut steps) = stream_channel();
     let mut jobs = port.subscribe();
-    let answer = port.call(request, options.wait_until_done().stream_to(stream));
+    let answer = edge.call_port(tool, request, options.wait_until_done().stream_to(stream));
     tokio::pin!(answer);
     let mut job = None;
     let envelope = loop {

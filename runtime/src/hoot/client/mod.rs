@@ -38,6 +38,7 @@
 //! ```
 
 mod dealers;
+mod health;
 mod jobs;
 mod port;
 pub(crate) mod route;

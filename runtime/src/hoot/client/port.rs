@@ -231,4 +231,12 @@ where
     fn job_ttl(&self) -> Duration {
         self.inner.job_ttl()
     }
+
+    async fn readiness(&self) -> crate::port::Readiness {
+        self.readiness_now().await
+    }
+
+    fn gauges(&self) -> crate::port::Gauges {
+        self.gauges_now()
+    }
 }

@@ -106,6 +106,13 @@ pub trait JobRecords: Send + Sync + 'static {
     fn is_shared(&self) -> bool {
         false
     }
+
+    /// Whether the store answers now: one cheap round trip (Redis:
+    /// `PING`), for a readiness probe. By default `Ok`: a store in this
+    /// process is always there.
+    fn ping(&self) -> StoreFuture<'_, ()> {
+        Box::pin(std::future::ready(Ok(())))
+    }
 }
 
 /// A job's state and owner: [`JobRecords::head`].

@@ -25,6 +25,8 @@ pub(super) struct Running<R> {
     pub(super) token: CancellationToken,
     /// Opened when the job's task has ended.
     pub(super) stopped: Latch,
+    /// Its handler has started: it is running, no longer pending.
+    pub(super) started: bool,
 }
 
 impl<R> Running<R> {

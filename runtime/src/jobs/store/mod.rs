@@ -5,6 +5,7 @@
 mod background;
 mod cancel;
 mod events;
+mod health;
 mod id;
 mod local;
 pub(super) mod poll;
@@ -203,6 +204,7 @@ impl<R: Serialize + Send + 'static> JobStore<R> {
                     waiter: tx,
                     token: token.clone(),
                     stopped: stopped.clone(),
+                    started: false,
                 },
             );
         }
@@ -241,6 +243,9 @@ impl<R: Send + 'static> JobStore<R> {
     /// Records that the job's handler has started. A store that cannot be
     /// reached misses it: the job shows pending until it ends.
     pub(crate) async fn mark_running(&self, job_id: &str) {
+        if let Some(job) = self.local().running.get_mut(job_id) {
+            job.started = true;
+        }
         let _ = self.shared.records.start(job_id, now_ms()).await;
     }
 
@@ -283,6 +288,7 @@ impl<R: Send + 'static> JobStore<R> {
     }
 
     fn finished_event(&self, job_id: &str, tool: &str, ending: &Ending) {
+        crate::metrics::job_finished(ending.state);
         let event = JobEvent::Finished {
             job_id: job_id.to_owned(),
             tool: tool.to_owned(),

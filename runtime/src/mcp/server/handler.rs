@@ -369,6 +369,7 @@ impl<P: CallPort> McpServer<P> {
 /// `-32602` for a tool the catalogue does not have: a call that cannot be
 /// routed is a protocol error, not a tool result.
 pub(in crate::mcp) fn unknown_tool(name: &str) -> ErrorData {
+    crate::metrics::unknown_tool();
     let shown: String = name.chars().take(64).collect();
     ErrorData::invalid_params(
         format!("no tool is named `{shown}`; tools/list gives the tools there are"),

@@ -121,7 +121,7 @@ impl<P: CallPort> McpServer<P> {
                 watched = Some(Watched::from_poll(args));
             }
         }
-        let call = self.shared.edge.port().call(request, options);
+        let call = self.shared.edge.call_port(tool, request, options);
         tokio::pin!(call);
         let envelope = loop {
             tokio::select! {

@@ -456,4 +456,13 @@ impl JobRecords for RedisJobs {
     fn is_shared(&self) -> bool {
         true
     }
+
+    fn ping(&self) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            redis::cmd("PING")
+                .query_async::<()>(&mut self.connection())
+                .await
+                .map_err(|e| self.error(&e))
+        })
+    }
 }

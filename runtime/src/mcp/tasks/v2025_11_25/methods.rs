@@ -215,9 +215,9 @@ impl<P: CallPort> McpServer<P> {
         // The call runs to its end in the background; the task is its job,
         // made when the job starts.
         let (tx, mut stream) = stream_channel();
-        let port = self.shared.edge.port().clone();
+        let edge = self.shared.edge.clone();
         let options = options.wait_until_done().stream_to(tx);
-        let mut call = tokio::spawn(async move { port.call(request, options).await });
+        let mut call = tokio::spawn(async move { edge.call_port(tool, request, options).await });
         loop {
             match stream.recv().await {
                 Some(StreamEvent::Start { job_id, .. }) => {

@@ -101,6 +101,7 @@ impl<P: CallPort> McpServer<P> {
             // on any replica.
             sessions = Sessions::shared(shared.events());
         }
+        let port = self.shared.edge.port().clone();
         let inner: Inner<P> = StreamableHttpService::new(
             move || Ok(self.for_session()),
             Arc::new(sessions),
@@ -117,7 +118,6 @@ impl<P: CallPort> McpServer<P> {
             Some(web) => router.merge(web),
             None => router,
         };
-        let scopes = <P::Catalogue as crate::Catalogue>::SCOPES;
-        Ok(crate::http::beside(router, &config, scopes))
+        crate::http::beside(router, &config, &port)
     }
 }

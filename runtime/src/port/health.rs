@@ -1,0 +1,37 @@
+//! What a port tells an orchestrator: whether it can take calls now
+//! ([`Readiness`], `/readyz`) and what it holds now ([`Gauges`], read at
+//! each scrape of `/metrics`).
+
+/// Whether a port can take calls now: what `/readyz` answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Readiness {
+    /// It can.
+    Ready,
+    /// It cannot, and why, for people: a job store that does not answer,
+    /// a gateway with no backend in rotation.
+    NotReady(String),
+}
+
+impl Readiness {
+    /// Whether it is [`Ready`](Readiness::Ready).
+    pub fn is_ready(&self) -> bool {
+        matches!(self, Readiness::Ready)
+    }
+}
+
+/// What a port holds now, each `None` where the port has no such thing: a
+/// dispatcher has jobs and no backends, a HOOT01 client the reverse.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Gauges {
+    /// Jobs this process accepted whose handler has not started.
+    pub jobs_pending: Option<u64>,
+    /// Jobs whose handler runs in this process.
+    pub jobs_running: Option<u64>,
+    /// Backends (HOOT01 workers) in rotation.
+    pub workers_live: Option<u64>,
+    /// Backends configured, in rotation or not.
+    pub workers: Option<u64>,
+    /// HOOT01 calls sent to a backend and not yet answered.
+    pub hoot_in_flight: Option<u64>,
+}
