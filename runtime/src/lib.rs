@@ -44,6 +44,8 @@ pub mod http;
 pub mod jobs;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+#[cfg(feature = "otel")]
+pub mod otel;
 pub mod port;
 mod principal;
 #[cfg(any(feature = "mcp", feature = "web"))]
