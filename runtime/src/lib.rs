@@ -45,6 +45,8 @@ pub mod jobs;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 mod metrics;
+#[cfg(feature = "otel")]
+pub mod otel;
 pub mod port;
 mod principal;
 #[cfg(any(feature = "mcp", feature = "web"))]

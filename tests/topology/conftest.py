@@ -196,10 +196,11 @@ def deployment() -> Iterator[Deployment]:
 
 
 @asynccontextmanager
-async def connect(url: str, principal: str = "alice") -> AsyncIterator[Client]:
+async def connect(url: str, principal: str = "alice", headers: dict[str, str] | None = None) -> AsyncIterator[Client]:
     """The official client, as one principal: the bearer token it shows
-    names the owner of its jobs on every gateway."""
-    http = create_mcp_http_client(headers={"Authorization": f"Bearer {principal}"})
+    names the owner of its jobs on every gateway. `headers` go on each of
+    its HTTP requests too."""
+    http = create_mcp_http_client(headers={"Authorization": f"Bearer {principal}"} | (headers or {}))
     async with http:
         transport = streamable_http_client(url, http_client=http)
         async with Client(transport, read_timeout_seconds=30) as client:

@@ -51,6 +51,10 @@
 //!   polled and cancelled through any, and a dead worker's jobs are
 //!   reported `INTERRUPTED`.
 //!
+//! - `serve` and `gateway` take `--otlp URL` (or
+//!   `$OTEL_EXPORTER_OTLP_ENDPOINT`): each call's spans go to the
+//!   OpenTelemetry collector at URL over OTLP/HTTP (docs/tracing.md).
+//!
 //! Content is stored under `$STUDIO_DATA`, by default a `toolwright-studio`
 //! folder in the system's temporary directory. For tests of a deployment,
 //! `$STUDIO_JOB_LEASE_MS` sets how long a worker's lease on its jobs lasts
@@ -60,6 +64,7 @@
 mod credentials;
 mod curve;
 mod routes;
+mod telemetry;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -96,15 +101,35 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         || std::env::temp_dir().join("toolwright-studio"),
         PathBuf::from,
     );
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.as_slice() {
-        [] => tour(&data_dir).await,
-        [call, tool] if call == "call" => call_one(&data_dir, tool, "{}").await,
-        [call, tool, json] if call == "call" => call_one(&data_dir, tool, json).await,
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    // Servers export spans when asked; the tour and one-off calls do not.
+    let service = match args.as_slice() {
+        [serve, hoot, ..] if serve == "serve" && hoot == "--hoot" => Some("studio-worker"),
+        [serve, ..] if serve == "serve" => Some("studio"),
+        [gateway, ..] if gateway == "gateway" => Some("studio-gateway"),
+        _ => None,
+    };
+    let telemetry = match service {
+        Some(service) => telemetry::take(&mut args, service)?,
+        None => None,
+    };
+    let ran = dispatch(&data_dir, &args).await;
+    // Spans still batched are sent before the process ends.
+    if let Some(telemetry) = telemetry {
+        telemetry.shutdown().await;
+    }
+    ran
+}
+
+async fn dispatch(data_dir: &Path, args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
+    match args {
+        [] => tour(data_dir).await,
+        [call, tool] if call == "call" => call_one(data_dir, tool, "{}").await,
+        [call, tool, json] if call == "call" => call_one(data_dir, tool, json).await,
         [serve, hoot, rest @ ..] if serve == "serve" && hoot == "--hoot" => {
-            serve_hoot(&data_dir, rest).await
+            serve_hoot(data_dir, rest).await
         }
-        [serve, mode, rest @ ..] if serve == "serve" => serve_mcp(&data_dir, mode, rest).await,
+        [serve, mode, rest @ ..] if serve == "serve" => serve_mcp(data_dir, mode, rest).await,
         [gateway, rest @ ..] if gateway == "gateway" => serve_gateway(rest).await,
         [keygen, path] if keygen == "keygen" => curve::keygen(path),
         _ => Err(USAGE.into()),
@@ -122,6 +147,7 @@ STORE: memory | PATH (a redb file) | redis://HOST:PORT/DB; default $STUDIO_JOBS,
 AUTH: [--auth-issuer URL]... [--auth-audience URI] [--token T (default $STUDIO_TOKEN)]
 CURVE_SERVER: --curve-secret FILE --curve-allow FILE_OR_DIR [--curve-allow FILE_OR_DIR]...
 CURVE_CLIENT: --curve-secret FILE --curve-server FILE (the backends' public key)
+serve and gateway take --otlp URL (default $OTEL_EXPORTER_OTLP_ENDPOINT): spans to that OTLP/HTTP collector
 keygen writes PATH (the secret key, mode 0600) and PATH.pub (the public key)";
 
 /// Takes `flag` out of `args`: whether it was there.

@@ -13,6 +13,8 @@ mod port;
 mod runner;
 mod sink;
 mod stream;
+#[cfg(feature = "otel")]
+mod traced;
 
 use std::sync::Arc;
 use tokio::sync::broadcast;
@@ -232,7 +234,11 @@ impl<S: Service> Dispatcher<S> {
         request: RequestOf<S>,
         options: CallOptions,
     ) -> ResponseEnvelope<ResponseOf<S>> {
-        match self.answer_inline(request, envelope) {
+        #[cfg(feature = "otel")]
+        let inline = self.answer_inline_traced(request, &options);
+        #[cfg(not(feature = "otel"))]
+        let inline = self.answer_inline(request, envelope);
+        match inline {
             Ok(envelope) => envelope,
             Err(request) => self.call_valid(request, options).await,
         }

@@ -51,6 +51,8 @@ impl<S: Service> Dispatcher<S> {
                 info.tool.name,
                 paging::call(&self.inner.service, request, cx, scope),
             );
+            #[cfg(feature = "otel")]
+            let handler = crate::otel::handler(options.span.clone(), info.tool.name, handler);
             // No job to cancel: dropping the handler's future stops it at
             // its next `.await`.
             return tokio::select! {

@@ -37,6 +37,9 @@ pub(super) struct Requester {
     pub(super) caller: Option<Arc<dyn Caller>>,
     /// Who the call is made for, as its door authenticated them.
     pub(super) principal: Option<Arc<Principal>>,
+    /// The span of the call that starts the job.
+    #[cfg(feature = "otel")]
+    pub(super) span: Option<tracing::Span>,
 }
 
 impl Requester {
@@ -45,6 +48,8 @@ impl Requester {
             owner: options.owner.clone(),
             caller: options.caller.clone(),
             principal: options.principal.clone(),
+            #[cfg(feature = "otel")]
+            span: options.span.clone(),
         }
     }
 }
@@ -81,6 +86,8 @@ pub(super) async fn spawn<S: Service>(
         owner,
         caller,
         principal,
+        #[cfg(feature = "otel")]
+        span,
     } = requester;
     let job = inner.jobs.create(tool, info.timing, waiter, owner).await?;
     if let Some(tx) = &stream {
@@ -97,13 +104,17 @@ pub(super) async fn spawn<S: Service>(
         .with_caller(caller)
         .with_principal(principal);
     let handler = paging::call(&inner.service, request, cx, scope);
+    #[cfg(feature = "otel")]
+    let job_span = crate::otel::job(span.as_ref(), tool, &job.id);
+    #[cfg(feature = "otel")]
+    let handler = crate::otel::handler(Some(job_span.clone()), tool, handler);
 
     let store = inner.jobs.clone();
     let grace = inner.config.cancel_grace;
     let job_id = job.id.clone();
     let token = job.token;
     let stop_guard = job.stop_guard;
-    runtime.spawn(async move {
+    let run = async move {
         let _stop_guard = stop_guard;
         // Cancelled before it started: the store has recorded that already.
         if token.is_cancelled() {
@@ -111,8 +122,13 @@ pub(super) async fn spawn<S: Service>(
         }
         store.mark_running(&job_id).await;
         let outcome = supervise(tool, handler, &token, grace).await;
+        #[cfg(feature = "otel")]
+        crate::otel::record_outcome(&tracing::Span::current(), &outcome);
         store.finish(&job_id, outcome).await;
-    });
+    };
+    #[cfg(feature = "otel")]
+    let run = tracing::Instrument::instrument(run, job_span);
+    runtime.spawn(run);
     Ok(Spawned {
         job_id: job.id,
         waiter: job.waiter,

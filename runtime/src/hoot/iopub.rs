@@ -35,6 +35,11 @@ pub struct CallEvent {
     /// The job, for `job_started`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub job_id: Option<String>,
+    /// The W3C `traceparent` of the worker's span for the call, when the
+    /// server records spans (feature `otel`): the event belongs to that
+    /// trace, and the job of a `job_started` runs in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traceparent: Option<String>,
 }
 
 impl CallEvent {
@@ -46,6 +51,7 @@ impl CallEvent {
             outcome: "start".into(),
             code: None,
             job_id: None,
+            traceparent: traceparent(),
         }
     }
 
@@ -69,6 +75,7 @@ impl CallEvent {
             outcome: outcome.into(),
             code,
             job_id,
+            traceparent: traceparent(),
         }
     }
 
@@ -82,6 +89,14 @@ impl CallEvent {
         let topic = format!("{CALL_TOPIC}{}/{}/{kind}", self.tool, self.request_id);
         Some([topic.into_bytes(), codec::to_msgpack(self).ok()?])
     }
+}
+
+/// The trace of the call being served (see [`CallEvent::traceparent`]).
+fn traceparent() -> Option<String> {
+    #[cfg(feature = "otel")]
+    return super::traced::current_traceparent();
+    #[cfg(not(feature = "otel"))]
+    None
 }
 
 /// The two frames that publish `event` of a job running `tool`.

@@ -41,6 +41,8 @@ pub mod iopub;
 mod mailbox;
 mod server;
 mod talk;
+#[cfg(feature = "otel")]
+mod traced;
 
 pub use body::{CallBody, encode_call};
 pub use client::{BackendState, BackendStatus, Client, ClientConfig};

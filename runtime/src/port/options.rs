@@ -48,6 +48,11 @@ pub struct CallOptions {
     /// handler reads it from its context. A door checks the principal's
     /// scopes against the tool's before it calls the port.
     pub principal: Option<Arc<Principal>>,
+    /// The span of the call (feature `otel`): the handler's and the job's
+    /// spans are its children, and a HOOT01 client sends its context on
+    /// in frame 5. `None`: the current span, if any.
+    #[cfg(feature = "otel")]
+    pub span: Option<tracing::Span>,
 }
 
 impl CallOptions {
@@ -98,6 +103,15 @@ impl CallOptions {
     #[must_use]
     pub fn caller(mut self, caller: Arc<dyn Caller>) -> Self {
         self.caller = Some(caller);
+        self
+    }
+
+    /// Makes the call inside `span` (feature `otel`): see
+    /// [`CallOptions::span`].
+    #[cfg(feature = "otel")]
+    #[must_use]
+    pub fn in_span(mut self, span: tracing::Span) -> Self {
+        self.span = Some(span);
         self
     }
 

@@ -47,7 +47,13 @@ pub(super) async fn serve<P: CallPort>(
         Ok(tool) => tool,
         Err(e) => return answer::<()>(&ResponseEnvelope::Error(e)),
     };
+    #[cfg(feature = "otel")]
+    let span = super::traced::span(tool.name, &headers, principal.as_ref());
     let mut options = super::call_options(principal);
+    #[cfg(feature = "otel")]
+    {
+        options.span = Some(span.clone());
+    }
     if let Some(wait) = query_values(uri.query().unwrap_or(""), "wait").first() {
         options = match (wait.as_str(), wait.parse::<u64>()) {
             ("done", _) => options.wait_until_done(),
@@ -59,7 +65,13 @@ pub(super) async fn serve<P: CallPort>(
             }
         };
     }
-    match web.edge.call(tool, args, options).await {
+    let call = web.edge.call(tool, args, options);
+    #[cfg(feature = "otel")]
+    let call = tracing::Instrument::instrument(call, span.clone());
+    let outcome = call.await;
+    #[cfg(feature = "otel")]
+    super::traced::record(&span, &outcome);
+    match outcome {
         Outcome::Port(envelope) => answer(&envelope),
         Outcome::Edge(Ok(edge)) => answer(&ResponseEnvelope::Success(edge.value)),
         // The caller lacks a scope: HTTP says so as RFC 6750 does.

@@ -7,6 +7,8 @@ mod events;
 mod page;
 mod tools;
 mod toon;
+#[cfg(feature = "otel")]
+mod traced;
 
 use std::sync::Arc;
 

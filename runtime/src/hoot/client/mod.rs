@@ -477,10 +477,10 @@ impl<C> Client<C> {
             principal: options.principal.clone(),
         }
         .encode();
-        self.inner.outbox.push(Cmd::Send {
-            backend,
-            message: Message::request(id, self.inner.config.service.as_str(), body),
-        });
+        let message = Message::request(id, self.inner.config.service.as_str(), body);
+        #[cfg(feature = "otel")]
+        let message = super::traced::stamp(message, options);
+        self.inner.outbox.push(Cmd::Send { backend, message });
         let mut cancelling = false;
         // The caller's answers to the handler's questions, being thought
         // of; dropped (and so abandoned) when the call ends.

@@ -76,6 +76,8 @@ pub(super) async fn serve<P: CallPort>(
         owner,
         caller: caller.clone().map(|c| c as Arc<dyn crate::caller::Caller>),
         principal,
+        #[cfg(feature = "otel")]
+        span: crate::otel::current(),
     };
     let reply = |body: Vec<u8>, last: bool| Out::Reply {
         peer: peer.clone(),

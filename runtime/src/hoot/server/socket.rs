@@ -383,12 +383,12 @@ impl<P: CallPort> Thread<P> {
         self.shared
             .in_flight
             .store(self.in_flight.len(), Ordering::Release);
-        let serve = Box::pin(calls::serve(
-            self.port.clone(),
-            self.shared.clone(),
-            call,
-            token,
-        ));
+        #[cfg(feature = "otel")]
+        let span = crate::hoot::traced::worker(&message, &call.request);
+        let serve = calls::serve(self.port.clone(), self.shared.clone(), call, token);
+        #[cfg(feature = "otel")]
+        let serve = tracing::Instrument::instrument(serve, span);
+        let serve = Box::pin(serve);
         self.serve(serve);
     }
 

@@ -98,7 +98,15 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         // task machinery, the port's own future) made every request's
         // task kilobytes large; each method that awaits the port or a
         // task store is boxed, so the task holds a pointer (BENCHMARKS.md).
-        Box::pin(self.answer_call(request, context)).await
+        #[cfg(feature = "otel")]
+        let span = super::traced::span(&request, &context);
+        let answer = Box::pin(self.answer_call(request, context));
+        #[cfg(feature = "otel")]
+        let answer = tracing::Instrument::instrument(answer, span.clone());
+        let answered = answer.await;
+        #[cfg(feature = "otel")]
+        super::traced::record(&span, &answered);
+        answered
     }
 
     async fn get_task(

@@ -7,6 +7,8 @@ mod listing;
 mod owner;
 #[cfg(feature = "redis")]
 mod shared_session;
+#[cfg(feature = "otel")]
+mod traced;
 
 #[cfg(feature = "redis")]
 pub(in crate::mcp) use shared_session::session_id;

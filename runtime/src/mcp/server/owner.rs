@@ -17,6 +17,10 @@ impl<P: CallPort> McpServer<P> {
         }
         // The owner after the principal: with shared jobs there is none.
         options.owner = self.owner_of(extensions);
+        #[cfg(feature = "otel")]
+        {
+            options.span = crate::otel::current();
+        }
         options
     }
 

@@ -181,6 +181,8 @@ impl<P: CallPort> McpServer<P> {
         envelope: PortEnvelope<P>,
     ) -> CallToolResult {
         let envelope = self.shared.edge.finish(tool, args, envelope);
+        #[cfg(feature = "otel")]
+        crate::otel::record_at_door(&tracing::Span::current(), &envelope);
         result::from_envelope(envelope, <P::Catalogue as Catalogue>::CONTENT)
     }
 }
