@@ -206,6 +206,17 @@ impl<S: Service> Dispatcher<S> {
         if let Err(violation) = request.validate() {
             return Ok(finish(Err(violation.into())));
         }
+        self.answer_valid_inline(request, finish)
+    }
+
+    /// [`answer_inline`](Self::answer_inline) of a request already
+    /// validated.
+    #[inline]
+    pub(crate) fn answer_valid_inline<T>(
+        &self,
+        request: RequestOf<S>,
+        finish: impl Fn(Outcome<ResponseOf<S>>) -> T,
+    ) -> Result<T, RequestOf<S>> {
         let info = S::Catalogue::call_info(&request);
         if info.timing != ToolTiming::Sync || info.tool.builtin {
             return Err(request);
