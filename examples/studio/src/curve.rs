@@ -11,8 +11,15 @@ use toolwright::hoot::{KeyPair, PublicKey, ServerStats};
 type Error = Box<dyn std::error::Error>;
 
 /// `keygen PATH`: a new key pair, the secret certificate at PATH (mode
-/// 0600) and the public one at PATH.pub.
+/// 0600) and the public one at PATH.pub, in PATH's folder, made if need be.
 pub(crate) fn keygen(path: &str) -> Result<(), Error> {
+    if let Some(folder) = Path::new(path)
+        .parent()
+        .filter(|f| !f.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(folder)
+            .map_err(|e| format!("cannot make the folder `{}`: {e}", folder.display()))?;
+    }
     let keys = KeyPair::generate()?;
     let public = keys.save(path)?;
     eprintln!(
