@@ -164,7 +164,12 @@ def deployment() -> Iterator[Deployment]:
             for n in range(3):
                 port = free_port()
                 endpoint = f"tcp://127.0.0.1:{port}"
-                argv = [str(studio_bin()), "serve", "--hoot", endpoint, "--jobs", redis.url]
+                # Loopback only gateways reach: a gateway that authenticates
+                # its callers may forward them in plain text.
+                argv = [
+                    str(studio_bin()), "serve", "--hoot", endpoint, "--jobs", redis.url,
+                    "--trust-plain-gateways",
+                ]
                 worker_env = env | {"STUDIO_DATA": str(root / f"worker-{n}")}
                 worker = launch(argv, worker_env, port)
                 deployment.launches[worker.pid] = (argv, worker_env, port)

@@ -106,10 +106,16 @@ async def test_metrics_are_prometheus_text_that_counts_a_call(deployment: Deploy
     status, headers, _ = get(f"{url}/metrics")
     assert status == 401
     assert str(headers["WWW-Authenticate"]).startswith("Bearer"), headers
-    status, headers, text = get(f"{url}/metrics", token="s3cret")
-    assert status == 200, text
+    # Ready is one worker in rotation; the others join within a heartbeat.
+    deadline = time.monotonic() + 10
+    while True:
+        status, headers, text = get(f"{url}/metrics", token="s3cret")
+        assert status == 200, text
+        before = samples(text)
+        if before[series("toolwright_workers_live")] == 3 or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
     assert str(headers["Content-Type"]).startswith("text/plain; version=0.0.4"), headers
-    before = samples(text)
     ok = series("toolwright_calls_total", tool="add", outcome="ok")
     assert before.get(ok, 0) == 0, text
     assert before[series("toolwright_workers_live")] == 3, text
