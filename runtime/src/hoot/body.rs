@@ -184,6 +184,18 @@ pub fn encode_call(request: &[u8], wait: Option<Duration>, stream: bool) -> Vec<
     .encode()
 }
 
+/// The tool a request names, for IOPub topics and spans; `_` when it
+/// names none.
+pub(crate) fn tool_of(request: &[u8]) -> String {
+    #[derive(serde::Deserialize)]
+    struct Tagged {
+        tool: String,
+    }
+    crate::codec::from_msgpack::<Tagged>(request, Limits::default())
+        .map(|t| t.tool)
+        .unwrap_or_else(|_| "_".into())
+}
+
 /// The envelope `{"error": {"code": code, "message": message}}`, as
 /// `ResponseEnvelope::Error` encodes it.
 pub(crate) fn error_body(code: &str, message: &str) -> Vec<u8> {

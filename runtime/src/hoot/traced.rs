@@ -2,12 +2,10 @@
 //! carries the calling span's context to the worker, whose span for the
 //! call is that context's child.
 
-use serde::Deserialize;
 use tracing::Span;
 use tracing::field::Empty;
 
 use super::frame::{Message, Traceparent};
-use crate::codec;
 use crate::port::CallOptions;
 
 /// `message` with the context of the call's span (or the current span) in
@@ -35,24 +33,13 @@ pub(crate) fn worker(message: &Message, request: &[u8]) -> Span {
     if span.is_disabled() {
         return span;
     }
-    let tool = tool_of(request);
+    let tool = crate::hoot::body::tool_of(request);
     span.record("otel.name", format!("worker {tool}"));
     span.record("gen_ai.tool.name", tool.as_str());
     span.record("toolwright.hoot.request_id", message.request_id.to_string());
     let traceparent = message.traceparent.as_ref().map(Traceparent::as_str);
     crate::otel::adopt(&span, traceparent, None);
     span
-}
-
-/// The tool a request names; `_` when it names none.
-fn tool_of(request: &[u8]) -> String {
-    #[derive(Deserialize)]
-    struct Tagged {
-        tool: String,
-    }
-    codec::from_msgpack::<Tagged>(request, codec::Limits::default())
-        .map(|t| t.tool)
-        .unwrap_or_else(|_| "_".into())
 }
 
 /// The current span's context, for an IOPub event of the call it serves.

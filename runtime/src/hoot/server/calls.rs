@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde::Deserialize;
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
@@ -56,7 +55,7 @@ pub(super) async fn serve<P: CallPort>(
         principal,
     } = call;
     let tool = if shared.publishing {
-        tool_of(&request)
+        crate::hoot::body::tool_of(&request)
     } else {
         String::new()
     };
@@ -131,17 +130,6 @@ pub(super) async fn serve<P: CallPort>(
 /// A stream event as the body of its non-final Reply.
 fn stream_body(event: StreamEvent) -> Vec<u8> {
     codec::to_msgpack(&event.into_envelope::<()>()).unwrap_or_default()
-}
-
-/// The tool a request names, for IOPub topics; `_` when it names none.
-fn tool_of(request: &[u8]) -> String {
-    #[derive(Deserialize)]
-    struct Tagged {
-        tool: String,
-    }
-    codec::from_msgpack::<Tagged>(request, codec::Limits::default())
-        .map(|t| t.tool)
-        .unwrap_or_else(|_| "_".into())
 }
 
 /// Publishes every job event of the port until the server stops.
