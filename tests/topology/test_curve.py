@@ -4,13 +4,16 @@ alone, the official MCP client calling through the gateway. A gateway
 whose key the worker does not allow serves no call. A gateway that
 authenticates its callers forwards each one's principal, which a CURVE
 worker believes and a plain-text worker refuses unless it trusts its
-network."""
+network. The worker's own probes count the handshakes it refused."""
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import tempfile
+import time
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +31,18 @@ class Secured:
 
     root: Path
     worker: str
+    probes: str
     processes: list[subprocess.Popen[bytes]]
+
+    def refused(self, reason: str) -> float:
+        """The worker's count of CURVE handshakes refused for `reason`,
+        from its `/metrics` (which takes the probes' token)."""
+        request = urllib.request.Request(f"{self.probes}/metrics", headers={"Authorization": "Bearer probe-token"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            text = response.read().decode()
+        found = re.search(rf'^toolwright_hoot_auth_failures_total\{{reason="{reason}"\}} (\S+)$', text, re.M)
+        assert found, text
+        return float(found.group(1))
 
     def gateway(self, key: str | None, *extra: str, worker: str | None = None) -> str:
         """Starts a gateway with the key pair `key` (none: plain text) in
@@ -63,16 +77,17 @@ def secured() -> Iterator[Secured]:
         root = Path(scratch)
         for name in ("worker", "gateway", "intruder"):
             keygen(root / name)
-        port = free_port()
+        port, probes = free_port(), free_port()
         worker = f"tcp://127.0.0.1:{port}"
         argv = [
             str(studio_bin()), "serve", "--hoot", worker,
             "--curve-secret", str(root / "worker"), "--curve-allow", str(root / "gateway.pub"),
+            "--probes", f"127.0.0.1:{probes}", "--token", "probe-token",
         ]
         env = os.environ | {"STUDIO_DATA": str(root / "data")}
-        processes = [launch(argv, env, port)]
+        processes = [launch(argv, env, probes)]
         try:
-            yield Secured(root, worker, processes)
+            yield Secured(root, worker, f"http://127.0.0.1:{probes}", processes)
         finally:
             for process in processes:
                 process.terminate()
@@ -87,6 +102,7 @@ def secured() -> Iterator[Secured]:
 async def test_a_curve_gateway_serves_mcp_calls_from_a_curve_worker(secured: Secured) -> None:
     async with connect(secured.gateway("gateway")) as client:
         assert structured(await client.call_tool("add", {"a": 2, "b": 40})) == {"result": 42}
+    assert secured.refused("key") == 0
 
 
 async def test_a_gateway_the_worker_does_not_allow_serves_no_call(secured: Secured) -> None:
@@ -94,6 +110,11 @@ async def test_a_gateway_the_worker_does_not_allow_serves_no_call(secured: Secur
         error = tool_error(await client.call_tool("add", {"a": 2, "b": 40}))
         assert error["code"] == "UNAVAILABLE", error
         assert "CURVE handshake" in error["message"], error
+    # Counted by the worker as its socket thread answers the ZAP request.
+    deadline = time.monotonic() + 10
+    while secured.refused("key") == 0:
+        assert time.monotonic() < deadline, "the refusal was not counted"
+        time.sleep(0.05)
 
 
 async def test_an_authenticating_gateway_forwards_its_caller_to_a_curve_worker(

@@ -35,6 +35,10 @@
 //!   `--token`) forwards each caller's principal and scopes; a backend
 //!   believes them only from a gateway it let in by its CURVE key, or,
 //!   with `--trust-plain-gateways`, from any peer on its network.
+//! - `serve --hoot … --probes ADDR` serves `/healthz`, `/readyz` (not
+//!   ready while it drains) and `/metrics` (its calls in flight, its
+//!   refusals) on an HTTP listener of their own; `/metrics` takes the
+//!   AUTH flags' credentials.
 //! - `serve --hoot` takes `--service NAME` (again for more names) to answer
 //!   only Requests for those services, refusing others with
 //!   `UNKNOWN_SERVICE`; `gateway --service NAME` names the service in its
@@ -76,6 +80,7 @@ use studio::{
 };
 use toolwright::codec::{self, Limits};
 use toolwright::hoot::{Client, ClientConfig, Server, ServerConfig};
+use toolwright::http::Probes;
 use toolwright::jobs::JobEvent;
 use toolwright::mcp::{HttpConfig, McpServer};
 use toolwright::port::CallPort;
@@ -138,7 +143,7 @@ async fn dispatch(data_dir: &Path, args: &[String]) -> Result<(), Box<dyn std::e
 
 const USAGE: &str = "usage: studio [call TOOL [JSON]
               | serve (--stdio | --http [ADDR] [AUTH]) [LISTING] [--jobs STORE]
-              | serve --hoot ENDPOINT [--iopub ENDPOINT] [--service NAME]... [--jobs STORE] [CURVE_SERVER] [--trust-plain-gateways]
+              | serve --hoot ENDPOINT [--iopub ENDPOINT] [--service NAME]... [--jobs STORE] [CURVE_SERVER] [--trust-plain-gateways] [--probes ADDR [AUTH]]
               | gateway --backend ENDPOINT... [--iopub ENDPOINT...] [--service NAME] (--stdio | --http [ADDR] [AUTH]) [LISTING] [--jobs STORE] [CURVE_CLIENT]
               | gateway --route NAME=ENDPOINT... --http [ADDR] [AUTH] [LISTING] [--jobs STORE] [CURVE_CLIENT]
               | keygen PATH]
@@ -464,6 +469,13 @@ async fn serve_hoot(data_dir: &Path, rest: &[String]) -> Result<(), Box<dyn std:
     let services = take_services(&mut rest)?;
     let curve = curve::take_server(&mut rest)?;
     let trust_plain = take_flag(&mut rest, "--trust-plain-gateways");
+    let probes = take_probes(&mut rest)?;
+    // Credentials guard the probes' `/metrics`; without `--probes` their
+    // flags are left to be refused as the usage says.
+    let credentials = match probes {
+        Some(_) => credentials::Credentials::take(&mut rest)?,
+        None => credentials::Credentials::default(),
+    };
     let (endpoint, iopub) = match rest.as_slice() {
         [endpoint] => (endpoint, None),
         [endpoint, flag, iopub] if flag == "--iopub" => (endpoint, Some(iopub)),
@@ -483,6 +495,15 @@ async fn serve_hoot(data_dir: &Path, rest: &[String]) -> Result<(), Box<dyn std:
     }
     config = config.trust_plain_peers(trust_plain);
     let server = Server::serve(dispatcher.clone(), config)?;
+    let probing = match probes {
+        Some(addr) => {
+            let probes = Probes::new()
+                .port(dispatcher.clone())
+                .hoot_server(server.meter());
+            Some(serve_probes(&addr, probes, &credentials).await?)
+        }
+        None => None,
+    };
     match server.iopub_endpoint() {
         Some(iopub) => eprintln!(
             "studio: serving HOOT01 at {}, IOPub at {iopub}",
@@ -493,11 +514,53 @@ async fn serve_hoot(data_dir: &Path, rest: &[String]) -> Result<(), Box<dyn std:
     stopped().await?;
     eprintln!("studio: draining the calls in flight");
     let stats = server.stats();
+    // `/readyz` says so while the calls drain; the probes stop after.
     server.shutdown(Duration::from_secs(10)).await;
+    if let Some(probing) = probing {
+        probing.cancel();
+    }
     curve::report(&stats, secured);
     // The jobs still running are cancelled and recorded so.
     dispatcher.shutdown().await;
     Ok(())
+}
+
+/// Takes `--probes ADDR` out of `args`.
+fn take_probes(args: &mut Vec<String>) -> Result<Option<String>, Box<dyn std::error::Error>> {
+    let Some(at) = args.iter().position(|a| a == "--probes") else {
+        return Ok(None);
+    };
+    if at + 1 >= args.len() {
+        return Err("--probes needs an address to listen on, such as 127.0.0.1:9102".into());
+    }
+    let addr = args.remove(at + 1);
+    args.remove(at);
+    Ok(Some(addr))
+}
+
+/// Serves `probes` (`/healthz`, `/readyz`, `/metrics`) over HTTP at
+/// `addr` until the token it returns is cancelled.
+async fn serve_probes(
+    addr: &str,
+    probes: Probes,
+    credentials: &credentials::Credentials,
+) -> Result<tokio_util::sync::CancellationToken, Box<dyn std::error::Error>> {
+    let listener = listen(Some(addr)).await?;
+    let local = listener.local_addr()?;
+    let stop = tokio_util::sync::CancellationToken::new();
+    let config = credentials.apply(HttpConfig::default().shutdown(stop.clone()), local);
+    let router = probes.router(&config)?;
+    eprintln!("studio: probes at http://{local}/healthz, /readyz and /metrics");
+    let stopped = stop.clone().cancelled_owned();
+    tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, router)
+            .with_graceful_shutdown(stopped)
+            .await
+        {
+            eprintln!("studio: the probes stopped: {e}");
+        }
+    });
+    Ok(stop)
 }
 
 /// Waits for Ctrl-C or, on Unix, SIGTERM.

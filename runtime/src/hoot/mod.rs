@@ -52,4 +52,4 @@ pub use frame::{
     Command, ContentType, FRAMES, FrameError, MAGIC, MAX_SERVICE_LEN, Message, Refused, RequestId,
     TRACEPARENT_LEN, Traceparent, decode, encode,
 };
-pub use server::{Server, ServerConfig, ServerHandle, ServerStats};
+pub use server::{Server, ServerConfig, ServerHandle, ServerMeter, ServerStats};

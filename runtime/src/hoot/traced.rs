@@ -3,16 +3,15 @@
 //! call is that context's child.
 
 use tracing::Span;
-use tracing::field::Empty;
 
-use super::frame::{Message, Traceparent};
+use super::frame::Message;
 use crate::port::CallOptions;
 
 /// `message` with the context of the call's span (or the current span) in
 /// frame 5; unchanged when no span is recorded.
 pub(crate) fn stamp(message: Message, options: &CallOptions) -> Message {
     let span = options.span.clone().unwrap_or_else(Span::current);
-    match crate::otel::traceparent(&span).and_then(|t| Traceparent::parse(t.as_bytes())) {
+    match crate::otel::traceparent(&span) {
         Some(traceparent) => message.with_traceparent(traceparent),
         None => message,
     }
@@ -21,28 +20,34 @@ pub(crate) fn stamp(message: Message, options: &CallOptions) -> Message {
 /// The worker's span for the call `message` carries with `request` (its
 /// MsgPack request), the child of frame 5's context when it has one.
 pub(crate) fn worker(message: &Message, request: &[u8]) -> Span {
+    // Each value is given as the span is made: a field recorded later is
+    // one more trip through the subscriber. Nothing is decoded for a span
+    // nobody records.
+    if !tracing::span_enabled!(tracing::Level::INFO) {
+        return Span::none();
+    }
+    let tool = crate::hoot::body::tool_of(request);
     let span = tracing::info_span!(
         parent: None,
         "worker",
-        otel.name = Empty,
+        otel.name = %format_args!("worker {tool}"),
         otel.kind = "server",
-        gen_ai.tool.name = Empty,
-        toolwright.hoot.request_id = Empty,
+        gen_ai.tool.name = tool.as_str(),
+        toolwright.hoot.request_id = %message.request_id,
         toolwright.hoot.service = message.service.as_str(),
+        toolwright.outcome = tracing::field::Empty,
+        toolwright.error.code = tracing::field::Empty,
+        error.type = tracing::field::Empty,
+        otel.status_code = tracing::field::Empty,
+        otel.status_description = tracing::field::Empty,
     );
-    if span.is_disabled() {
-        return span;
+    if let Some(traceparent) = &message.traceparent {
+        crate::otel::adopt_remote(&span, traceparent);
     }
-    let tool = crate::hoot::body::tool_of(request);
-    span.record("otel.name", format!("worker {tool}"));
-    span.record("gen_ai.tool.name", tool.as_str());
-    span.record("toolwright.hoot.request_id", message.request_id.to_string());
-    let traceparent = message.traceparent.as_ref().map(Traceparent::as_str);
-    crate::otel::adopt(&span, traceparent, None);
     span
 }
 
 /// The current span's context, for an IOPub event of the call it serves.
 pub(crate) fn current_traceparent() -> Option<String> {
-    crate::otel::traceparent(&Span::current())
+    crate::otel::traceparent_text(&Span::current())
 }

@@ -68,6 +68,17 @@ impl Probes {
         self
     }
 
+    /// Adds a HOOT01 server: ready only while it takes calls (not once
+    /// it shuts down), its calls in flight and refusals in `/metrics`. A
+    /// worker serving HOOT01 alone serves these probes on an HTTP listener
+    /// of their own.
+    #[cfg(feature = "hoot")]
+    #[must_use]
+    pub fn hoot_server(mut self, meter: crate::hoot::ServerMeter) -> Self {
+        self.ports.push(Arc::new(meter));
+        self
+    }
+
     /// The routes, behind `config`'s access rules.
     ///
     /// # Errors
@@ -119,6 +130,22 @@ impl<P: CallPort> Probe for P {
 
     fn gauges(&self) -> Gauges {
         CallPort::gauges(self)
+    }
+}
+
+#[cfg(feature = "hoot")]
+impl Probe for crate::hoot::ServerMeter {
+    fn readiness(&self) -> Pin<Box<dyn Future<Output = Readiness> + Send + '_>> {
+        let readiness = if self.accepting() {
+            Readiness::Ready
+        } else {
+            Readiness::NotReady("the HOOT01 server is shutting down".into())
+        };
+        Box::pin(std::future::ready(readiness))
+    }
+
+    fn gauges(&self) -> Gauges {
+        crate::hoot::ServerMeter::gauges(self)
     }
 }
 

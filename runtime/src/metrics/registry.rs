@@ -49,8 +49,8 @@ pub(super) struct ToolLabel {
 
 /// `{reason}`.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-struct ReasonLabel {
-    reason: &'static str,
+pub(super) struct ReasonLabel {
+    pub(super) reason: &'static str,
 }
 
 /// `{state}`.

@@ -4,11 +4,12 @@
 use std::fmt;
 
 use prometheus_client::encoding::prometheus_text;
+use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::registry::Registry;
 
-use super::registry::{METRICS, PREFIX, StateLabel};
+use super::registry::{METRICS, PREFIX, ReasonLabel, StateLabel};
 use crate::port::Gauges;
 
 /// `text/plain; version=0.0.4; charset=utf-8`.
@@ -60,6 +61,16 @@ fn now(ports: &[Gauges]) -> Registry {
             "HOOT01 calls sent to a backend and not yet answered",
             sum(ports, |g| g.hoot_in_flight),
         ),
+        (
+            "hoot_serving",
+            "HOOT01 calls a server took and has not answered",
+            sum(ports, |g| g.hoot_serving),
+        ),
+        (
+            "hoot_serving_limit",
+            "HOOT01 calls a server takes at once before it answers BUSY",
+            sum(ports, |g| g.hoot_serving_limit),
+        ),
     ];
     for (name, help, value) in single {
         if let Some(value) = value {
@@ -67,6 +78,32 @@ fn now(ports: &[Gauges]) -> Registry {
             gauge.set(value);
             registry.register(name, help, gauge);
         }
+    }
+    if let Some(value) = sum(ports, |g| g.hoot_turned_away) {
+        let counter = Counter::<u64>::default();
+        counter.inc_by(value.unsigned_abs());
+        registry.register(
+            "hoot_turned_away",
+            "HOOT01 Requests a server answered BUSY (too many in flight) or UNAVAILABLE \
+             (shutting down)",
+            counter,
+        );
+    }
+    let key = sum(ports, |g| g.hoot_key_refused);
+    let handshake = sum(ports, |g| g.hoot_handshake_failed);
+    if key.is_some() || handshake.is_some() {
+        let refused = Family::<ReasonLabel, Counter>::default();
+        for (reason, n) in [("key", key), ("handshake", handshake)] {
+            refused
+                .get_or_create(&ReasonLabel { reason })
+                .inc_by(n.unwrap_or(0).unsigned_abs());
+        }
+        registry.register(
+            "hoot_auth_failures",
+            "CURVE handshakes a HOOT01 server refused, by reason: key (not allowed), \
+             handshake (failed before a key could be checked)",
+            refused,
+        );
     }
     registry
 }

@@ -7,9 +7,9 @@ use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_otlp::{Protocol, SpanExporter, WithExportConfig, WithHttpConfig};
 use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::trace::SdkTracerProvider;
+use tracing_subscriber::Registry;
 use tracing_subscriber::filter::{LevelFilter, Targets};
 use tracing_subscriber::layer::SubscriberExt;
-use tracing_subscriber::{Layer, Registry};
 
 use super::export::OnRuntime;
 
@@ -113,9 +113,11 @@ impl Otlp {
             .with_location(false)
             .with_threads(false)
             .with_target(false)
-            .with_tracked_inactivity(false)
-            .with_filter(quiet);
-        let subscriber = Registry::default().with(layer);
+            .with_tracked_inactivity(false);
+        // A filter for the whole subscriber, not the layer's own: with one
+        // layer they select the same spans, and a global filter's verdict
+        // is cached per callsite, where a layer's is kept per span.
+        let subscriber = Registry::default().with(quiet).with(layer);
         tracing::subscriber::set_global_default(subscriber).map_err(|_| {
             OtelError::new("the process already has a `tracing` subscriber; add a tracing-opentelemetry layer to it instead")
         })?;

@@ -22,10 +22,11 @@ mod spans;
 pub use install::{OtelError, Otlp, Telemetry};
 // Each door uses what its protocol carries; the dispatcher's spans are
 // for every build.
-#[cfg(any(feature = "mcp", feature = "web", feature = "hoot"))]
+#[cfg(any(feature = "mcp", feature = "web"))]
 pub(crate) use propagate::adopt;
+pub(crate) use propagate::traceparent_text;
 #[cfg(feature = "hoot")]
-pub(crate) use propagate::traceparent;
+pub(crate) use propagate::{adopt_remote, traceparent};
 #[cfg(any(feature = "mcp", feature = "hoot"))]
 pub(crate) use spans::current;
 #[cfg(feature = "mcp")]

@@ -33,6 +33,18 @@ fn put_hex(out: &mut [u8], bytes: &[u8]) {
     }
 }
 
+/// Reads two lowercase hex digits of `text` into each byte of `out`;
+/// `text` is hex already (a parsed or made [`Traceparent`]).
+fn get_hex(text: &[u8], out: &mut [u8]) {
+    let digit = |c: u8| match c {
+        b'0'..=b'9' => c - b'0',
+        _ => c.wrapping_sub(b'a').wrapping_add(10) & 0x0f,
+    };
+    for (pair, byte) in text.chunks_exact(2).zip(out) {
+        *byte = digit(pair[0]) << 4 | digit(pair[1]);
+    }
+}
+
 /// A UUID in binary (RFC 9562 byte order), naming the call a message
 /// belongs to. Displayed as 36 lowercase characters,
 /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`.
@@ -117,6 +129,42 @@ impl Traceparent {
         put_hex(&mut text[3..35], &nonzero(random_bytes()));
         put_hex(&mut text[53..], &[0x01]);
         Traceparent(text).with_new_parent()
+    }
+
+    /// The traceparent of a span: its trace id, its own id (the parent of
+    /// whatever the receiver makes) and its flags. `None` when either id is
+    /// all zeros, which W3C trace context forbids.
+    pub fn from_ids(trace_id: [u8; 16], parent_id: [u8; 8], flags: u8) -> Option<Self> {
+        if trace_id == [0; 16] || parent_id == [0; 8] {
+            return None;
+        }
+        let mut text = [b'-'; TRACEPARENT_LEN];
+        text[..2].copy_from_slice(b"00");
+        put_hex(&mut text[3..35], &trace_id);
+        put_hex(&mut text[36..52], &parent_id);
+        put_hex(&mut text[53..], &[flags]);
+        Some(Traceparent(text))
+    }
+
+    /// The trace id, 16 bytes.
+    pub fn trace_id(&self) -> [u8; 16] {
+        let mut id = [0; 16];
+        get_hex(&self.0[3..35], &mut id);
+        id
+    }
+
+    /// The parent id: the caller's span, 8 bytes.
+    pub fn parent_id(&self) -> [u8; 8] {
+        let mut id = [0; 8];
+        get_hex(&self.0[36..52], &mut id);
+        id
+    }
+
+    /// The trace flags (`0x01`: sampled).
+    pub fn flags(&self) -> u8 {
+        let mut flags = [0; 1];
+        get_hex(&self.0[53..], &mut flags);
+        flags[0]
     }
 
     /// The same trace and flags with a fresh parent id: what a caller sends

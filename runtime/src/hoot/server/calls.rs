@@ -78,6 +78,9 @@ pub(super) async fn serve<P: CallPort>(
         #[cfg(feature = "otel")]
         span: crate::otel::current(),
     };
+    // The worker's span (`traced.rs`), which records how the call ended.
+    #[cfg(feature = "otel")]
+    let span = options.span.clone();
     let reply = |body: Vec<u8>, last: bool| Out::Reply {
         peer: peer.clone(),
         request_id,
@@ -108,6 +111,10 @@ pub(super) async fn serve<P: CallPort>(
     } else {
         port.call(request, options).await
     };
+    #[cfg(feature = "otel")]
+    if let Some(span) = &span {
+        crate::otel::record(span, &envelope);
+    }
     if shared.publishing
         && let Some(frames) = CallEvent::complete(request_id, &tool, &envelope).frames()
     {

@@ -304,6 +304,7 @@ impl Server {
         Ok(ServerHandle {
             endpoint,
             iopub_endpoint,
+            limit: config.max_in_flight,
             shared,
             thread: Some(thread),
         })
@@ -327,6 +328,7 @@ fn bind(socket: &zmq::Socket, endpoint: &str) -> Result<String, HootError> {
 pub struct ServerHandle {
     endpoint: String,
     iopub_endpoint: Option<String>,
+    limit: usize,
     shared: Arc<Shared>,
     thread: Option<JoinHandle<()>>,
 }
@@ -345,6 +347,16 @@ impl ServerHandle {
     /// What it has done so far.
     pub fn stats(&self) -> ServerStats {
         self.shared.counts.snapshot()
+    }
+
+    /// A view of the server's load that outlives this borrow: what
+    /// [`Probes::hoot_server`](crate::http::Probes::hoot_server) reads at
+    /// each probe.
+    pub fn meter(&self) -> ServerMeter {
+        ServerMeter {
+            shared: self.shared.clone(),
+            limit: self.limit,
+        }
     }
 
     /// Stops gracefully: new Requests are answered `UNAVAILABLE`, calls in
@@ -381,6 +393,46 @@ impl Drop for ServerHandle {
     fn drop(&mut self) {
         if self.thread.is_some() {
             self.stop();
+        }
+    }
+}
+
+/// A running server's load, read while it serves: cheap to clone, it
+/// holds no socket and keeps nothing running.
+#[derive(Clone, Debug)]
+pub struct ServerMeter {
+    shared: Arc<Shared>,
+    limit: usize,
+}
+
+impl ServerMeter {
+    /// Calls taken and not yet answered.
+    pub fn serving(&self) -> usize {
+        self.shared.in_flight.load(Ordering::Acquire)
+    }
+
+    /// Whether it takes new calls: false once it shuts down.
+    pub fn accepting(&self) -> bool {
+        self.shared.accepting.load(Ordering::Acquire) && !self.shared.stopped.is_cancelled()
+    }
+
+    /// What it has done so far.
+    pub fn stats(&self) -> ServerStats {
+        self.shared.counts.snapshot()
+    }
+
+    /// Its load as [`Gauges`](crate::port::Gauges): calls in flight, the
+    /// limit, and the Requests and handshakes it refused.
+    pub fn gauges(&self) -> crate::port::Gauges {
+        let stats = self.stats();
+        let wide = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
+        crate::port::Gauges {
+            hoot_serving: Some(wide(self.serving())),
+            hoot_serving_limit: Some(wide(self.limit)),
+            hoot_turned_away: Some(stats.turned_away),
+            hoot_key_refused: Some(stats.auth_refused),
+            hoot_handshake_failed: Some(stats.handshake_failed),
+            ..Default::default()
         }
     }
 }

@@ -24,6 +24,11 @@ pub enum JobEvent {
         timing: ToolTiming,
         /// Milliseconds since the Unix epoch.
         at: u64,
+        /// The W3C `traceparent` of the span of the call that started the
+        /// job, when spans are recorded (feature `otel`): the job, and
+        /// every later event about it, belong to that trace.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        traceparent: Option<String>,
     },
     /// The handler reported progress.
     Progress {

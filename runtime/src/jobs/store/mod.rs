@@ -229,6 +229,7 @@ impl<R: Serialize + Send + 'static> JobStore<R> {
             tool: tool.to_owned(),
             timing,
             at,
+            traceparent: started_in(),
         });
         Ok(NewJob {
             id,
@@ -427,4 +428,12 @@ impl<R: Serialize + Send + 'static> JobStore<R> {
 /// Checks that `id` has the shape of a job id.
 pub(crate) fn check_id(id: &str) -> Result<(), JobError> {
     id::check(id)
+}
+
+/// The trace of the call being served, which a job it starts belongs to.
+fn started_in() -> Option<String> {
+    #[cfg(feature = "otel")]
+    return crate::otel::traceparent_text(&tracing::Span::current());
+    #[cfg(not(feature = "otel"))]
+    None
 }

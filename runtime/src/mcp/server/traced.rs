@@ -15,7 +15,19 @@ use crate::Principal;
 
 /// The server span of the call `request`, made by the client of `context`.
 pub(super) fn span(request: &CallToolRequestParams, context: &RequestContext<RoleServer>) -> Span {
+    // Every value is given as the span is made (an absent one is `None`):
+    // a field recorded later is one more trip through the subscriber.
+    // Nothing is looked up for a span nobody records.
+    if !tracing::span_enabled!(tracing::Level::INFO) {
+        return Span::none();
+    }
     let tool = request.name.as_ref();
+    let http = context.extensions.get::<axum::http::request::Parts>();
+    let header = |name: &str| {
+        http.and_then(|parts| parts.headers.get(name))
+            .and_then(|value| value.to_str().ok())
+    };
+    let principal = http.and_then(|parts| parts.extensions.get::<Arc<Principal>>());
     let span = tracing::info_span!(
         parent: None,
         "tools/call",
@@ -25,10 +37,10 @@ pub(super) fn span(request: &CallToolRequestParams, context: &RequestContext<Rol
         gen_ai.operation.name = "execute_tool",
         gen_ai.tool.name = tool,
         jsonrpc.request.id = %context.id,
-        mcp.session.id = Empty,
-        mcp.protocol.version = Empty,
-        network.transport = Empty,
-        user.id = Empty,
+        mcp.session.id = header("mcp-session-id"),
+        mcp.protocol.version = header("mcp-protocol-version"),
+        network.transport = if http.is_some() { "tcp" } else { "pipe" },
+        user.id = principal.map(|p| p.subject()),
         toolwright.outcome = Empty,
         toolwright.error.code = Empty,
         toolwright.job.id = Empty,
@@ -37,27 +49,6 @@ pub(super) fn span(request: &CallToolRequestParams, context: &RequestContext<Rol
         otel.status_code = Empty,
         otel.status_description = Empty,
     );
-    if span.is_disabled() {
-        return span;
-    }
-    let http = context.extensions.get::<axum::http::request::Parts>();
-    let header = |name: &str| {
-        http.and_then(|parts| parts.headers.get(name))
-            .and_then(|value| value.to_str().ok())
-    };
-    span.record(
-        "network.transport",
-        if http.is_some() { "tcp" } else { "pipe" },
-    );
-    if let Some(session) = header("mcp-session-id") {
-        span.record("mcp.session.id", session);
-    }
-    if let Some(version) = header("mcp-protocol-version") {
-        span.record("mcp.protocol.version", version);
-    }
-    if let Some(principal) = http.and_then(|parts| parts.extensions.get::<Arc<Principal>>()) {
-        span.record("user.id", principal.subject());
-    }
     let (traceparent, tracestate) = match context.meta.get_traceparent() {
         Some(traceparent) => (Some(traceparent), context.meta.get_tracestate()),
         None => (header("traceparent"), header("tracestate")),

@@ -106,3 +106,36 @@ fn request_ids_display_as_uuids() {
     assert_eq!(RequestId::from_bytes(&ID[1..]), None);
     assert_eq!(RequestId::from_bytes(&[0; 17]), None);
 }
+
+#[test]
+fn traceparents_are_made_from_ids_and_read_back_into_them() {
+    let text = b"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    let parsed = Traceparent::parse(text).expect("valid");
+    assert_eq!(
+        parsed.trace_id(),
+        [
+            0x4b, 0xf9, 0x2f, 0x35, 0x77, 0xb3, 0x4d, 0xa6, 0xa3, 0xce, 0x92, 0x9d, 0x0e, 0x0e,
+            0x47, 0x36
+        ]
+    );
+    assert_eq!(
+        parsed.parent_id(),
+        [0x00, 0xf0, 0x67, 0xaa, 0x0b, 0xa9, 0x02, 0xb7]
+    );
+    assert_eq!(parsed.flags(), 0x01);
+    let made = Traceparent::from_ids(parsed.trace_id(), parsed.parent_id(), parsed.flags());
+    assert_eq!(made, Some(parsed));
+    for _ in 0..1_000 {
+        let root = Traceparent::new_root().child();
+        let again = Traceparent::from_ids(root.trace_id(), root.parent_id(), root.flags());
+        assert_eq!(again, Some(root));
+        assert_eq!(Traceparent::parse(root.as_bytes()), Some(root));
+    }
+    assert_eq!(Traceparent::from_ids([0; 16], [1; 8], 1), None);
+    assert_eq!(Traceparent::from_ids([1; 16], [0; 8], 1), None);
+    let unsampled = Traceparent::from_ids([0xab; 16], [0xcd; 8], 0).expect("valid ids");
+    assert_eq!(
+        unsampled.as_str(),
+        "00-abababababababababababababababab-cdcdcdcdcdcdcdcd-00"
+    );
+}
