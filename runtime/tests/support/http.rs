@@ -146,3 +146,17 @@ pub async fn session(server: &Server, revision: &str, extra: &[(&str, &str)]) ->
     assert_eq!(answer.status, StatusCode::ACCEPTED, "{}", answer.body);
     id
 }
+
+/// One GET of `path`, with `extra` headers.
+pub async fn get(server: &Server, path: &str, extra: &[(&str, &str)]) -> Answer {
+    request(server, hyper::Method::GET, path, extra, "").await
+}
+
+/// The value of the sample named exactly `series` (name and labels as the
+/// Prometheus text writes them), if there is one.
+pub fn sample(text: &str, series: &str) -> Option<f64> {
+    text.lines().find_map(|line| {
+        let value = line.strip_prefix(series)?.strip_prefix(' ')?;
+        Some(value.parse().expect("a sample's value is a number"))
+    })
+}
