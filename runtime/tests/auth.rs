@@ -431,7 +431,8 @@ async fn a_caller_without_a_tools_scope_is_forbidden_and_nothing_runs() {
     assert!(started["job_id"].is_string(), "{started}");
 }
 
-/// The names in a sessionless `tools/list` with `authorization`.
+/// The names in `tools/list` with `authorization`: a sessionless
+/// 2026-07-28 request, and a 2025-11-25 session's, which must agree.
 async fn listed(server: &Server, authorization: &str) -> Vec<String> {
     let body = json!({
         "jsonrpc": "2.0", "id": 1, "method": "tools/list",
@@ -446,7 +447,22 @@ async fn listed(server: &Server, authorization: &str) -> Vec<String> {
         ("mcp-protocol-version", "2026-07-28"),
         ("mcp-method", "tools/list"),
     ];
-    let answer = post(server, &headers, body.to_string()).await;
+    let stateless = names(&post(server, &headers, body.to_string()).await);
+
+    let sid = session(server, "2025-11-25", &[("authorization", authorization)]).await;
+    let headers = [
+        ("authorization", authorization),
+        ("mcp-session-id", sid.as_str()),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let body = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}});
+    let in_session = names(&post(server, &headers, body.to_string()).await);
+    assert_eq!(stateless, in_session, "the revisions list alike");
+    stateless
+}
+
+/// The tool names of a `tools/list` answer.
+fn names(answer: &Answer) -> Vec<String> {
     let tools = answer.message()["result"]["tools"].clone();
     let tools = tools
         .as_array()

@@ -425,6 +425,58 @@ async fn methods_of_undeclared_capabilities_are_not_found() {
     }
 }
 
+#[tokio::test]
+async fn tools_list_refuses_a_cursor_it_never_issued_and_says_how_long_to_keep_the_list() {
+    let server = start(HttpConfig::default()).await;
+    let sid = session(&server, "2025-11-25", &[]).await;
+    let in_session = [
+        ("mcp-session-id", sid.as_str()),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let sessionless = [
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/list"),
+    ];
+    let list = |id: u64, revision: &str, cursor: Option<Value>| {
+        let mut params = json!({});
+        if revision == "2026-07-28" {
+            params["_meta"] = json!({
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"},
+                "io.modelcontextprotocol/clientCapabilities": {},
+            });
+        }
+        if let Some(cursor) = cursor {
+            params["cursor"] = cursor;
+        }
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": params}).to_string()
+    };
+    for (revision, headers) in [("2025-11-25", &in_session), ("2026-07-28", &sessionless)] {
+        let made_up = post(&server, headers, list(1, revision, Some(json!("page-2")))).await;
+        assert_eq!(
+            made_up.error_code(),
+            -32602,
+            "{revision}: {}",
+            made_up.message()
+        );
+        assert_eq!(made_up.message()["error"]["data"]["cursor"], "page-2");
+
+        let whole = post(&server, headers, list(2, revision, None)).await;
+        let result = &whole.message()["result"];
+        assert!(result.get("nextCursor").is_none(), "{revision}: {result}");
+        assert!(!result["tools"].as_array().unwrap().is_empty());
+        assert_eq!(result["ttlMs"], 60_000, "{revision}");
+        assert_eq!(result["cacheScope"], "public", "{revision}");
+    }
+    let not_a_string = post(&server, &in_session, list(3, "2025-11-25", Some(json!(2)))).await;
+    assert_eq!(
+        not_a_string.error_code(),
+        -32602,
+        "{}",
+        not_a_string.message()
+    );
+}
+
 /// The headers and `_meta` a sessionless 2026-07-28 request carries.
 fn stateless(
     id: u64,

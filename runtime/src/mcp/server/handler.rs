@@ -5,12 +5,10 @@ use std::sync::Arc;
 
 use rmcp::model::SubscriptionFilter;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
-    CompleteRequestMethod, CompleteRequestParams, CompleteResult, CustomRequest, CustomResult,
-    GetTaskParams, GetTaskResult, Implementation, ListPromptsRequestMethod, ListPromptsResult,
-    ListResourceTemplatesRequestMethod, ListResourceTemplatesResult, ListResourcesRequestMethod,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
-    ServerCapabilities, ServerConfig, Tool, UpdateTaskParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, CustomRequest,
+    CustomResult, GetTaskParams, GetTaskResult, Implementation, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
+    UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -37,36 +35,8 @@ action `help` describes them and action `schema` gives each action's schemas. On
 const PROGRESSIVE: &str = " Only a few tools are listed at first: find the others with search_tools, read their schemas with describe_tools (which also lists them), or list whole toolsets with select_toolsets. Any tool can be called by name once you know its schema.";
 
 impl<P: CallPort> ServerHandler for McpServer<P> {
-    #[allow(deprecated)] // `logging`: see talk_back/told.rs
     fn get_info(&self) -> ServerConfig {
-        // Handlers may log through their context (`notifications/message`);
-        // 2026-07-28 calls that run on as jobs may be tasks (SEP-2663).
-        let capabilities = if self.shared.discovery.is_some() {
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_tool_list_changed()
-                .enable_logging()
-                .enable_tasks()
-                .build()
-        } else {
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_logging()
-                .enable_tasks()
-                .build()
-        };
-        let instructions = if self.shared.discovery.is_some() {
-            format!("{INSTRUCTIONS}{PROGRESSIVE}")
-        } else {
-            INSTRUCTIONS.to_owned()
-        };
-        let mut info = ServerConfig::new(capabilities).with_instructions(instructions);
-        info.server_info =
-            Implementation::new(self.shared.name.as_ref(), self.shared.version.as_ref());
-        // The newest revision `initialize` can negotiate; a 2026-07-28
-        // client names its revision on each request instead.
-        info.protocol_version = ProtocolVersion::V_2025_11_25;
-        info
+        self.shared.info.get_or_init(|| self.info()).clone()
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
@@ -75,12 +45,14 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
 
     async fn list_tools(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(
-            self.listed_to(&context.extensions),
-        ))
+        let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
+        let page = self.tools_page(cursor, &context.extensions)?;
+        Ok(ListToolsResult::with_all_items(page.tools)
+            .with_ttl_ms(page.ttl_ms)
+            .with_cache_scope(page.scope))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -195,47 +167,43 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
     ) -> Result<CustomResult, ErrorData> {
         Box::pin(self.intercepted(request, context)).await
     }
-
-    // The server declares only `tools`: the methods of the capabilities it
-    // does not declare are not found (-32601), as the specification says,
-    // rather than empty lists that suggest there is nothing yet.
-
-    async fn list_resources(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListResourcesResult, ErrorData> {
-        Err(ErrorData::method_not_found::<ListResourcesRequestMethod>())
-    }
-
-    async fn list_resource_templates(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        Err(ErrorData::method_not_found::<
-            ListResourceTemplatesRequestMethod,
-        >())
-    }
-
-    async fn list_prompts(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListPromptsResult, ErrorData> {
-        Err(ErrorData::method_not_found::<ListPromptsRequestMethod>())
-    }
-
-    async fn complete(
-        &self,
-        _request: CompleteRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<CompleteResult, ErrorData> {
-        Err(ErrorData::method_not_found::<CompleteRequestMethod>())
-    }
 }
 
 impl<P: CallPort> McpServer<P> {
+    /// What `get_info` answers: the capabilities this server's catalogue
+    /// and options give it, its instructions and its name.
+    #[allow(deprecated)] // `logging`: see talk_back/told.rs
+    fn info(&self) -> ServerConfig {
+        // Handlers may log through their context (`notifications/message`);
+        // 2026-07-28 calls that run on as jobs may be tasks (SEP-2663).
+        let capabilities = if self.shared.discovery.is_some() {
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .enable_logging()
+                .enable_tasks()
+                .build()
+        } else {
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_logging()
+                .enable_tasks()
+                .build()
+        };
+        let instructions = if self.shared.discovery.is_some() {
+            format!("{INSTRUCTIONS}{PROGRESSIVE}")
+        } else {
+            INSTRUCTIONS.to_owned()
+        };
+        let mut info = ServerConfig::new(capabilities).with_instructions(instructions);
+        info.server_info =
+            Implementation::new(self.shared.name.as_ref(), self.shared.version.as_ref());
+        // The newest revision `initialize` can negotiate; a 2026-07-28
+        // client names its revision on each request instead.
+        info.protocol_version = ProtocolVersion::V_2025_11_25;
+        info
+    }
+
     /// A `tools/call` of any revision, answered in the envelope when the
     /// server answers in it.
     async fn answer_call(

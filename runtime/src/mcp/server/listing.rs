@@ -1,6 +1,10 @@
 //! What a session lists and can call: the served tools, the discovery
 //! tools of a progressive server, and each tool's `tools/list` entry.
 
+use rmcp::ErrorData;
+use rmcp::model::CacheScope;
+use serde_json::json;
+
 use super::McpServer;
 use super::owner::principal_of;
 use crate::mcp::discovery::view::NAMES;
@@ -98,4 +102,55 @@ impl<P: CallPort> McpServer<P> {
         }
         listed
     }
+
+    /// The one page of `tools/list` a request gets, on any revision, with
+    /// how long it stays fresh and who may share it (2026-07-28, SEP-2549).
+    ///
+    /// # Errors
+    /// `-32602` for any cursor: the whole list fits one page, so the
+    /// server never issues one, and one it is given was made up or belongs
+    /// to another server.
+    pub(in crate::mcp) fn tools_page(
+        &self,
+        cursor: Option<&str>,
+        extensions: &rmcp::model::Extensions,
+    ) -> Result<ToolsPage, ErrorData> {
+        if let Some(cursor) = cursor {
+            return Err(ErrorData::invalid_params(
+                "unknown cursor: this server lists every tool in one page and issues no cursors",
+                Some(json!({ "cursor": cursor })),
+            ));
+        }
+        let tools = self.listed_to(extensions);
+        // A list that changes within a session (progressive discovery) is
+        // not kept at all; one filtered by the caller's principal is the
+        // caller's alone.
+        let discovers = self.shared.discovery.is_some();
+        let personal =
+            discovers || (self.shared.callable_only && principal_of(extensions).is_some());
+        Ok(ToolsPage {
+            tools,
+            ttl_ms: if discovers { 0 } else { LIST_TTL_MS },
+            scope: if personal {
+                CacheScope::Private
+            } else {
+                CacheScope::Public
+            },
+        })
+    }
+}
+
+/// How long a `tools/list` answer stays fresh when nothing in the session
+/// can change it: the catalogue is compiled in, so only a redeploy does,
+/// and a minute bounds how long a client keeps a list from before one.
+const LIST_TTL_MS: u64 = 60_000;
+
+/// A `tools/list` answer before its revision's shape is put on it.
+pub(in crate::mcp) struct ToolsPage {
+    /// The tools listed.
+    pub(in crate::mcp) tools: Vec<rmcp::model::Tool>,
+    /// `ttlMs`.
+    pub(in crate::mcp) ttl_ms: u64,
+    /// `cacheScope`.
+    pub(in crate::mcp) scope: CacheScope,
 }

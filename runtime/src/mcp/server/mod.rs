@@ -67,6 +67,9 @@ pub(super) struct Shared<P> {
     /// them.
     #[cfg(feature = "redis")]
     pub(in crate::mcp) sessions: Option<Arc<crate::mcp::RedisSessions>>,
+    /// What `initialize` and rmcp's capability checks read, made once:
+    /// rmcp asks for it on every request of a capability that needs it.
+    pub(super) info: std::sync::OnceLock<rmcp::model::ServerConfig>,
 }
 
 /// What one session holds (2025-11-25 and earlier; a 2026-07-28 request
@@ -135,6 +138,7 @@ impl<P: CallPort> McpServer<P> {
                 envelope: None,
                 #[cfg(feature = "redis")]
                 sessions: None,
+                info: std::sync::OnceLock::new(),
             }),
             session: Session::default(),
         })
@@ -142,7 +146,10 @@ impl<P: CallPort> McpServer<P> {
 
     /// What every session shares, to set up before serving.
     pub(super) fn shared_mut(&mut self) -> &mut Shared<P> {
-        Arc::make_mut(&mut self.shared)
+        let shared = Arc::make_mut(&mut self.shared);
+        // A builder changed what the info says.
+        shared.info = std::sync::OnceLock::new();
+        shared
     }
 
     /// Seals the `requestState` of MCP 2026-07-28 calls that ask their

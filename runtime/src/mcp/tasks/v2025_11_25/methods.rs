@@ -76,7 +76,7 @@ impl<P: CallPort> McpServer<P> {
         let tasks = intercept::has_tasks(&revision);
         let params = request.params.unwrap_or_else(|| json!({}));
         let answer = match method {
-            "tools/list" => Ok(self.tools_list(tasks)),
+            "tools/list" => self.tools_list(&params, tasks, &context),
             "tools/call" if tasks => self.call_as_task(params, context).await,
             // A peer without tasks gets a plain call: the spec says to
             // ignore a `task` it did not negotiate.
@@ -102,8 +102,19 @@ impl<P: CallPort> McpServer<P> {
 
     /// `tools/list`; from 2025-11-25, job-capable tools say they may be
     /// called as tasks, and `@task_required` ones that they must be.
-    fn tools_list(&self, tasks: bool) -> Value {
-        let mut tools = serde_json::to_value(self.listed()).unwrap_or_else(|_| json!([]));
+    fn tools_list(
+        &self,
+        params: &Value,
+        tasks: bool,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Value, ErrorData> {
+        let cursor = match params.get("cursor") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(cursor)) => Some(cursor.as_str()),
+            Some(_) => return Err(invalid_params("`cursor` must be a string")),
+        };
+        let page = self.tools_page(cursor, &context.extensions)?;
+        let mut tools = serde_json::to_value(page.tools).unwrap_or_else(|_| json!([]));
         if tasks && let Some(tools) = tools.as_array_mut() {
             for tool in tools.iter_mut() {
                 let info = tool
@@ -121,7 +132,7 @@ impl<P: CallPort> McpServer<P> {
                 }
             }
         }
-        json!({ "tools": tools })
+        Ok(json!({ "tools": tools, "ttlMs": page.ttl_ms, "cacheScope": page.scope }))
     }
 
     /// A `tools/call` whose `task` is not negotiated: answered as any call.
