@@ -2,9 +2,8 @@
 
 use super::attrs::{self, Target};
 use super::clauses::Clauses;
-use super::resources::ARGUMENTS_ARE_STRUCTS;
-use super::symbols::{EntryItem, Kind, Symbols};
-use super::tools;
+use super::resources::arguments_and_errors;
+use super::symbols::{EntryItem, Symbols};
 use crate::diag::{Ctxt, messages};
 use crate::model::{Primitive, Prompt, Type, TypeDef, TypeKind};
 use crate::source::Sources;
@@ -38,19 +37,8 @@ fn lower_prompt(
     let name = &entry.name.name;
     let attrs = attrs::lower(cx, &entry.meta.attrs, Target::Prompt);
     let clauses = Clauses::gather(cx, &entry.clauses, false);
-    let arguments = clauses
-        .arguments
-        .and_then(|(_, shape)| tools::shape_type(symbols, cx, shape, ARGUMENTS_ARE_STRUCTS));
-    let errors = clauses.errors.and_then(|e| {
-        tools::reference(
-            symbols,
-            cx,
-            e,
-            &[Kind::Error],
-            "an error type",
-            "`errors` names the `error` type whose variants getting the prompt fails with",
-        )
-    });
+    let (arguments, errors) = arguments_and_errors(symbols, cx, &clauses, "getting it");
+    let arguments = arguments.map(|(_, id)| id);
     if let Some(TypeKind::Struct(fields)) = arguments.map(|id| &types[id.index()].kind) {
         for field in fields {
             let fits = match field.ty.strip_optional() {

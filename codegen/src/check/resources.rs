@@ -8,15 +8,11 @@ use super::names;
 use super::symbols::{EntryItem, Kind, Symbols};
 use super::{tools, uri};
 use crate::diag::{Ctxt, messages};
-use crate::model::{Cache, CacheScope, Contents, Resource, TypeDef};
+use crate::model::{Cache, CacheScope, Contents, Resource, TypeDef, TypeId};
 use crate::source::{Sources, Span};
 use crate::suggest;
 use crate::syntax::ast::{EntryKind, Ident, Quoted};
 use crate::syntax::keywords;
-
-/// Why `arguments` names a struct, for TW106.
-pub(super) const ARGUMENTS_ARE_STRUCTS: &str =
-    "MCP sends arguments as an object of named values, so `arguments` is a struct";
 
 /// Checks every resource and builds its model; then the resources whose
 /// URIs overlap (TW507).
@@ -51,19 +47,7 @@ fn lower_resource<'a>(
     let name = &entry.name.name;
     let attrs = attrs::lower(cx, &entry.meta.attrs, Target::Resource);
     let clauses = Clauses::gather(cx, &entry.clauses, false);
-    let arguments = clauses.arguments.and_then(|(span, shape)| {
-        tools::shape_type(symbols, cx, shape, ARGUMENTS_ARE_STRUCTS).map(|id| (span, id))
-    });
-    let errors = clauses.errors.and_then(|e| {
-        tools::reference(
-            symbols,
-            cx,
-            e,
-            &[Kind::Error],
-            "an error type",
-            "`errors` names the `error` type whose variants a read fails with",
-        )
-    });
+    let (arguments, errors) = arguments_and_errors(symbols, cx, &clauses, "a read");
     let contents = contents(symbols, cx, clauses.contents);
     // `None` when it is not a MIME type (reported), or the contents are
     // not known.
@@ -126,6 +110,32 @@ fn lower_resource<'a>(
         deprecated: attrs.deprecated,
         location: sources.location(entry.name.span),
     })
+}
+
+/// The `arguments` (with the clause's span) and `errors` of a resource or
+/// prompt; `what` fails with the errors ("a read").
+/// `arguments Key` where `Key` is an enum → TW106.
+pub(super) fn arguments_and_errors(
+    symbols: &Symbols<'_>,
+    cx: &mut Ctxt,
+    clauses: &Clauses<'_>,
+    what: &str,
+) -> (Option<(Span, TypeId)>, Option<TypeId>) {
+    let arguments = clauses.arguments.and_then(|(span, shape)| {
+        let why = "MCP sends arguments as an object of named values, so `arguments` is a struct";
+        tools::shape_type(symbols, cx, shape, why).map(|id| (span, id))
+    });
+    let errors = clauses.errors.and_then(|e| {
+        tools::reference(
+            symbols,
+            cx,
+            e,
+            &[Kind::Error],
+            "an error type",
+            &format!("`errors` names the `error` type whose variants {what} fails with"),
+        )
+    });
+    (arguments, errors)
 }
 
 /// What `contents` names: `text` when not written.

@@ -5,83 +5,98 @@ use toolwright_vocab::uri_template::{Operator, Part, UriTemplate};
 
 use super::super::Direction;
 use super::super::rules::{Category, Rule};
-use super::{At, Walk, by_name, struct_fields};
+use super::{At, Named, Walk, by_name, struct_fields};
 use crate::model::{Contents, Prompt, Resource, TypeId};
+use crate::source::Location;
 
 use Category::{Semantic, Source, Wire};
+
+/// What a resource and a prompt share here: each is removed, added or
+/// compared by name, and names the types it brings along.
+trait Entry: Named {
+    /// How messages name the kind.
+    const WHAT: &'static str;
+    const REMOVED: Rule;
+    const ADDED: Rule;
+    /// What old clients see once it is gone.
+    const GONE: &'static str;
+    fn types(&self) -> Vec<TypeId>;
+    fn location(&self) -> Location;
+}
+
+impl Entry for Resource {
+    const WHAT: &'static str = "resource";
+    const REMOVED: Rule = Rule::ResourceRemoved;
+    const ADDED: Rule = Rule::ResourceAdded;
+    const GONE: &'static str = "old clients that read it are told it does not exist";
+    fn types(&self) -> Vec<TypeId> {
+        Resource::types(self)
+    }
+    fn location(&self) -> Location {
+        self.location
+    }
+}
+
+impl Entry for Prompt {
+    const WHAT: &'static str = "prompt";
+    const REMOVED: Rule = Rule::PromptRemoved;
+    const ADDED: Rule = Rule::PromptAdded;
+    const GONE: &'static str = "old clients that get it are told it does not exist";
+    fn types(&self) -> Vec<TypeId> {
+        Prompt::types(self)
+    }
+    fn location(&self) -> Location {
+        self.location
+    }
+}
 
 impl Walk<'_> {
     /// Every resource: removed, added, or compared.
     pub(super) fn resources(&mut self) {
         let (old, new) = (self.old, self.new);
-        let old_resources = by_name(old.resources.iter());
-        let new_resources = by_name(new.resources.iter());
-        for (name, o) in &old_resources {
-            match new_resources.get(name) {
-                Some(n) => self.resource(o, n),
-                None => {
-                    old.reach(o.types(), &mut self.visited_old);
-                    self.push(
-                        Rule::ResourceRemoved,
-                        name,
-                        format!("resource `{name}` was removed"),
-                        "old clients that read it are told it does not exist",
-                        &[Wire, Source],
-                        Some(o.location),
-                        None,
-                    );
-                }
-            }
-        }
-        for (name, n) in &new_resources {
-            if !old_resources.contains_key(name) {
-                new.reach(n.types(), &mut self.visited_new);
-                self.push(
-                    Rule::ResourceAdded,
-                    name,
-                    format!("resource `{name}` was added"),
-                    "",
-                    &[],
-                    None,
-                    Some(n.location),
-                );
-            }
-        }
+        self.entries(&old.resources, &new.resources, Self::resource);
     }
 
     /// Every prompt: removed, added, or compared.
     pub(super) fn prompts(&mut self) {
         let (old, new) = (self.old, self.new);
-        let old_prompts = by_name(old.prompts.iter());
-        let new_prompts = by_name(new.prompts.iter());
-        for (name, o) in &old_prompts {
-            match new_prompts.get(name) {
-                Some(n) => self.prompt(o, n),
+        self.entries(&old.prompts, &new.prompts, Self::prompt);
+    }
+
+    /// The entries of both versions by name: those in one only are removed
+    /// or added, with the types they bring; the others are `compare`d.
+    fn entries<T: Entry>(&mut self, old: &[T], new: &[T], compare: fn(&mut Self, &T, &T)) {
+        let (old_model, new_model) = (self.old, self.new);
+        let old_entries = by_name(old.iter());
+        let new_entries = by_name(new.iter());
+        for (name, o) in &old_entries {
+            match new_entries.get(name) {
+                Some(n) => compare(self, o, n),
                 None => {
-                    old.reach(o.types(), &mut self.visited_old);
+                    old_model.reach(o.types(), &mut self.visited_old);
                     self.push(
-                        Rule::PromptRemoved,
+                        T::REMOVED,
                         name,
-                        format!("prompt `{name}` was removed"),
-                        "old clients that get it are told it does not exist",
+                        format!("{} `{name}` was removed", T::WHAT),
+                        T::GONE,
                         &[Wire, Source],
-                        Some(o.location),
+                        Some(o.location()),
                         None,
                     );
                 }
             }
         }
-        for (name, n) in &new_prompts {
-            if !old_prompts.contains_key(name) {
-                new.reach(n.types(), &mut self.visited_new);
+        for (name, n) in &new_entries {
+            if !old_entries.contains_key(name) {
+                new_model.reach(n.types(), &mut self.visited_new);
                 self.push(
-                    Rule::PromptAdded,
+                    T::ADDED,
                     name,
-                    format!("prompt `{name}` was added"),
+                    format!("{} `{name}` was added", T::WHAT),
                     "",
                     &[],
                     None,
-                    Some(n.location),
+                    Some(n.location()),
                 );
             }
         }
