@@ -36,17 +36,6 @@ impl<'a> Clauses<'a> {
         self.timing.is_some() || self.invalid.contains(&keywords::TIMING)
     }
 
-    /// True when `clause` was written, even if it did not parse.
-    pub(crate) fn written(&self, clause: &str) -> bool {
-        self.invalid.contains(&clause)
-            || match clause {
-                keywords::URI => self.uri.is_some(),
-                keywords::ARGUMENTS => self.arguments.is_some(),
-                keywords::CONTENTS => self.contents.is_some(),
-                _ => false,
-            }
-    }
-
     /// Gathers `clauses`, reporting a clause given twice (TW203), docs
     /// above a clause that declares nothing (TW014) and attributes on
     /// clauses (TW302).

@@ -61,7 +61,8 @@ fn lower_resource<'a>(
         scope: cache_scope(cx, span, scope, scopes),
     });
     let Some(uri) = clauses.uri else {
-        if !clauses.written(keywords::URI) {
+        // One that did not parse was reported already.
+        if !clauses.invalid.contains(&keywords::URI) {
             cx.push(messages::missing_uri(entry.name.span, name));
         }
         return None;
