@@ -53,6 +53,24 @@ impl Span {
     pub fn range(self) -> Range<usize> {
         self.start as usize..self.end as usize
     }
+
+    /// The bytes `part` of a string literal's value `value` covers, when
+    /// this span is the literal (quotes included) and it holds no escapes
+    /// (its text is then the value: every escape is longer than what it
+    /// stands for); else the whole literal. For a caret under the culprit
+    /// of a pattern or a URI.
+    pub(crate) fn in_literal(self, value: &str, part: Range<usize>) -> Span {
+        let quoted = (self.end - self.start) as usize;
+        if quoted != value.len() + 2 || part.start >= part.end || part.end > value.len() {
+            return self;
+        }
+        let offset = |n: usize| self.start + 1 + u32::try_from(n).unwrap_or(0);
+        Span {
+            file: self.file,
+            start: offset(part.start),
+            end: offset(part.end),
+        }
+    }
 }
 
 /// One loaded `.tool` file.

@@ -148,6 +148,35 @@ fn verdicts_follow_the_direction_data_travels() {
     );
     assert_eq!(verdict("scope_removed", Rule::ScopeRemoved), []);
     assert_eq!(verdict("type_renamed", Rule::TypeRenamed), [Source]);
+    // A resource's and a prompt's arguments travel as a request does.
+    assert_eq!(
+        verdict("field_added_required_to_a_prompt", Rule::FieldAddedRequired),
+        [Wire]
+    );
+    assert_eq!(verdict("field_added_to_a_prompt", Rule::FieldAdded), []);
+    assert_eq!(
+        verdict(
+            "constraint_tightened_on_a_template_variable",
+            Rule::ConstraintTightened
+        ),
+        [Wire]
+    );
+    assert_eq!(verdict("uri_changed", Rule::UriChanged), [Wire]);
+    assert_eq!(verdict("mime_changed", Rule::MimeChanged), [Semantic]);
+    assert_eq!(
+        verdict("subscribable_removed", Rule::SubscribableRemoved),
+        [Semantic]
+    );
+    assert_eq!(verdict("subscribable_added", Rule::SubscribableAdded), []);
+}
+
+#[test]
+fn a_query_variable_is_an_argument_not_a_new_uri() {
+    let case = "field_added_as_a_query_variable";
+    let (_, text) = fixtures().into_iter().find(|(c, _)| c == case).unwrap();
+    let report = Versions::read(case, &text).report(&AllowList::new());
+    let rules: Vec<Rule> = report.changes.iter().map(|c| c.rule).collect();
+    assert_eq!(rules, [Rule::FieldAdded]);
 }
 
 #[test]

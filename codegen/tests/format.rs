@@ -114,6 +114,16 @@ fn messy_input_snapshot() {
 }
 
 #[test]
+fn messy_resources_snapshot() {
+    let text =
+        std::fs::read_to_string(root().join("tests/fixtures/format/messy_resources.tool")).unwrap();
+    insta::assert_snapshot!(
+        "messy_resources",
+        format_text("messy_resources.tool", &text).unwrap()
+    );
+}
+
+#[test]
 fn empty_scopes_keep_their_parentheses_and_category_keeps_its_attribute() {
     // `@scopes()` says "needs none"; `@deprecated()` is plain `@deprecated`.
     let text = "// c1\n@scopes\n/// Doc.\ncategory c;\n\n@scopes() @deprecated()\ntool t { timing sync }\n";
@@ -135,6 +145,7 @@ const CATALOGUE: &[&str] = &[
     include_str!("../../idl/abc.tool"),
     include_str!("../../idl/fs.tool"),
     include_str!("../../idl/proc.tool"),
+    include_str!("fixtures/valid/resources.tool"),
 ];
 
 proptest! {

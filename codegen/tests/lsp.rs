@@ -330,3 +330,104 @@ fn hover_definition_references_rename_completion_formatting() {
     );
     assert_eq!(unknown["error"]["code"], -32601);
 }
+
+const LIBRARY: &str = "/// A score in the library.
+resource score {
+    uri \"music://scores/{id}\"
+    contents Score
+    arguments {
+        /// The score's id.
+        @complete
+        id: string,
+    }
+}
+
+/// Write a tune.
+prompt compose {
+    arguments {
+        /// The mode.
+        mode: Mode,
+    }
+}
+
+/// A score.
+struct Score {
+    /// Its notes.
+    abc: string,
+}
+";
+
+#[test]
+fn resources_and_prompts_are_hovered_defined_completed_and_checked() {
+    let (dir, _, modes) = catalogue();
+    let library = dir.path().join("idl/library.tool");
+    std::fs::write(&library, LIBRARY).unwrap();
+    let mut editor = Editor::start(dir.path());
+    editor.open(&library);
+    assert_eq!(editor.diagnostics_for(&library), Vec::<Value>::new());
+
+    // The resource's name (line 1): its URI, contents and arguments.
+    let hover = editor.request("textDocument/hover", at(&library, 1, 10));
+    let text = hover["result"]["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("resource score"), "{text}");
+    assert!(text.contains("A score in the library."), "{text}");
+    assert!(
+        text.contains("URI `music://scores/{id}` (a template)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Reads `Score` as `application/json`"),
+        "{text}"
+    );
+    assert!(text.contains("`id` completed by the handler"), "{text}");
+    // The prompt's name (line 12): an enum argument completes itself.
+    let hover = editor.request("textDocument/hover", at(&library, 12, 8));
+    let text = hover["result"]["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("prompt compose"), "{text}");
+    assert!(text.contains("Arguments `ComposeArguments`"), "{text}");
+    assert!(text.contains("`mode` completes from its values"), "{text}");
+
+    // A type named in a clause leads to its declaration, in this file or
+    // another.
+    let definition = editor.request("textDocument/definition", at(&library, 3, 14));
+    assert_eq!(definition["result"]["uri"], uri(&library));
+    assert_eq!(
+        definition["result"]["range"]["start"],
+        json!({"line": 20, "character": 7})
+    );
+    let definition = editor.request("textDocument/definition", at(&library, 15, 15));
+    assert_eq!(definition["result"]["uri"], uri(&modes));
+
+    // Completion: clause keywords, what `contents` takes.
+    let unfinished = format!("{LIBRARY}\nresource notes {{\n    contents \n    ur");
+    editor.change(&library, 2, &unfinished);
+    let labels = |response: Value| -> Vec<String> {
+        response["result"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let lines = LIBRARY.lines().count() as u32;
+    let contents = labels(editor.request("textDocument/completion", at(&library, lines + 2, 13)));
+    assert!(contents.contains(&"bytes".to_owned()), "{contents:?}");
+    let clauses = labels(editor.request("textDocument/completion", at(&library, lines + 3, 6)));
+    assert!(clauses.contains(&"uri".to_owned()), "{clauses:?}");
+
+    // The checker's errors, with the codes of resources (once the
+    // unfinished text's are read).
+    editor.diagnostics_for(&library);
+    editor.change(&library, 3, &LIBRARY.replace("{id}", "{key}"));
+    let codes: Vec<String> = editor
+        .diagnostics_for(&library)
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(codes, ["TW503", "TW504"]);
+
+    let response = editor.request("shutdown", Value::Null);
+    assert_eq!(response["result"], Value::Null);
+    editor.notify("exit", Value::Null);
+    assert!(editor.child.wait().unwrap().success());
+}

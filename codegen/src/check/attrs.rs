@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use crate::diag::{Ctxt, messages};
-use crate::model::{Annotations, ContentKind, Deprecation, Number};
+use crate::model::{Annotations, CacheScope, ContentKind, Deprecation, Number, Role};
 use crate::source::Span;
 use crate::suggest;
 use crate::syntax::ast::{Attr, Ident, LitKind};
@@ -22,6 +22,8 @@ pub(crate) enum Target {
     EnumValue,
     Category,
     Clause,
+    Resource,
+    Prompt,
 }
 
 impl Target {
@@ -35,6 +37,8 @@ impl Target {
             Target::EnumValue => "an enum value",
             Target::Category => "`category`",
             Target::Clause => "a clause",
+            Target::Resource => "a resource",
+            Target::Prompt => "a prompt",
         }
     }
 }
@@ -49,6 +53,14 @@ enum Args {
     StringsOrNone,
     TwoNumbers,
     TwoCounts,
+    /// `(user)`, `(assistant)` or both.
+    Roles,
+    /// A number from 0 to 1.
+    Fraction,
+    /// One non-negative integer.
+    Count,
+    /// `(ttl_ms)` or `(ttl_ms, scope)`.
+    Cache,
 }
 
 impl Args {
@@ -63,6 +75,12 @@ impl Args {
             }
             Args::TwoNumbers => "two numbers: `(min, max)`",
             Args::TwoCounts => "two non-negative integers: `(min, max)`",
+            Args::Roles => "`user`, `assistant` or both: `(user, assistant)`",
+            Args::Fraction => "one number from 0 to 1: `(0.8)`",
+            Args::Count => "one non-negative integer: `(4096)`",
+            Args::Cache => {
+                "a time to live in milliseconds, then optionally `public` or `private`: `(5000)` or `(5000, private)`"
+            }
         }
     }
 }
@@ -77,12 +95,20 @@ struct Spec {
 }
 
 const TOOL: &[Target] = &[Target::Tool];
-const TOOL_OR_CATEGORY: &[Target] = &[Target::Tool, Target::Category];
+const RESOURCE: &[Target] = &[Target::Resource];
+const SCOPED: &[Target] = &[
+    Target::Tool,
+    Target::Resource,
+    Target::Prompt,
+    Target::Category,
+];
 const TOOL_OR_ACTION: &[Target] = &[Target::Tool, Target::Action];
 const FIELD: &[Target] = &[Target::Field];
 const TYPE: &[Target] = &[Target::Type];
 const ANYTHING: &[Target] = &[
     Target::Tool,
+    Target::Resource,
+    Target::Prompt,
     Target::Action,
     Target::Type,
     Target::Field,
@@ -128,8 +154,8 @@ const SPECS: &[Spec] = &[
     },
     Spec {
         name: keywords::SCOPES,
-        targets: TOOL_OR_CATEGORY,
-        targets_text: "tools, and `category` as the default for the file's tools",
+        targets: SCOPED,
+        targets_text: "tools, resources and prompts, and `category` as the file's default",
         args: Args::StringsOrNone,
         on_action: Some(
             "a call of any action needs the tool's scopes: write `@scopes` on the tool",
@@ -152,7 +178,7 @@ const SPECS: &[Spec] = &[
     Spec {
         name: "deprecated",
         targets: ANYTHING,
-        targets_text: "tools, actions, types, fields, variants and enum values",
+        targets_text: "tools, resources, prompts, actions, types, fields, variants and enum values",
         args: Args::OptionalString,
         on_action: None,
     },
@@ -198,6 +224,48 @@ const SPECS: &[Spec] = &[
         args: Args::String,
         on_action: None,
     },
+    Spec {
+        name: "subscribable",
+        targets: RESOURCE,
+        targets_text: "resources",
+        args: Args::None,
+        on_action: None,
+    },
+    Spec {
+        name: "audience",
+        targets: RESOURCE,
+        targets_text: "resources",
+        args: Args::Roles,
+        on_action: None,
+    },
+    Spec {
+        name: "priority",
+        targets: RESOURCE,
+        targets_text: "resources",
+        args: Args::Fraction,
+        on_action: None,
+    },
+    Spec {
+        name: "size",
+        targets: RESOURCE,
+        targets_text: "resources with a fixed URI",
+        args: Args::Count,
+        on_action: None,
+    },
+    Spec {
+        name: "cache",
+        targets: RESOURCE,
+        targets_text: "resources",
+        args: Args::Cache,
+        on_action: None,
+    },
+    Spec {
+        name: "complete",
+        targets: FIELD,
+        targets_text: "`string` and integer fields of a resource's or prompt's `arguments`",
+        args: Args::None,
+        on_action: None,
+    },
 ];
 
 /// Every attribute: its name, what it applies to and the arguments it
@@ -234,6 +302,18 @@ pub(crate) struct Attrs {
     /// the span of its string; `Some` of none for `@scopes()`, `None`
     /// when not written.
     pub(crate) scopes: Option<Vec<(String, Span)>>,
+    /// `@subscribable`: clients may subscribe to the resource.
+    pub(crate) subscribable: bool,
+    /// `@audience(…)`: each role once, in the order written.
+    pub(crate) audience: Vec<Role>,
+    /// `@priority(p)`, from 0 to 1.
+    pub(crate) priority: Option<f64>,
+    /// `@size(n)`, with where it is written.
+    pub(crate) size: Option<(Span, u64)>,
+    /// `@cache(ttl_ms, scope)`, with the scope when written.
+    pub(crate) cache: Option<(Span, u64, Option<CacheScope>)>,
+    /// `@complete`: the handler completes the field.
+    pub(crate) complete: Option<Span>,
 }
 
 /// Checks `attrs` written on `target` and collects their values.
@@ -304,6 +384,17 @@ fn args_fit(attr: &Attr, args: Args) -> bool {
         Args::TwoCounts => {
             matches!(kinds[..], [LitKind::Int(a), LitKind::Int(b)] if *a >= 0 && *b >= 0)
         }
+        Args::Roles => !kinds.is_empty() && kinds.iter().all(|k| matches!(k, LitKind::Ident(_))),
+        Args::Fraction => match kinds[..] {
+            [LitKind::Int(i)] => (0..=1).contains(i),
+            [LitKind::Float(f)] => (0.0..=1.0).contains(f),
+            _ => false,
+        },
+        Args::Count => matches!(kinds[..], [LitKind::Int(n)] if *n >= 0),
+        Args::Cache => matches!(
+            kinds[..],
+            [LitKind::Int(n)] | [LitKind::Int(n), LitKind::Ident(_)] if *n >= 0
+        ),
     }
 }
 
@@ -339,6 +430,12 @@ fn apply(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
         "open_world" => out.annotations.open_world = true,
         "form" => out.form = true,
         "paged" => out.paged = true,
+        "subscribable" => out.subscribable = true,
+        "complete" => out.complete = Some(attr.span),
+        "audience" => audience(out, cx, attr),
+        "priority" => out.priority = args.first().map(|a| number(&a.kind).as_f64()),
+        "size" => out.size = args.first().map(|a| (attr.span, count(&a.kind))),
+        "cache" => cache(out, cx, attr),
         "task_required" => out.task_required = Some(attr.span),
         "header" => {
             let name = args
@@ -403,13 +500,66 @@ fn apply(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
             match check_pattern(&pattern) {
                 Ok(()) => out.pattern = Some((attr.span, pattern)),
                 Err(e) => {
-                    let span = pattern_span(args[0].span, &pattern, &e);
+                    let span = args[0].span.in_literal(&pattern, e.start..e.end);
                     cx.push(messages::invalid_pattern(span, &e.message, e.hint));
                 }
             }
         }
         _ => {}
     }
+}
+
+/// Collects the roles of an `@audience`, each once.
+/// `@audience(admin)` → TW303; `@audience(user, user)` → TW102.
+fn audience(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
+    let mut seen: HashMap<Role, Span> = HashMap::new();
+    for arg in &attr.args {
+        let LitKind::Ident(name) = &arg.kind else {
+            continue;
+        };
+        let Some(role) = Role::ALL.into_iter().find(|r| r.as_str() == name) else {
+            let names = Role::ALL.map(Role::as_str);
+            let suggestion = suggest::closest(name, names.iter().copied());
+            cx.push(messages::unknown_attribute_value(
+                arg.span, "audience", name, &names, suggestion,
+            ));
+            continue;
+        };
+        if let Some(&first) = seen.get(&role) {
+            cx.push(messages::duplicate_role(arg.span, name, first));
+            continue;
+        }
+        seen.insert(role, arg.span);
+        out.audience.push(role);
+    }
+}
+
+/// `@cache(ttl_ms)` or `@cache(ttl_ms, scope)`.
+/// `@cache(5000, shared)` → TW303.
+fn cache(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
+    let ttl = attr.args.first().map_or(0, |a| count(&a.kind));
+    let scope = match attr.args.get(1) {
+        None => None,
+        Some(arg) => {
+            let scopes = [CacheScope::Public, CacheScope::Private];
+            let name = match &arg.kind {
+                LitKind::Ident(name) => name.as_str(),
+                _ => "",
+            };
+            match scopes.into_iter().find(|s| s.as_str() == name) {
+                Some(scope) => Some(scope),
+                None => {
+                    let names = scopes.map(CacheScope::as_str);
+                    let suggestion = suggest::closest(name, names.iter().copied());
+                    cx.push(messages::unknown_attribute_value(
+                        arg.span, "cache", name, &names, suggestion,
+                    ));
+                    return;
+                }
+            }
+        }
+    };
+    out.cache = Some((attr.span, ttl, scope));
 }
 
 /// Collects the names of a `@toolset`: each snake_case, since servers
@@ -457,20 +607,4 @@ fn check_pattern(pattern: &str) -> Result<(), crate::pattern::Error> {
         }
     })?;
     Ok(())
-}
-
-/// The bytes of the string literal an error in its pattern is about: exact
-/// when the literal holds no escapes (its text is the pattern), else the
-/// whole literal.
-fn pattern_span(literal: Span, pattern: &str, e: &crate::pattern::Error) -> Span {
-    let quoted = (literal.end - literal.start) as usize;
-    if quoted != pattern.len() + 2 || e.start >= e.end {
-        return literal;
-    }
-    let offset = |n: usize| literal.start + 1 + u32::try_from(n).unwrap_or(0);
-    Span {
-        file: literal.file,
-        start: offset(e.start),
-        end: offset(e.end),
-    }
 }

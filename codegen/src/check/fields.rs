@@ -58,6 +58,7 @@ pub(crate) fn lower(
             indirect: false,
             content: attrs.content,
             header,
+            complete: attrs.complete.is_some(),
             location: sources.location(field.name.span),
         });
     }

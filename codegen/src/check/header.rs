@@ -63,7 +63,6 @@ pub(crate) fn name_problem(name: &str) -> Option<&'static str> {
     if name.is_empty() {
         return Some("names no header");
     }
-    let tchar = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
     if name.chars().all(tchar) {
         None
     } else if !name.is_ascii() {
@@ -73,6 +72,12 @@ pub(crate) fn name_problem(name: &str) -> Option<&'static str> {
             "holds a character a header name cannot (a space, a colon, a control character, a separator)",
         )
     }
+}
+
+/// An HTTP token character (RFC 9110 `tchar`), of header names and of
+/// MIME types alike.
+pub(crate) fn tchar(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
 }
 
 #[cfg(test)]

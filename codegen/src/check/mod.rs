@@ -3,12 +3,16 @@
 //!
 //! Phases: add the fields `@paged` implies (`paged`) → collect names
 //! (`symbols`) → lower types (`types`, `fields`, `defaults`, `resolve`) →
-//! lower tools (`tools`) → analyse the type graph (`graph`) → check
+//! lower tools (`tools`, `clauses`), resources (`resources`, `uri`) and
+//! prompts (`prompts`) → analyse the type graph (`graph`) → check
 //! `@content` and `@header` fields against their tools (`content`,
-//! `header`) and `@form` types against what elicitation asks (`form`).
+//! `header`), `@complete` fields against the arguments they complete
+//! (`complete`) and `@form` types against what elicitation asks (`form`).
 //! Each phase keeps going after an error; the caller gates.
 
 pub(crate) mod attrs;
+mod clauses;
+mod complete;
 mod content;
 mod defaults;
 mod fields;
@@ -17,11 +21,14 @@ mod graph;
 pub(crate) mod header;
 mod names;
 mod paged;
+mod prompts;
 mod resolve;
+pub(crate) mod resources;
 mod scopes;
 mod symbols;
 mod tools;
 mod types;
+mod uri;
 
 use crate::diag::Ctxt;
 use crate::model::Model;
@@ -36,13 +43,18 @@ pub(crate) fn check(sources: &Sources, files: &[ast::File], cx: &mut Ctxt) -> Mo
     let symbols = symbols::Symbols::collect(sources, files, cx);
     let mut types = types::lower(&symbols, sources, cx);
     let tools = tools::lower(&symbols, sources, cx);
+    let resources = resources::lower(&symbols, &types, sources, cx);
+    let prompts = prompts::lower(&symbols, &types, sources, cx);
     let type_order = graph::analyse(&symbols, &mut types, cx);
     content::check(&types, &tools, sources, cx);
     header::check(&types, &tools, sources, cx);
+    complete::check(&symbols, &types, sources, cx);
     form::check(&types, sources, cx);
     Model {
         files: symbols.files,
         tools,
+        resources,
+        prompts,
         types,
         type_order,
     }
@@ -404,6 +416,33 @@ mod follow_on {
         assert_eq!(
             codes(b"tool fs { timing sync action read { request { a: u8 } } action read { request { a: u8 } } }"),
             [Code::Duplicate]
+        );
+    }
+
+    #[test]
+    fn a_clause_given_twice_does_not_also_clash_through_its_type() {
+        assert_eq!(
+            codes(b"tool t { timing sync request { a: u8 } request { b: u8 } }"),
+            [Code::DuplicateClause]
+        );
+        assert_eq!(
+            codes(b"prompt p { arguments { a: string } arguments { b: string } }"),
+            [Code::DuplicateClause]
+        );
+    }
+
+    #[test]
+    fn a_resource_that_does_not_check_leaves_no_follow_on_errors() {
+        // The bad contents: not also an overlap missed, nor a field unknown.
+        assert_eq!(
+            codes(b"resource a { uri \"x:{id}\" contents blob arguments { id: Strng } }"),
+            [Code::InvalidContents, Code::UnknownType]
+        );
+        // A misplaced `@complete` of a resource whose URI is bad is still
+        // on the resource's arguments.
+        assert_eq!(
+            codes(b"resource a { uri \"x:{id:2}\" arguments { @complete id: string } }"),
+            [Code::UnsupportedTemplate]
         );
     }
 

@@ -73,11 +73,13 @@ pub(crate) fn check_pascal(cx: &mut Ctxt, ident: &Ident, what: &str) -> bool {
     false
 }
 
-/// Names already seen in one namespace, exactly and after conversion.
+/// Names already seen in one namespace, exactly and after conversion, each
+/// with the kind of thing that holds it (tools, resources and prompts share
+/// one namespace).
 pub(crate) struct Namespace<'a> {
     what: &'a str,
-    exact: HashMap<String, Span>,
-    converted: HashMap<String, (String, Span)>,
+    exact: HashMap<String, (Span, &'a str)>,
+    converted: HashMap<String, (String, Span, &'a str)>,
 }
 
 impl<'a> Namespace<'a> {
@@ -90,19 +92,25 @@ impl<'a> Namespace<'a> {
         }
     }
 
+    /// Names the kind of the members inserted from now on ("resource"),
+    /// in a namespace several kinds share.
+    pub(crate) fn set_kind(&mut self, what: &'a str) {
+        self.what = what;
+    }
+
     /// Records `ident`; reports a duplicate and returns false if the name was
     /// seen before.
     pub(crate) fn insert(&mut self, cx: &mut Ctxt, ident: &Ident) -> bool {
-        if let Some(&first) = self.exact.get(&ident.name) {
-            cx.push(messages::duplicate(
-                ident.span,
-                self.what,
-                &ident.name,
-                first,
-            ));
+        if let Some(&(first, kind)) = self.exact.get(&ident.name) {
+            cx.push(if kind == self.what {
+                messages::duplicate(ident.span, self.what, &ident.name, first)
+            } else {
+                messages::duplicate_across(ident.span, self.what, &ident.name, kind, first)
+            });
             return false;
         }
-        self.exact.insert(ident.name.clone(), ident.span);
+        self.exact
+            .insert(ident.name.clone(), (ident.span, self.what));
         true
     }
 
@@ -137,12 +145,18 @@ impl<'a> Namespace<'a> {
         if !self.insert(cx, ident) {
             return false;
         }
-        if let Some((other, other_span)) = self.converted.get(&converted) {
+        if let Some((other, other_span, kind)) = self.converted.get(&converted) {
+            // "tool `a_2` and `a2`", or "resource `a_2` and tool `a2`".
+            let other = if *kind == self.what {
+                format!("`{other}`")
+            } else {
+                format!("{kind} `{other}`")
+            };
             cx.push(messages::case_collision(
                 ident.span,
                 self.what,
                 &ident.name,
-                other,
+                &other,
                 *other_span,
                 &converted,
                 purpose,
@@ -150,7 +164,7 @@ impl<'a> Namespace<'a> {
             return false;
         }
         self.converted
-            .insert(converted, (ident.name.clone(), ident.span));
+            .insert(converted, (ident.name.clone(), ident.span, self.what));
         true
     }
 }

@@ -1,5 +1,6 @@
 //! Collects every name of the catalogue before anything is resolved: types
-//! (declared, and generated for anonymous requests/responses), tools, files.
+//! (declared, and generated for anonymous requests, responses and
+//! arguments), tools, resources, prompts, files.
 
 use std::collections::{HashMap, HashSet};
 
@@ -8,7 +9,7 @@ use super::names::{self, Namespace};
 use crate::diag::{Ctxt, messages};
 use crate::model::{FileInfo, Origin, TypeId};
 use crate::source::{Sources, Span};
-use crate::syntax::ast::{self, ClauseKind, Ident, Item, TypeBody};
+use crate::syntax::ast::{self, ClauseKind, EntryKind, Ident, Item, TypeBody};
 use crate::syntax::keywords;
 
 /// The four kinds of named type.
@@ -35,7 +36,8 @@ impl Kind {
 pub(crate) enum Body<'a> {
     /// A `struct`/`enum`/`union`/`error` item.
     Decl(&'a ast::TypeDecl),
-    /// The fields of a `request { ... }` / `response { ... }`.
+    /// The fields of a `request { ... }`, `response { ... }` or
+    /// `arguments { ... }`.
     Shape(&'a [ast::Field]),
 }
 
@@ -46,16 +48,27 @@ pub(crate) struct Slot<'a> {
     pub(crate) kind: Kind,
     pub(crate) body: Body<'a>,
     pub(crate) origin: Origin,
-    /// True when the name was made up from the tool's name.
+    /// True when the name was made up from the tool's (resource's,
+    /// prompt's) name.
     pub(crate) generated: bool,
-    /// Docs written above a `request`/`response` clause with a body.
+    /// Docs written above a `request`/`response`/`arguments` clause with a
+    /// body.
     pub(crate) shape_docs: Option<String>,
-    pub(crate) tool_span: Option<Span>,
+    /// The name of the tool, resource or prompt whose clause declares it.
+    pub(crate) owner_span: Option<Span>,
 }
 
 /// One tool, before lowering.
 pub(crate) struct ToolEntry<'a> {
     pub(crate) tool: &'a ast::Tool,
+    pub(crate) category: String,
+    /// The `@scopes` of its file's `category`: the default of its own.
+    pub(crate) category_scopes: Option<Vec<(String, Span)>>,
+}
+
+/// One resource or prompt, before lowering.
+pub(crate) struct EntryItem<'a> {
+    pub(crate) entry: &'a ast::Entry,
     pub(crate) category: String,
     /// The `@scopes` of its file's `category`: the default of its own.
     pub(crate) category_scopes: Option<Vec<(String, Span)>>,
@@ -67,11 +80,13 @@ pub(crate) struct Symbols<'a> {
     pub(crate) slots: Vec<Slot<'a>>,
     pub(crate) by_name: HashMap<String, TypeId>,
     pub(crate) tools: Vec<ToolEntry<'a>>,
+    pub(crate) entries: Vec<EntryItem<'a>>,
     /// Names of items that failed to parse: references to them are not
     /// reported again.
     pub(crate) broken: HashSet<String>,
-    /// The type generated for each `request { ... }` / `response { ... }`,
-    /// keyed by the shape's address in the syntax tree.
+    /// The type generated for each `request { ... }`, `response { ... }`
+    /// and `arguments { ... }`, keyed by the shape's address in the syntax
+    /// tree.
     pub(crate) shape_ids: HashMap<usize, TypeId>,
 }
 
@@ -82,13 +97,15 @@ impl<'a> Symbols<'a> {
             slots: Vec::new(),
             by_name: HashMap::new(),
             tools: Vec::new(),
+            entries: Vec::new(),
             broken: files
                 .iter()
                 .flat_map(|f| f.broken.iter().cloned())
                 .collect(),
             shape_ids: HashMap::new(),
         };
-        let mut seen_tools = HashSet::new();
+        // PascalCase names of tools, resources and prompts seen so far.
+        let mut seen_names = HashSet::new();
         for file in files {
             let (category, category_scopes) = category(sources, file, cx);
             symbols.files.push(FileInfo {
@@ -111,13 +128,21 @@ impl<'a> Symbols<'a> {
                         body: Body::Decl(decl),
                         origin: Origin::Declared,
                         generated: false,
-                        tool_span: None,
+                        owner_span: None,
                         shape_docs: None,
                     }),
                     Item::Tool(tool) => {
-                        symbols.shapes(tool, &mut seen_tools);
+                        symbols.shapes(tool, &mut seen_names);
                         symbols.tools.push(ToolEntry {
                             tool,
+                            category: category.clone(),
+                            category_scopes: category_scopes.clone(),
+                        });
+                    }
+                    Item::Entry(entry) => {
+                        symbols.arguments(entry, &mut seen_names);
+                        symbols.entries.push(EntryItem {
+                            entry,
                             category: category.clone(),
                             category_scopes: category_scopes.clone(),
                         });
@@ -129,16 +154,47 @@ impl<'a> Symbols<'a> {
         symbols
     }
 
+    /// The fields a struct's declaration (or clause) writes, before
+    /// lowering: none for another kind of type.
+    pub(crate) fn struct_fields(&self, id: TypeId) -> &'a [ast::Field] {
+        match &self.slots[id.index()].body {
+            Body::Shape(fields) => fields,
+            Body::Decl(decl) => match &decl.body {
+                TypeBody::Struct(fields) => fields,
+                _ => &[],
+            },
+        }
+    }
+
+    /// The struct every `arguments` clause of a resource or prompt names,
+    /// from the syntax tree: a resource that failed to check still has its
+    /// arguments.
+    pub(crate) fn argument_structs(&self) -> Vec<TypeId> {
+        self.entries
+            .iter()
+            .flat_map(|item| &item.entry.clauses)
+            .filter_map(|clause| match &clause.kind {
+                ClauseKind::Arguments(shape) => match (&shape.fields, &shape.name) {
+                    (Some(_), _) => self.shape_ids.get(&shape_key(shape)).copied(),
+                    (None, Some(name)) => self.by_name.get(&name.name).copied(),
+                    (None, None) => None,
+                },
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Adds a slot for every `request`/`response` that has a body. A tool or
     /// action whose name clashes with an earlier one gets none: its clash is
-    /// reported once, on its name, not again for every generated type.
-    fn shapes(&mut self, tool: &'a ast::Tool, seen_tools: &mut HashSet<String>) {
+    /// reported once, on its name, not again for every generated type. Nor
+    /// does a clause given twice (TW203), past its first.
+    fn shapes(&mut self, tool: &'a ast::Tool, seen_names: &mut HashSet<String>) {
         let tool_pascal = names::pascal(&tool.name.name);
-        if !seen_tools.insert(tool_pascal.clone()) {
+        if !seen_names.insert(tool_pascal.clone()) {
             return;
         }
         let mut seen_actions = HashSet::new();
-        for clause in &tool.clauses {
+        for clause in first_of_each(&tool.clauses) {
             match &clause.kind {
                 ClauseKind::Request(shape) | ClauseKind::Response(shape) => {
                     self.shape(tool, None, &tool_pascal, clause, shape);
@@ -149,7 +205,7 @@ impl<'a> Symbols<'a> {
                         continue;
                     }
                     let prefix = format!("{tool_pascal}{action_pascal}");
-                    for inner in &action.clauses {
+                    for inner in first_of_each(&action.clauses) {
                         if let ClauseKind::Request(shape) | ClauseKind::Response(shape) =
                             &inner.kind
                         {
@@ -170,26 +226,59 @@ impl<'a> Symbols<'a> {
         clause: &ast::Clause,
         shape: &'a ast::Shape,
     ) {
-        let Some(fields) = &shape.fields else { return };
         let is_request = matches!(clause.kind, ClauseKind::Request(_));
         let (tool_name, action_name) = (tool.name.name.clone(), action.map(|a| a.name.clone()));
-        let origin = if is_request {
-            Origin::Request {
+        let (origin, suffix) = if is_request {
+            let origin = Origin::Request {
                 tool: tool_name,
                 action: action_name,
-            }
+            };
+            (origin, "Request")
         } else {
-            Origin::Response {
+            let origin = Origin::Response {
                 tool: tool_name,
                 action: action_name,
-            }
+            };
+            (origin, "Response")
         };
-        let (name, span, generated) = match &shape.name {
-            Some(name) => (name.name.clone(), name.span, false),
-            None => {
-                let suffix = if is_request { "Request" } else { "Response" };
-                (format!("{prefix}{suffix}"), clause.keyword.span, true)
+        let generated = format!("{prefix}{suffix}");
+        self.push_shape(shape, clause, origin, generated, tool.name.span);
+    }
+
+    /// Adds a slot for the `arguments { ... }` of a resource or prompt,
+    /// unless its name clashed with an earlier one (see `shapes`).
+    fn arguments(&mut self, entry: &'a ast::Entry, seen_names: &mut HashSet<String>) {
+        let pascal = names::pascal(&entry.name.name);
+        if !seen_names.insert(pascal.clone()) {
+            return;
+        }
+        for clause in first_of_each(&entry.clauses) {
+            if let ClauseKind::Arguments(shape) = &clause.kind {
+                let name = entry.name.name.clone();
+                let origin = match entry.kind {
+                    EntryKind::Resource => Origin::ResourceArguments { resource: name },
+                    EntryKind::Prompt => Origin::PromptArguments { prompt: name },
+                };
+                let generated = format!("{pascal}Arguments");
+                self.push_shape(shape, clause, origin, generated, entry.name.span);
             }
+        }
+    }
+
+    /// Adds a slot for a clause's shape when it has a body: named as
+    /// written, or `generated`.
+    fn push_shape(
+        &mut self,
+        shape: &'a ast::Shape,
+        clause: &ast::Clause,
+        origin: Origin,
+        generated: String,
+        owner: Span,
+    ) {
+        let Some(fields) = &shape.fields else { return };
+        let (name, span, is_generated) = match &shape.name {
+            Some(name) => (name.name.clone(), name.span, false),
+            None => (generated, clause.keyword.span, true),
         };
         let id = TypeId(u32::try_from(self.slots.len()).unwrap_or(u32::MAX));
         self.shape_ids.insert(shape_key(shape), id);
@@ -199,30 +288,46 @@ impl<'a> Symbols<'a> {
             kind: Kind::Struct,
             body: Body::Shape(fields),
             origin,
-            generated,
-            tool_span: Some(tool.name.span),
+            generated: is_generated,
+            owner_span: Some(owner),
             shape_docs: clause.meta.docs.as_ref().map(|d| d.text.clone()),
         });
     }
 
-    /// Checks naming rules and uniqueness of tools and types, and fills
-    /// `by_name`. Generated names go first, so a clash is reported on the
-    /// user's declaration, where the fix is.
+    /// Checks naming rules and uniqueness of tools, resources, prompts and
+    /// types, and fills `by_name`. Generated names go first, so a clash is
+    /// reported on the user's declaration, where the fix is.
     /// `tool abc_parse { request { … } }` + `struct AbcParseRequest` → TW102.
     fn register_names(&mut self, cx: &mut Ctxt) {
-        let mut tools = Namespace::new("tool");
+        // Tools, resources and prompts share one namespace, checked in
+        // source order so that a clash is reported on the later name.
+        let mut declared: Vec<(&Ident, &str)> = self
+            .tools
+            .iter()
+            .map(|t| (&t.tool.name, keywords::TOOL))
+            .chain(
+                self.entries
+                    .iter()
+                    .map(|e| (&e.entry.name, e.entry.kind.keyword())),
+            )
+            .collect();
+        declared.sort_by_key(|(ident, _)| (ident.span.file, ident.span.start));
+        let mut namespace = Namespace::new(keywords::TOOL);
+        for (ident, kind) in declared {
+            namespace.set_kind(kind);
+            namespace.insert_snake(
+                cx,
+                ident,
+                &format!("{kind} name"),
+                "tool, resource and prompt names become enum variants and type names in the generated code",
+            );
+        }
         // `<Tool>Tool` marker types are generated for every tool, and the
         // `<Tool>Request` / `<Tool>Response` enums for every action tool.
         let mut markers: HashMap<String, (&str, String, Span)> = HashMap::new();
         for entry in &self.tools {
             let name = &entry.tool.name;
             let pascal = names::pascal(&name.name);
-            tools.insert_snake(
-                cx,
-                name,
-                "tool name",
-                "tool names become enum variants and type names in the generated code",
-            );
             markers.insert(
                 format!("{pascal}Tool"),
                 ("marker type", name.name.clone(), name.span),
@@ -286,7 +391,11 @@ impl<'a> Symbols<'a> {
             }
             if let Some((what, tool, tool_span)) = markers.get(&slot.name) {
                 cx.push(messages::duplicate_generated(
-                    slot.span, &slot.name, what, tool, *tool_span,
+                    slot.span,
+                    &slot.name,
+                    what,
+                    &format!("tool `{tool}`"),
+                    *tool_span,
                 ));
                 suppressed.push(slot.name.clone());
                 continue;
@@ -317,6 +426,17 @@ impl<'a> Symbols<'a> {
     }
 }
 
+/// The first clause of each keyword (`action`s all), as `Clauses::gather`
+/// keeps them.
+fn first_of_each(clauses: &[ast::Clause]) -> impl Iterator<Item = &ast::Clause> {
+    let mut seen = HashSet::new();
+    clauses.iter().filter(move |c| match c.kind {
+        ClauseKind::Action(_) => true,
+        ClauseKind::Invalid => false,
+        _ => seen.insert(c.keyword.name.as_str()),
+    })
+}
+
 /// Identifies a shape by its address: the syntax tree outlives the symbols.
 pub(crate) fn shape_key(shape: &ast::Shape) -> usize {
     std::ptr::from_ref(shape) as usize
@@ -325,14 +445,19 @@ pub(crate) fn shape_key(shape: &ast::Shape) -> usize {
 /// The diagnostic for two slots with one name.
 fn clash(slot: &Slot<'_>, other: &Slot<'_>) -> crate::diag::Diagnostic {
     // ("tool", "abc_parse") or ("action", "fs.read") when the name was generated.
-    let generated_by = |s: &Slot<'_>| match &s.origin {
-        Origin::Request { tool, action } | Origin::Response { tool, action } if s.generated => {
-            Some(match action {
+    let generated_by = |s: &Slot<'_>| {
+        if !s.generated {
+            return None;
+        }
+        Some(match &s.origin {
+            Origin::Request { tool, action } | Origin::Response { tool, action } => match action {
                 Some(a) => ("action", format!("{tool}.{a}")),
                 None => ("tool", tool.clone()),
-            })
-        }
-        _ => None,
+            },
+            Origin::ResourceArguments { resource } => ("resource", resource.clone()),
+            Origin::PromptArguments { prompt } => ("prompt", prompt.clone()),
+            Origin::Declared => return None,
+        })
     };
     match (generated_by(slot), generated_by(other)) {
         (Some((my_kind, mine)), Some((their_kind, theirs))) => messages::generated_collision(
@@ -342,13 +467,19 @@ fn clash(slot: &Slot<'_>, other: &Slot<'_>) -> crate::diag::Diagnostic {
             other.span,
             &slot.name,
         ),
-        (None, Some((_, theirs))) => messages::duplicate_generated(
-            slot.span,
-            &slot.name,
-            "request or response type",
-            &theirs,
-            other.tool_span.unwrap_or(other.span),
-        ),
+        (None, Some((their_kind, theirs))) => {
+            let (what, owner) = match their_kind {
+                "resource" | "prompt" => ("arguments struct", format!("{their_kind} `{theirs}`")),
+                _ => ("request or response type", format!("tool `{theirs}`")),
+            };
+            messages::duplicate_generated(
+                slot.span,
+                &slot.name,
+                what,
+                &owner,
+                other.owner_span.unwrap_or(other.span),
+            )
+        }
         _ => messages::duplicate(slot.span, "type", &slot.name, other.span),
     }
 }

@@ -1,16 +1,15 @@
 //! Tools and actions: clauses, timing, request/response/errors/stream
 //! references, annotations.
 
-use std::collections::HashMap;
-
 use super::attrs::{self, Target};
+use super::clauses::Clauses;
 use super::names::Namespace;
-use super::symbols::{Body, Kind, Symbols, ToolEntry, shape_key};
+use super::symbols::{Kind, Symbols, ToolEntry, shape_key};
 use crate::diag::{Ctxt, messages};
 use crate::model::{Action, Endpoint, Timing, Tool, ToolKind, TypeId};
 use crate::source::{Sources, Span};
 use crate::suggest;
-use crate::syntax::ast::{self, ClauseKind, Ident, Shape};
+use crate::syntax::ast::{self, Ident, Shape};
 use crate::syntax::keywords;
 
 pub(crate) fn lower(symbols: &Symbols<'_>, sources: &Sources, cx: &mut Ctxt) -> Vec<Tool> {
@@ -19,80 +18,6 @@ pub(crate) fn lower(symbols: &Symbols<'_>, sources: &Sources, cx: &mut Ctxt) -> 
         .iter()
         .filter_map(|entry| lower_tool(symbols, sources, cx, entry))
         .collect()
-}
-
-/// The clauses of one body, each kept once.
-#[derive(Default)]
-struct Clauses<'a> {
-    timing: Option<&'a Ident>,
-    title: Option<&'a str>,
-    request: Option<(Span, &'a Shape)>,
-    response: Option<(Span, &'a Shape)>,
-    errors: Option<&'a Ident>,
-    stream: Option<&'a Ident>,
-    actions: Vec<(&'a ast::Meta, &'a ast::Action)>,
-    /// Keywords of clauses that failed to parse.
-    invalid: Vec<&'a str>,
-}
-
-impl<'a> Clauses<'a> {
-    /// True when the timing was written, even if it did not parse or is
-    /// unknown (either was reported already).
-    fn timing_written(&self) -> bool {
-        self.timing.is_some() || self.invalid.contains(&keywords::TIMING)
-    }
-
-    fn gather(cx: &mut Ctxt, clauses: &'a [ast::Clause], in_action: bool) -> Self {
-        let mut out = Clauses::default();
-        let mut seen: HashMap<&str, Span> = HashMap::new();
-        for clause in clauses {
-            let keyword = clause.keyword.name.as_str();
-            if matches!(clause.kind, ClauseKind::Invalid) {
-                out.invalid.push(keyword);
-                continue;
-            }
-            let is_action = matches!(clause.kind, ClauseKind::Action(_));
-            // Docs above `request { ... }` / `response { ... }` document the
-            // struct the clause declares (see `symbols`).
-            let declares_type = matches!(
-                &clause.kind,
-                ClauseKind::Request(shape) | ClauseKind::Response(shape) if shape.fields.is_some()
-            );
-            if !is_action {
-                if let Some(docs) = clause.meta.docs.as_ref().filter(|_| !declares_type) {
-                    cx.push(messages::dangling_doc(docs.span));
-                }
-                attrs::lower(cx, &clause.meta.attrs, Target::Clause);
-            }
-            // (An `action` inside an action is rejected by the parser.)
-            if in_action && matches!(clause.kind, ClauseKind::Errors(_) | ClauseKind::Stream(_)) {
-                cx.push(messages::clause_in_action(clause.keyword.span, keyword));
-                continue;
-            }
-            if !is_action {
-                if let Some(&first) = seen.get(keyword) {
-                    cx.push(messages::duplicate_clause(
-                        clause.keyword.span,
-                        keyword,
-                        first,
-                    ));
-                    continue;
-                }
-                seen.insert(keyword, clause.keyword.span);
-            }
-            match &clause.kind {
-                ClauseKind::Timing(t) => out.timing = Some(t),
-                ClauseKind::Title(t) => out.title = Some(t),
-                ClauseKind::Request(s) => out.request = Some((clause.keyword.span, s)),
-                ClauseKind::Response(s) => out.response = Some((clause.keyword.span, s)),
-                ClauseKind::Errors(e) => out.errors = Some(e),
-                ClauseKind::Stream(s) => out.stream = Some(s),
-                ClauseKind::Action(a) => out.actions.push((&clause.meta, a)),
-                ClauseKind::Invalid => {}
-            }
-        }
-        out
-    }
 }
 
 /// Checks one tool and builds its model.
@@ -288,11 +213,11 @@ fn endpoint(
         cx.push(messages::response_never_sent(span, name, timing_span));
     }
     let request = match clauses.request {
-        Some((_, shape)) => Some(shape_type(symbols, cx, shape)?),
+        Some((_, shape)) => Some(shape_type(symbols, cx, shape, SHAPES_ARE_STRUCTS)?),
         None => None,
     };
     let response = match clauses.response {
-        Some((_, shape)) => Some(shape_type(symbols, cx, shape)?),
+        Some((_, shape)) => Some(shape_type(symbols, cx, shape, SHAPES_ARE_STRUCTS)?),
         None => None,
     };
     for (id, clause) in [(request, "request"), (response, "response")] {
@@ -314,13 +239,7 @@ fn endpoint(
 /// the key, and a JSON reader would keep only one of the two.
 /// `tool t { timing sync request { tool: string } }` → TW105.
 fn tag_fields(symbols: &Symbols<'_>, cx: &mut Ctxt, name: &str, id: TypeId, clause: &str) {
-    let fields = match &symbols.slots[id.index()].body {
-        Body::Shape(fields) => *fields,
-        Body::Decl(decl) => match &decl.body {
-            ast::TypeBody::Struct(fields) => fields.as_slice(),
-            _ => return,
-        },
-    };
+    let fields = symbols.struct_fields(id);
     let in_action = name.contains('.');
     for field in fields {
         if field.name.name == "tool" || (in_action && field.name.name == "action") {
@@ -334,21 +253,23 @@ fn tag_fields(symbols: &Symbols<'_>, cx: &mut Ctxt, name: &str, id: TypeId, clau
     }
 }
 
-/// The struct a `request`/`response` clause stands for.
+/// Why requests and responses are structs, for TW106.
+const SHAPES_ARE_STRUCTS: &str = "MCP describes a tool's arguments and result as JSON objects, so requests and responses are structs";
+
+/// The struct a `request`/`response`/`arguments` clause stands for; `why`
+/// says why it must be a struct.
 /// `response GardenStatus` where `GardenStatus` is an enum → TW106.
-fn shape_type(symbols: &Symbols<'_>, cx: &mut Ctxt, shape: &Shape) -> Option<TypeId> {
+pub(super) fn shape_type(
+    symbols: &Symbols<'_>,
+    cx: &mut Ctxt,
+    shape: &Shape,
+    why: &str,
+) -> Option<TypeId> {
     if shape.fields.is_some() {
         return symbols.shape_ids.get(&shape_key(shape)).copied();
     }
     let name = shape.name.as_ref()?;
-    reference(
-        symbols,
-        cx,
-        name,
-        &[Kind::Struct],
-        "a struct",
-        "MCP describes a tool's arguments and result as JSON objects, so requests and responses are structs",
-    )
+    reference(symbols, cx, name, &[Kind::Struct], "a struct", why)
 }
 
 /// `timing async_lng` → TW202 with "did you mean `async_long`?".
@@ -380,7 +301,7 @@ fn timing(cx: &mut Ctxt, ident: &Ident) -> Option<Timing> {
 
 /// Resolves a clause's type name and checks its kind.
 /// `errors GardenEror` → TW101 with "did you mean `GardenError`?".
-fn reference(
+pub(super) fn reference(
     symbols: &Symbols<'_>,
     cx: &mut Ctxt,
     ident: &Ident,

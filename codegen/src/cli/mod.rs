@@ -762,12 +762,24 @@ fn check(
             return ExitCode::FAILURE;
         }
     }
-    let summary = format!(
-        "checked {}: {}, {}, {}",
-        count(sources.len(), "file"),
+    // Resources and prompts are counted when the catalogue has some.
+    let mut counts = vec![
         count(model.tools.len(), "tool"),
         count(model.action_count(), "action"),
-        count(model.types.len(), "type"),
+    ];
+    for (n, noun) in [
+        (model.resources.len(), "resource"),
+        (model.prompts.len(), "prompt"),
+    ] {
+        if n > 0 {
+            counts.push(count(n, noun));
+        }
+    }
+    counts.push(count(model.types.len(), "type"));
+    let summary = format!(
+        "checked {}: {}",
+        count(sources.len(), "file"),
+        counts.join(", ")
     );
     // With `--emit -` stdout carries the JSON; keep it parseable.
     if emit.is_some_and(|p| p.as_os_str() == "-") {

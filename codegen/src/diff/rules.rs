@@ -88,9 +88,9 @@ rules! {
     /// A response appeared where an acknowledgement was, or the reverse.
     ResponseChanged = "RESPONSE_CHANGED", "a response was added to or removed from a tool";
     /// An `errors` clause was added.
-    ErrorsAdded = "ERRORS_ADDED", "a tool declared errors where it had none";
+    ErrorsAdded = "ERRORS_ADDED", "a tool, resource or prompt declared errors where it had none";
     /// An `errors` clause was removed.
-    ErrorsRemoved = "ERRORS_REMOVED", "a tool's errors clause was removed";
+    ErrorsRemoved = "ERRORS_REMOVED", "a tool's, resource's or prompt's errors clause was removed";
     /// A `stream` clause was added.
     StreamAdded = "STREAM_ADDED", "a tool started streaming chunks";
     /// A `stream` clause was removed.
@@ -100,11 +100,11 @@ rules! {
     /// An annotation promises more than before.
     AnnotationStrengthened = "ANNOTATION_STRENGTHENED", "`@read_only` or `@idempotent` added, or `@destructive` or `@open_world` dropped";
     /// A call of a tool needs a scope it did not.
-    ScopeAdded = "SCOPE_ADDED", "a tool requires an OAuth scope it did not (its own `@scopes` or its category's)";
+    ScopeAdded = "SCOPE_ADDED", "a tool, resource or prompt requires an OAuth scope it did not (its own `@scopes` or its category's)";
     /// A call of a tool no longer needs a scope.
-    ScopeRemoved = "SCOPE_REMOVED", "a tool no longer requires an OAuth scope";
+    ScopeRemoved = "SCOPE_REMOVED", "a tool, resource or prompt no longer requires an OAuth scope";
     /// Something was newly deprecated.
-    DeprecatedAdded = "DEPRECATED_ADDED", "a tool, action, type, field, variant or value was deprecated";
+    DeprecatedAdded = "DEPRECATED_ADDED", "a tool, resource, prompt, action, type, field, variant or value was deprecated";
     /// A field is gone.
     FieldRemoved = "FIELD_REMOVED", "a field was removed (or renamed)";
     /// A new field a request must carry.
@@ -148,6 +148,24 @@ rules! {
     TypeRemoved = "TYPE_REMOVED", "a declared type was removed";
     /// A new declared type.
     TypeAdded = "TYPE_ADDED", "a declared type was added";
+    /// A resource is gone.
+    ResourceRemoved = "RESOURCE_REMOVED", "a resource was removed (or renamed)";
+    /// A new resource.
+    ResourceAdded = "RESOURCE_ADDED", "a resource was added";
+    /// A resource is read at other URIs.
+    UriChanged = "URI_CHANGED", "a resource's URI or URI template changed";
+    /// A resource's reads return another kind of contents.
+    ContentsChanged = "CONTENTS_CHANGED", "a resource's `contents` changed kind or type";
+    /// A resource's MIME type changed.
+    MimeChanged = "MIME_CHANGED", "a resource's MIME type changed";
+    /// Clients can no longer subscribe to a resource.
+    SubscribableRemoved = "SUBSCRIBABLE_REMOVED", "`@subscribable` was dropped from a resource";
+    /// Clients can subscribe to a resource.
+    SubscribableAdded = "SUBSCRIBABLE_ADDED", "`@subscribable` was added to a resource";
+    /// A prompt is gone.
+    PromptRemoved = "PROMPT_REMOVED", "a prompt was removed (or renamed)";
+    /// A new prompt.
+    PromptAdded = "PROMPT_ADDED", "a prompt was added";
 }
 
 impl Rule {
@@ -167,19 +185,25 @@ impl Rule {
             | Rule::EnumValueRemoved
             | Rule::VariantRemoved
             | Rule::ErrorVariantRemoved
-            | Rule::TypeKindChanged => &[Wire, Source],
+            | Rule::TypeKindChanged
+            | Rule::ResourceRemoved
+            | Rule::PromptRemoved => &[Wire, Source],
             Rule::FieldAddedRequired
             | Rule::DefaultRemoved
             | Rule::DefaultChanged
             | Rule::ConstraintTightened
             | Rule::EnumValueAdded
-            | Rule::VariantAdded => &[Wire],
+            | Rule::VariantAdded
+            | Rule::UriChanged
+            | Rule::ContentsChanged => &[Wire],
             Rule::ErrorsRemoved | Rule::TypeRenamed | Rule::TypeRemoved => &[Source],
             Rule::TimingChanged
             | Rule::StreamAdded
             | Rule::StreamRemoved
             | Rule::AnnotationWeakened
-            | Rule::ScopeAdded => &[Semantic],
+            | Rule::ScopeAdded
+            | Rule::MimeChanged
+            | Rule::SubscribableRemoved => &[Semantic],
             Rule::ToolAdded
             | Rule::ActionAdded
             | Rule::ErrorsAdded
@@ -190,7 +214,10 @@ impl Rule {
             | Rule::DefaultAdded
             | Rule::ConstraintLoosened
             | Rule::ErrorVariantAdded
-            | Rule::TypeAdded => &[],
+            | Rule::TypeAdded
+            | Rule::ResourceAdded
+            | Rule::SubscribableAdded
+            | Rule::PromptAdded => &[],
         }
     }
 

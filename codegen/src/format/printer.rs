@@ -3,8 +3,8 @@
 
 use crate::source::Span;
 use crate::syntax::ast::{
-    Attr, Clause, ClauseKind, EnumValue, Field, File, Item, Meta, Shape, Tool, TypeBody, TypeDecl,
-    TypeExpr, Variant,
+    Attr, Clause, ClauseKind, Entry, EnumValue, Field, File, Item, Meta, Shape, Tool, TypeBody,
+    TypeDecl, TypeExpr, Variant,
 };
 use crate::syntax::keywords;
 use crate::syntax::lexer::Comment;
@@ -143,6 +143,7 @@ impl Printer<'_> {
             match item {
                 Item::Tool(tool) => self.tool(tool),
                 Item::Type(decl) => self.type_decl(decl),
+                Item::Entry(entry) => self.entry(entry),
             }
         }
         self.comments_before(self.text.len());
@@ -341,6 +342,15 @@ impl Printer<'_> {
         );
     }
 
+    fn entry(&mut self, entry: &Entry) {
+        self.member_start(&entry.meta, entry.keyword, true);
+        self.clauses(
+            &format!("{} {}", entry.kind.keyword(), entry.name.name),
+            &entry.clauses,
+            entry.close,
+        );
+    }
+
     fn clauses(&mut self, head: &str, clauses: &[Clause], close: Span) {
         self.line(&format!("{head} {{"));
         self.depth += 1;
@@ -350,11 +360,17 @@ impl Printer<'_> {
             match &clause.kind {
                 ClauseKind::Timing(t) => self.line(&format!("{keyword} {}", t.name)),
                 ClauseKind::Title(t) => self.line(&format!("{keyword} \"{}\"", escape(t))),
-                ClauseKind::Request(shape) | ClauseKind::Response(shape) => {
-                    self.shape(keyword, shape);
-                }
-                ClauseKind::Errors(name) | ClauseKind::Stream(name) => {
+                ClauseKind::Request(shape)
+                | ClauseKind::Response(shape)
+                | ClauseKind::Arguments(shape) => self.shape(keyword, shape),
+                ClauseKind::Errors(name)
+                | ClauseKind::Stream(name)
+                | ClauseKind::Contents(name) => {
                     self.line(&format!("{keyword} {}", name.name));
+                }
+                ClauseKind::Uri(text) | ClauseKind::Mime(text) => {
+                    let literal = self.snippet(text.span).to_owned();
+                    self.line(&format!("{keyword} {literal}"));
                 }
                 // Only error-free files are formatted, so there are none.
                 ClauseKind::Invalid => {}

@@ -8,8 +8,8 @@ use std::collections::{BTreeMap, HashSet};
 
 use crate::diag::{Diagnostic, messages};
 use crate::model::{
-    Deprecation, Field, Model, Origin, Primitive, Timing, Tool, ToolKind, Type, TypeId, TypeKind,
-    Value,
+    Deprecation, Field, Model, Origin, Primitive, Prompt, Resource, Timing, Tool, ToolKind, Type,
+    TypeId, TypeKind, Value,
 };
 use crate::source::{Location, Sources, Span};
 use crate::{Clients, Profile};
@@ -40,6 +40,20 @@ pub(crate) fn lint(model: &Model, sources: &Sources, clients: &Clients) -> Vec<D
         lints.provider_names(tool, &clients.prefix, targets);
         lints.deprecated_uses_of_tool(tool);
     }
+    for resource in &model.resources {
+        let what = format!("resource `{}`", resource.name);
+        lints.entry_docs(&what, resource.docs.as_deref(), resource.location);
+        if resource.deprecated.is_none() {
+            lints.deprecated_uses(&what, resource.types(), resource.location);
+        }
+    }
+    for prompt in &model.prompts {
+        let what = format!("prompt `{}`", prompt.name);
+        lints.entry_docs(&what, prompt.docs.as_deref(), prompt.location);
+        if prompt.deprecated.is_none() {
+            lints.deprecated_uses(&what, prompt.types(), prompt.location);
+        }
+    }
     for def in &model.types {
         if model.is_builtin(&def.location) {
             continue;
@@ -68,11 +82,18 @@ impl Lints<'_> {
         self.sources.name_span(location)
     }
 
-    /// TW401: declared types that no tool (and no `@form`) reaches.
+    /// TW401: declared types that no tool, resource or prompt (and no
+    /// `@form`) reaches.
     fn unused_types(&mut self) {
         let mut reached: HashSet<TypeId> = HashSet::new();
-        self.model
-            .reach(self.model.tools.iter().flat_map(Tool::types), &mut reached);
+        let model = self.model;
+        let named = model
+            .tools
+            .iter()
+            .flat_map(Tool::types)
+            .chain(model.resources.iter().flat_map(Resource::types))
+            .chain(model.prompts.iter().flat_map(Prompt::types));
+        model.reach(named, &mut reached);
         // Handlers ask users to fill in `@form` structs: they are used.
         let forms = self.model.types.iter().filter(|d| d.form).map(|d| d.id);
         self.model.reach(forms, &mut reached);
@@ -103,16 +124,22 @@ impl Lints<'_> {
             }
         }
         named.extend([tool.errors, tool.stream].into_iter().flatten());
+        self.deprecated_uses(&format!("tool `{}`", tool.name), named, tool.location);
+    }
+
+    /// TW402 for `what` (a tool, resource or prompt, declared at
+    /// `location`): of the types its clauses `named`, the deprecated ones.
+    fn deprecated_uses(&mut self, what: &str, named: Vec<TypeId>, location: Location) {
         for id in named {
             let def = self.model.type_def(id);
             if let (Origin::Declared, Some(d)) = (&def.origin, &def.deprecated) {
-                let span = self.span(tool.location);
+                let span = self.span(location);
                 let first = self.span(def.location);
                 self.out.push(messages::deprecated_use(
                     span,
-                    &format!("tool `{}`", tool.name),
+                    what,
                     &format!("type `{}`", def.name),
-                    &format!("tool `{}`", tool.name),
+                    what,
                     reason(d),
                     first,
                 ));
@@ -177,6 +204,14 @@ impl Lints<'_> {
                     &format!("action `{}` of `{}`", action.name, tool.name),
                 ));
             }
+        }
+    }
+
+    /// TW403 for a resource or prompt (`what`).
+    fn entry_docs(&mut self, what: &str, docs: Option<&str>, location: Location) {
+        if docs.is_none() {
+            let span = self.span(location);
+            self.out.push(messages::missing_docs(span, what));
         }
     }
 
@@ -357,10 +392,20 @@ fn unstated(model: &Model, owner: TypeId, ty: &Type) -> Option<Unstated> {
     }
 }
 
-/// True when a request or response belongs to a deprecated tool or action.
+/// True when a request, response or arguments struct belongs to a
+/// deprecated tool, action, resource or prompt.
 fn owner_deprecated(model: &Model, origin: &Origin) -> bool {
-    let (Origin::Request { tool, action } | Origin::Response { tool, action }) = origin else {
-        return false;
+    let (tool, action) = match origin {
+        Origin::Request { tool, action } | Origin::Response { tool, action } => (tool, action),
+        Origin::ResourceArguments { resource } => {
+            return model
+                .resource(resource)
+                .is_some_and(|r| r.deprecated.is_some());
+        }
+        Origin::PromptArguments { prompt } => {
+            return model.prompt(prompt).is_some_and(|p| p.deprecated.is_some());
+        }
+        Origin::Declared => return false,
     };
     let Some(tool) = model.tool(tool) else {
         return false;
@@ -378,4 +423,53 @@ fn owner_deprecated(model: &Model, origin: &Origin) -> bool {
 
 fn reason(d: &Deprecation) -> Option<&str> {
     d.reason.as_deref()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::diag::Code;
+    use crate::{Sources, check_with_warnings};
+
+    fn warnings(text: &str) -> Vec<(Code, String)> {
+        let mut sources = Sources::new();
+        sources.add("t.tool", text);
+        let checked = check_with_warnings(&sources).expect("valid");
+        checked
+            .warnings
+            .iter()
+            .map(|d| (d.code, d.message.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn resources_and_prompts_use_types_and_need_docs() {
+        let found = warnings(
+            "resource r { uri \"r:x\" contents Page }\n\
+             /// Asks.\nprompt p { errors Oops }\n\
+             /// A page.\n@deprecated struct Page { }\n/// Failures.\nerror Oops { failed }",
+        );
+        assert_eq!(
+            found,
+            [
+                (
+                    Code::MissingDocs,
+                    "resource `r` has no doc comment".to_owned()
+                ),
+                (
+                    Code::DeprecatedUse,
+                    "resource `r` uses the deprecated type `Page`".to_owned()
+                ),
+            ],
+            "`Page` and `Oops` are used"
+        );
+    }
+
+    #[test]
+    fn the_arguments_of_a_deprecated_resource_are_deprecated_too() {
+        let found = warnings(
+            "/// Old.\n@deprecated resource r { uri \"r:{k}\" arguments { /// K.\nk: Kind } }\n\
+             /// Kinds.\n@deprecated enum Kind { a }",
+        );
+        assert_eq!(found, []);
+    }
 }

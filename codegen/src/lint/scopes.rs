@@ -1,12 +1,13 @@
-//! TW407: a scope only one tool needs that is a likely typo of a scope
-//! other tools need. A misspelt scope is one no token carries, so every
-//! call of that tool would be refused once scopes are enforced.
+//! TW407: a scope only one tool (or resource, or prompt) needs that is a
+//! likely typo of a scope others need. A misspelt scope is one no token
+//! carries, so every call of that tool would be refused once scopes are
+//! enforced.
 
 use std::collections::BTreeMap;
 
 use super::Lints;
 use crate::diag::messages;
-use crate::model::Tool;
+use crate::model::Scope;
 use crate::source::Location;
 use crate::suggest;
 
@@ -18,34 +19,50 @@ const MAX_EDITS: usize = 2;
 impl Lints<'_> {
     /// `@scopes("cas:raed")` on one tool while others need `cas:read`.
     pub(super) fn scope_typos(&mut self) {
-        // Each scope, with the tools that need it and where it is written.
-        let mut users: BTreeMap<&str, Vec<(&Tool, Location)>> = BTreeMap::new();
-        for tool in &self.model.tools {
-            if self.model.is_builtin(&tool.location) {
-                continue;
-            }
-            for scope in &tool.scopes {
+        let model = self.model;
+        // What needs scopes: (kind, name, its scopes).
+        let tools = model
+            .tools
+            .iter()
+            .filter(|t| !model.is_builtin(&t.location))
+            .map(|t| ("tool", t.name.as_str(), &t.scopes));
+        let resources = model
+            .resources
+            .iter()
+            .map(|r| ("resource", r.name.as_str(), &r.scopes));
+        let prompts = model
+            .prompts
+            .iter()
+            .map(|p| ("prompt", p.name.as_str(), &p.scopes));
+        // Each scope, with what needs it and where it is written.
+        let mut users: BTreeMap<&str, Vec<(&str, &str, Location)>> = BTreeMap::new();
+        for (kind, name, scopes) in tools.chain(resources).chain(prompts) {
+            for Scope {
+                name: scope,
+                location,
+            } in scopes
+            {
                 users
-                    .entry(scope.name.as_str())
+                    .entry(scope.as_str())
                     .or_default()
-                    .push((tool, scope.location));
+                    .push((kind, name, *location));
             }
         }
         for (scope, needed_by) in &users {
-            let [(tool, location)] = needed_by.as_slice() else {
+            let [(kind, name, location)] = needed_by.as_slice() else {
                 continue;
             };
             let others = users.keys().copied().filter(|other| other != scope);
             let Some(other) = suggest::closest_within(scope, others, MAX_EDITS) else {
                 continue;
             };
-            let Some(&(_, other_location)) = users.get(other).and_then(|u| u.first()) else {
+            let Some(&(_, _, other_location)) = users.get(other).and_then(|u| u.first()) else {
                 continue;
             };
             let diagnostic = messages::scope_typo(
                 self.span(*location),
                 scope,
-                &tool.name,
+                (kind, name),
                 other,
                 self.span(other_location),
             );
@@ -101,6 +118,17 @@ mod tests {
         // Three edits apart, though `closest` alone would take them.
         assert_eq!(typos(&tools(&["project:admin", "project:audit"])), []);
         assert_eq!(typos(&tools(&["cas:read", "cas:write"])), []);
+    }
+
+    #[test]
+    fn resources_and_prompts_need_scopes_too() {
+        let text = "@scopes(\"cas:read\") tool a { timing sync }\n\
+                    @scopes(\"cas:read\") prompt p { }\n\
+                    @scopes(\"cas:raed\") resource r { uri \"cas:x\" }";
+        assert_eq!(
+            typos(text),
+            [("cas:raed".to_owned(), "did you mean `cas:read`?".to_owned())]
+        );
     }
 
     #[test]

@@ -22,6 +22,13 @@ pub(crate) fn complete(model: Option<&Model>, before: &str) -> Vec<CompletionIte
     if previous_word == keywords::TIMING {
         return timings();
     }
+    if previous_word == keywords::CONTENTS {
+        return contents(model);
+    }
+    // A struct's name, or `{`.
+    if previous_word == keywords::ARGUMENTS {
+        return declared(model);
+    }
     let wants_type = prefix_context.ends_with(':')
         || prefix_context.ends_with('<')
         || [
@@ -35,6 +42,24 @@ pub(crate) fn complete(model: Option<&Model>, before: &str) -> Vec<CompletionIte
         return types(model);
     }
     keywords()
+}
+
+/// After `contents`: `text`, `bytes`, or a declared type.
+fn contents(model: Option<&Model>) -> Vec<CompletionItem> {
+    let mut items = vec![
+        item(
+            keywords::TEXT,
+            CompletionItemKind::KEYWORD,
+            "a string (`text/plain`)",
+        ),
+        item(
+            keywords::BYTES,
+            CompletionItemKind::KEYWORD,
+            "a blob, base64 in JSON (`application/octet-stream`)",
+        ),
+    ];
+    items.extend(declared(model));
+    items
 }
 
 fn item(label: &str, kind: CompletionItemKind, detail: &str) -> CompletionItem {
@@ -91,11 +116,20 @@ fn types(model: Option<&Model>) -> Vec<CompletionItem> {
         CompletionItemKind::KEYWORD,
         "map<T>, string keys",
     ));
-    if let Some(model) = model {
-        for def in &model.types {
-            if !matches!(def.origin, Origin::Declared) {
-                continue;
-            }
+    items.extend(declared(model));
+    items
+}
+
+/// The declared types of the catalogue, when it checks.
+fn declared(model: Option<&Model>) -> Vec<CompletionItem> {
+    let Some(model) = model else {
+        return Vec::new();
+    };
+    model
+        .types
+        .iter()
+        .filter(|def| matches!(def.origin, Origin::Declared))
+        .map(|def| {
             let (kind, what) = match def.kind {
                 TypeKind::Struct(_) => (CompletionItemKind::STRUCT, "struct"),
                 TypeKind::Enum(_) => (CompletionItemKind::ENUM, "enum"),
@@ -104,16 +138,16 @@ fn types(model: Option<&Model>) -> Vec<CompletionItem> {
             };
             let mut completion = item(&def.name, kind, what);
             completion.documentation = def.docs.clone().map(lsp_types::Documentation::String);
-            items.push(completion);
-        }
-    }
-    items
+            completion
+        })
+        .collect()
 }
 
+/// The words that start an item or a clause of any body.
 fn keywords() -> Vec<CompletionItem> {
     keywords::ITEMS
         .iter()
-        .chain(keywords::TOOL_CLAUSES)
+        .chain(keywords::CLAUSES)
         .map(|k| item(k, CompletionItemKind::KEYWORD, "keyword"))
         .collect()
 }
@@ -140,5 +174,10 @@ mod tests {
         assert!(labels("    errors ").contains(&"map".to_owned()));
         assert!(labels("").contains(&"tool".to_owned()));
         assert!(labels("    ti").contains(&"timing".to_owned()));
+        assert!(labels("").contains(&"resource".to_owned()));
+        assert!(labels("").contains(&"prompt".to_owned()));
+        assert!(labels("    ur").contains(&"uri".to_owned()));
+        assert!(labels("    contents ").contains(&"bytes".to_owned()));
+        assert!(!labels("    arguments ").contains(&"string".to_owned()));
     }
 }

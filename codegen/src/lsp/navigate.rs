@@ -9,7 +9,9 @@ use std::fmt::Write as _;
 
 use crate::diag::Ctxt;
 use crate::lang::{python, rust, typescript};
-use crate::model::{Field, Model, Tool, ToolKind, TypeDef, TypeKind};
+use crate::model::{
+    Completion, Contents, Field, Model, Prompt, Resource, Tool, ToolKind, TypeDef, TypeId, TypeKind,
+};
 use crate::source::{FileId, Location, Sources, Span};
 use crate::syntax::lexer::lex_with_comments;
 use crate::syntax::token::{Token, TokenKind};
@@ -67,8 +69,9 @@ pub(crate) fn references(analysis: &Analysis, name: &str) -> Vec<Span> {
     spans
 }
 
-/// Markdown for what the cursor is on: a type, tool, action, field, variant
-/// or enum value, with its docs and the names the generators give it.
+/// Markdown for what the cursor is on: a type, tool, action, resource,
+/// prompt, field, variant or enum value, with its docs and the names the
+/// generators give it.
 pub(crate) fn hover(analysis: &Analysis, ident: &str, span: Span) -> Option<String> {
     let model = analysis.model.as_ref()?;
     let at = analysis.sources.location(span);
@@ -96,6 +99,20 @@ pub(crate) fn hover(analysis: &Analysis, ident: &str, span: Span) -> Option<Stri
             docs(&mut out, action.docs.as_deref());
             return Some(out);
         }
+    }
+    if let Some(resource) = model
+        .resources
+        .iter()
+        .find(|r| r.name == ident && same_place(r.location, at))
+    {
+        return Some(resource_hover(model, resource));
+    }
+    if let Some(prompt) = model
+        .prompts
+        .iter()
+        .find(|p| p.name == ident && same_place(p.location, at))
+    {
+        return Some(prompt_hover(model, prompt));
     }
     for def in &model.types {
         for field in def.kind.fields() {
@@ -198,6 +215,51 @@ fn tool_hover(model: &Model, tool: &Tool) -> String {
         rust::names::pascal(&tool.name)
     );
     out
+}
+
+fn resource_hover(model: &Model, resource: &Resource) -> String {
+    let mut out = format!("```tool\nresource {}\n```\n", resource.name);
+    docs(&mut out, resource.docs.as_deref());
+    let what = if resource.template {
+        "a template"
+    } else {
+        "a fixed URI"
+    };
+    let _ = writeln!(out, "URI `{}` ({what}).\n", resource.uri);
+    let contents = match resource.contents {
+        Contents::Text => "text".to_owned(),
+        Contents::Bytes => "bytes".to_owned(),
+        Contents::Typed(id) => format!("`{}`", model.type_def(id).name),
+    };
+    let _ = writeln!(out, "Reads {contents} as `{}`.", resource.mime);
+    entry_types(&mut out, model, resource.arguments, resource.errors);
+    out
+}
+
+fn prompt_hover(model: &Model, prompt: &Prompt) -> String {
+    let mut out = format!("```tool\nprompt {}\n```\n", prompt.name);
+    docs(&mut out, prompt.docs.as_deref());
+    entry_types(&mut out, model, prompt.arguments, prompt.errors);
+    out
+}
+
+/// The arguments and errors of a resource or prompt, with how each
+/// argument completes.
+fn entry_types(out: &mut String, model: &Model, arguments: Option<TypeId>, errors: Option<TypeId>) {
+    if let Some(id) = arguments {
+        let _ = writeln!(out, "Arguments `{}`.", model.type_def(id).name);
+        for (field, completion) in model.completions(arguments) {
+            let from = match completion {
+                Completion::Enum(_) => "completes from its values",
+                Completion::Handler => "completed by the handler",
+                Completion::None => continue,
+            };
+            let _ = writeln!(out, "- `{}` {from}", field.name);
+        }
+    }
+    if let Some(id) = errors {
+        let _ = writeln!(out, "Errors `{}`.", model.type_def(id).name);
+    }
 }
 
 fn field_hover(owner: &TypeDef, field: &Field) -> String {

@@ -3,8 +3,10 @@
 //! (IDL names, no target casing) and serializable, so `toolwright check
 //! --emit model.json` shows exactly what the backends see.
 
+mod resources;
 mod types;
 
+pub use resources::{Cache, CacheScope, Completion, Contents, Prompt, Resource, Role};
 /// The kinds of `@content`, shared with the runtime (`toolwright::ContentKind`).
 pub use toolwright_vocab::ContentKind;
 /// The IDL's timing classes, shared with the runtime (`toolwright::ToolTiming`).
@@ -17,15 +19,21 @@ use serde::Serialize;
 
 use crate::source::Location;
 
-/// A whole catalogue: every file, tool and type.
+/// A whole catalogue: every file, tool, resource, prompt and type.
 #[derive(Clone, Debug, Serialize)]
 pub struct Model {
     /// The files read, in path order.
     pub files: Vec<FileInfo>,
     /// Every tool, in file order then source order.
     pub tools: Vec<Tool>,
-    /// Every type, declared or generated for a request/response, indexed by
-    /// [`TypeId`]: in file order then source order.
+    /// Every resource, in file order then source order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<Resource>,
+    /// Every prompt, in file order then source order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub prompts: Vec<Prompt>,
+    /// Every type, declared or generated for a request, response or
+    /// arguments, indexed by [`TypeId`]: in file order then source order.
     pub types: Vec<TypeDef>,
     /// Every type id, dependencies before dependents (members of a cycle in
     /// declaration order). Languages that need definition before use emit in
@@ -63,49 +71,60 @@ impl Model {
     }
 
     /// Indexed by type id: true when a request can contain the type (a
-    /// tool's or action's request struct, or a type its fields reach).
-    /// Such structs reject unknown fields on the wire (docs/wire.md), so
-    /// every backend marks the same set.
+    /// tool's or action's request struct, a resource's or prompt's
+    /// arguments, or a type their fields reach). Such structs reject
+    /// unknown fields on the wire (docs/wire.md), so every backend marks
+    /// the same set.
     pub fn request_types(&self) -> Vec<bool> {
-        self.marked(|tool| match &tool.kind {
+        let tools = self.tools.iter().flat_map(|tool| match &tool.kind {
             ToolKind::Single(e) => e.request.into_iter().collect(),
-            ToolKind::Actions(actions) => {
-                actions.iter().filter_map(|a| a.endpoint.request).collect()
-            }
-        })
+            ToolKind::Actions(actions) => actions
+                .iter()
+                .filter_map(|a| a.endpoint.request)
+                .collect::<Vec<_>>(),
+        });
+        let resources = self.resources.iter().filter_map(|r| r.arguments);
+        let prompts = self.prompts.iter().filter_map(|p| p.arguments);
+        self.marked(tools.chain(resources).chain(prompts))
     }
 
     /// Indexed by type id: true when a type can be part of what a server
-    /// sends back (a response, an error or a stream chunk).
+    /// sends back (a response, an error or a stream chunk; a resource's
+    /// typed contents or errors, a prompt's errors).
     pub fn response_types(&self) -> Vec<bool> {
-        self.marked(|tool| {
+        let tools = self.tools.iter().flat_map(|tool| {
             let responses: Vec<TypeId> = match &tool.kind {
                 ToolKind::Single(e) => e.response.into_iter().collect(),
                 ToolKind::Actions(actions) => {
                     actions.iter().filter_map(|a| a.endpoint.response).collect()
                 }
             };
-            responses
-                .into_iter()
-                .chain(tool.errors)
-                .chain(tool.stream)
-                .collect()
-        })
+            responses.into_iter().chain(tool.errors).chain(tool.stream)
+        });
+        let resources = self.resources.iter().flat_map(|r| {
+            let typed = match r.contents {
+                Contents::Typed(id) => Some(id),
+                Contents::Text | Contents::Bytes => None,
+            };
+            typed.into_iter().chain(r.errors)
+        });
+        let prompts = self.prompts.iter().filter_map(|p| p.errors);
+        self.marked(tools.chain(resources).chain(prompts))
     }
 
-    /// Indexed by type id: true when a type can be part of a tool's typed
-    /// error.
+    /// Indexed by type id: true when a type can be part of a tool's,
+    /// resource's or prompt's typed error.
     pub fn error_types(&self) -> Vec<bool> {
-        self.marked(|tool| tool.errors.into_iter().collect())
+        let errors = self.tools.iter().filter_map(|t| t.errors);
+        let resources = self.resources.iter().filter_map(|r| r.errors);
+        let prompts = self.prompts.iter().filter_map(|p| p.errors);
+        self.marked(errors.chain(resources).chain(prompts))
     }
 
-    /// Indexed by type id: true for the types reached from what `roots`
-    /// picks of each tool.
-    fn marked(&self, roots: impl Fn(&Tool) -> Vec<TypeId>) -> Vec<bool> {
+    /// Indexed by type id: true for `roots` and the types they reach.
+    fn marked(&self, roots: impl IntoIterator<Item = TypeId>) -> Vec<bool> {
         let mut reached = HashSet::new();
-        for tool in &self.tools {
-            self.reach(roots(tool), &mut reached);
-        }
+        self.reach(roots, &mut reached);
         let mut marked = vec![false; self.types.len()];
         for id in reached {
             if let Some(slot) = marked.get_mut(id.index()) {
@@ -129,11 +148,17 @@ impl Model {
         }
     }
 
-    /// Every OAuth scope some tool needs, sorted, each once: what a
-    /// server advertises as `scopes_supported`.
+    /// Every OAuth scope some tool, resource or prompt needs, sorted,
+    /// each once: what a server advertises as `scopes_supported`.
     pub fn scopes(&self) -> Vec<&str> {
-        let scopes: std::collections::BTreeSet<&str> =
-            self.tools.iter().flat_map(Tool::scope_names).collect();
+        let tools = self.tools.iter().flat_map(|t| &t.scopes);
+        let resources = self.resources.iter().flat_map(|r| &r.scopes);
+        let prompts = self.prompts.iter().flat_map(|p| &p.scopes);
+        let scopes: std::collections::BTreeSet<&str> = tools
+            .chain(resources)
+            .chain(prompts)
+            .map(|s| s.name.as_str())
+            .collect();
         scopes.into_iter().collect()
     }
 
@@ -356,6 +381,16 @@ pub enum Origin {
         /// The action, for action tools.
         action: Option<String>,
     },
+    /// The `arguments` of a resource: its template's variables.
+    ResourceArguments {
+        /// The resource.
+        resource: String,
+    },
+    /// The `arguments` of a prompt.
+    PromptArguments {
+        /// The prompt.
+        prompt: String,
+    },
 }
 
 /// A named type.
@@ -369,7 +404,7 @@ pub struct TypeDef {
     pub docs: Option<String>,
     /// Set when `@deprecated`.
     pub deprecated: Option<Deprecation>,
-    /// Declared, or generated for a tool.
+    /// Declared, or generated for a tool, resource or prompt.
     pub origin: Origin,
     /// What it is.
     pub kind: TypeKind,
@@ -425,6 +460,11 @@ pub struct Field {
     /// (the schema's `x-mcp-header`), and the server checks that they agree.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub header: Option<String>,
+    /// Set by `@complete` on a field of a resource's or prompt's
+    /// `arguments`: the handler completes its values as a user types them
+    /// (MCP `completion/complete`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub complete: bool,
     /// Where it is declared.
     pub location: Location,
 }

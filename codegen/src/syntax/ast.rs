@@ -99,6 +99,53 @@ pub enum Item {
     Tool(Tool),
     /// `struct`, `enum`, `union` or `error`.
     Type(TypeDecl),
+    /// `resource name { ... }` or `prompt name { ... }`.
+    Entry(Entry),
+}
+
+/// A resource or a prompt: an item an MCP client reads or gets by name
+/// rather than calls. Its body is clauses, as a tool's is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// Docs and attributes.
+    pub meta: Meta,
+    /// Which of the two.
+    pub kind: EntryKind,
+    /// The `resource` or `prompt` keyword.
+    pub keyword: Span,
+    /// Its name.
+    pub name: Ident,
+    /// Clauses in source order.
+    pub clauses: Vec<Clause>,
+    /// The closing `}` of the body.
+    pub close: Span,
+}
+
+/// The two kinds of [`Entry`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EntryKind {
+    /// `resource`: read by URI.
+    Resource,
+    /// `prompt`: messages got with arguments.
+    Prompt,
+}
+
+impl EntryKind {
+    /// The keyword, which is also how messages name the kind.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            EntryKind::Resource => super::keywords::RESOURCE,
+            EntryKind::Prompt => super::keywords::PROMPT,
+        }
+    }
+
+    /// The clauses its body may hold.
+    pub fn clauses(self) -> &'static [&'static str] {
+        match self {
+            EntryKind::Resource => super::keywords::RESOURCE_CLAUSES,
+            EntryKind::Prompt => super::keywords::PROMPT_CLAUSES,
+        }
+    }
 }
 
 /// `struct`, `enum`, `union` or `error` declaration.
@@ -211,7 +258,7 @@ pub struct Action {
     pub close: Span,
 }
 
-/// One clause of a tool or action body.
+/// One clause of a tool, action, resource or prompt body.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Clause {
     /// Docs and attributes written before the clause (only `action` takes them).
@@ -239,12 +286,29 @@ pub enum ClauseKind {
     Stream(Ident),
     /// `action name { ... }`
     Action(Action),
+    /// `uri "..."`
+    Uri(Quoted),
+    /// `mime "..."`
+    Mime(Quoted),
+    /// `contents text`, `contents bytes` or `contents TypeName`
+    Contents(Ident),
+    /// `arguments ...`, shaped as a `request`
+    Arguments(Shape),
     /// A clause whose keyword was read but whose rest failed to parse (and
     /// was reported): it counts as present, so it is not reported missing.
     Invalid,
 }
 
-/// The part after `request`/`response`: a name, a body, or both.
+/// A string literal: its value, escapes decoded, and where it is written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Quoted {
+    /// The text, escapes decoded.
+    pub value: String,
+    /// The literal, quotes included.
+    pub span: Span,
+}
+
+/// The part after `request`/`response`/`arguments`: a name, a body, or both.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shape {
     /// `request Name ...`

@@ -14,9 +14,13 @@ pub const ENUM: &str = "enum";
 pub const UNION: &str = "union";
 /// `error Name { ... }`
 pub const ERROR: &str = "error";
+/// `resource name { ... }`
+pub const RESOURCE: &str = "resource";
+/// `prompt name { ... }`
+pub const PROMPT: &str = "prompt";
 
 /// Keywords that start a top-level item.
-pub const ITEMS: &[&str] = &[CATEGORY, TOOL, STRUCT, ENUM, UNION, ERROR];
+pub const ITEMS: &[&str] = &[CATEGORY, TOOL, RESOURCE, PROMPT, STRUCT, ENUM, UNION, ERROR];
 
 /// `timing sync`
 pub const TIMING: &str = "timing";
@@ -32,12 +36,37 @@ pub const ERRORS: &str = "errors";
 pub const STREAM: &str = "stream";
 /// `action name { ... }`
 pub const ACTION: &str = "action";
+/// `uri "cas://objects/{hash}"`
+pub const URI: &str = "uri";
+/// `mime "application/json"`
+pub const MIME: &str = "mime";
+/// `contents bytes`
+pub const CONTENTS: &str = "contents";
+/// `arguments { ... }`
+pub const ARGUMENTS: &str = "arguments";
 
 /// Clauses of a tool body.
 pub const TOOL_CLAUSES: &[&str] = &[TIMING, TITLE, REQUEST, RESPONSE, ERRORS, STREAM, ACTION];
 
 /// Clauses of an action body.
 pub const ACTION_CLAUSES: &[&str] = &[TIMING, TITLE, REQUEST, RESPONSE];
+
+/// Clauses of a resource body.
+pub const RESOURCE_CLAUSES: &[&str] = &[URI, TITLE, MIME, CONTENTS, ARGUMENTS, ERRORS];
+
+/// Clauses of a prompt body.
+pub const PROMPT_CLAUSES: &[&str] = &[TITLE, ARGUMENTS, ERRORS];
+
+/// Every clause keyword of any body: where the parser resumes after a bad
+/// clause, so that a clause of another kind of body is reported too.
+pub const CLAUSES: &[&str] = &[
+    TIMING, TITLE, REQUEST, RESPONSE, ERRORS, STREAM, ACTION, URI, MIME, CONTENTS, ARGUMENTS,
+];
+
+/// `contents text`: a resource read as a string (the default).
+pub const TEXT: &str = "text";
+/// `contents bytes`: a resource read as a blob.
+pub const BYTES: &str = "bytes";
 
 /// `@scopes("cas:read", …)`: the OAuth scopes a tool's calls need. The
 /// one attribute whose empty `()` means something (no scopes, overriding

@@ -281,3 +281,37 @@ pub(crate) fn duplicate_scope(span: Span, scope: &str, first: Span) -> Diagnosti
     .with_secondary(first, "first listed here")
     .help("a call needs each scope once: remove this one")
 }
+
+/// An attribute argument that is not one of the words it takes:
+/// `@audience(admin)`, `@cache(5000, shared)`.
+pub(crate) fn unknown_attribute_value(
+    span: Span,
+    attribute: &str,
+    found: &str,
+    allowed: &[&str],
+    suggestion: Option<&str>,
+) -> Diagnostic {
+    Diagnostic::error(
+        Code::AttributeArguments,
+        span,
+        format!("`{found}` is not a value `@{attribute}` takes"),
+    )
+    .label("not one of its values")
+    .note(format!(
+        "here `@{attribute}` takes {}",
+        super::one_of(allowed)
+    ))
+    .help_opt(did_you_mean(suggestion))
+}
+
+/// The same role twice in one `@audience`.
+pub(crate) fn duplicate_role(span: Span, role: &str, first: Span) -> Diagnostic {
+    Diagnostic::error(
+        Code::Duplicate,
+        span,
+        format!("`{role}` is listed twice in `@audience`"),
+    )
+    .label("listed again here")
+    .with_secondary(first, "first listed here")
+    .help("list each role once: `@audience(user, assistant)` is for both")
+}

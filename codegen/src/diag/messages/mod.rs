@@ -5,6 +5,7 @@
 mod attributes;
 mod lexical;
 mod names;
+mod resources;
 mod schema;
 mod syntax;
 mod tools;
@@ -13,6 +14,7 @@ mod warnings;
 pub(crate) use attributes::*;
 pub(crate) use lexical::*;
 pub(crate) use names::*;
+pub(crate) use resources::*;
 pub(crate) use schema::*;
 pub(crate) use syntax::*;
 pub(crate) use tools::*;
@@ -76,7 +78,7 @@ codes! {
     InvalidNumber = "TW006": "a malformed or out-of-range number literal",
     Expected = "TW010": "the parser expected something else here",
     ExpectedItem = "TW011": "a top-level item was expected",
-    UnknownClause = "TW012": "a word that is not a tool or action clause",
+    UnknownClause = "TW012": "a word that is not a clause of the body it is in",
     MisplacedCategory = "TW013": "`category` must come first in a file, once",
     DanglingDoc = "TW014": "a doc comment not followed by anything it can document",
     TooDeep = "TW015": "a type nested deeper than the IDL allows",
@@ -114,13 +116,22 @@ codes! {
     FormField = "TW314": "a `@form` type that elicitation cannot ask for",
     HeaderField = "TW315": "an `@header` that MCP cannot mirror into an HTTP header",
     InvalidScope = "TW316": "a `@scopes` entry that is not an OAuth scope token",
-    UnusedType = "TW401": "a declared type that no tool uses (warning)",
+    UnusedType = "TW401": "a declared type that no tool, resource or prompt uses (warning)",
     DeprecatedUse = "TW402": "a deprecated item used by one that is not deprecated (warning)",
-    MissingDocs = "TW403": "a tool, action or field without a doc comment (warning)",
+    MissingDocs = "TW403": "a tool, action, resource, prompt or field without a doc comment (warning)",
     AsyncWithoutErrors = "TW404": "an `async_long` tool that declares no errors (warning)",
     ProviderName = "TW405": "a tool name an LLM provider refuses (warning)",
     ProfileUnfaithful = "TW406": "a request field a targeted LLM provider's profile cannot state (warning)",
     ScopeTypo = "TW407": "a scope only one tool needs that is a likely typo of another (warning)",
+    MissingUri = "TW501": "a resource without a `uri`",
+    InvalidUri = "TW502": "a `uri` that is not a URI or a URI template",
+    UnboundVariable = "TW503": "a template variable that is not one of the resource's arguments",
+    UnusedArgument = "TW504": "an argument of a resource that its URI does not use",
+    UnsupportedTemplate = "TW505": "a URI template expression Toolwright does not support",
+    ArgumentType = "TW506": "a template variable or prompt argument of a type it cannot have",
+    OverlappingResources = "TW507": "two resources whose URIs can match the same URI",
+    InvalidContents = "TW508": "resource `contents` or `mime` that names no kind of contents or MIME type",
+    CompleteTarget = "TW509": "`@complete` where no completion applies",
 }
 
 /// "1 file", "2 files".

@@ -32,25 +32,49 @@ pub(crate) fn duplicate(span: Span, what: &str, name: &str, first: Span) -> Diag
     .with_secondary(first, "first declared here")
 }
 
-pub(crate) fn duplicate_generated(
+/// A name a tool, resource or prompt already holds.
+pub(crate) fn duplicate_across(
     span: Span,
-    name: &str,
     what: &str,
-    tool: &str,
-    tool_span: Span,
+    name: &str,
+    holder: &str,
+    first: Span,
 ) -> Diagnostic {
     Diagnostic::error(
         Code::Duplicate,
         span,
-        format!("type `{name}` clashes with the {what} generated for tool `{tool}`"),
+        format!("{what} `{name}` has the name of a {holder}"),
+    )
+    .label("declared again here")
+    .with_secondary(first, format!("{holder} `{name}` declared here"))
+    .note("tools, resources and prompts share one namespace: MCP clients and the generated code name each by its name alone")
+    .help(format!("rename the {what} or the {holder}"))
+}
+
+/// A declared type named like one generated for `owner` ("tool `abc`").
+pub(crate) fn duplicate_generated(
+    span: Span,
+    name: &str,
+    what: &str,
+    owner: &str,
+    owner_span: Span,
+) -> Diagnostic {
+    let help = match what {
+        "marker type" | "action enum" => "rename the type or the tool".to_owned(),
+        "arguments struct" => format!(
+            "rename the type, or use it as the {}'s `arguments` by name",
+            owner.split(' ').next().unwrap_or("resource")
+        ),
+        _ => "rename the type, or use it as the tool's `request`/`response` by name".to_owned(),
+    };
+    Diagnostic::error(
+        Code::Duplicate,
+        span,
+        format!("type `{name}` clashes with the {what} generated for {owner}"),
     )
     .label("declared here")
-    .with_secondary(tool_span, format!("tool `{tool}` generates `{name}`"))
-    .help(if what == "marker type" || what == "action enum" {
-        "rename the type or the tool"
-    } else {
-        "rename the type, or use it as the tool's `request`/`response` by name"
-    })
+    .with_secondary(owner_span, format!("{owner} generates `{name}`"))
+    .help(help)
 }
 
 pub(crate) fn naming_convention(
@@ -85,7 +109,7 @@ pub(crate) fn case_collision(
     Diagnostic::error(
         Code::CaseCollision,
         span,
-        format!("{what} `{name}` and `{other}` both become `{converted}`"),
+        format!("{what} `{name}` and {other} both become `{converted}`"),
     )
     .label(format!("becomes `{converted}`"))
     .with_secondary(other_span, format!("also becomes `{converted}`"))

@@ -27,7 +27,7 @@ pub(crate) fn expected_item(span: Span, found: &str, suggestion: Option<&str>) -
     .label("not an item")
     .note(format!(
         "a file holds {}",
-        one_of(&["category", "tool", "struct", "enum", "union", "error"])
+        one_of(crate::syntax::keywords::ITEMS)
     ))
     .help_opt(did_you_mean(suggestion))
 }
@@ -42,6 +42,30 @@ pub(crate) fn unknown_clause(
         .label("not a clause")
         .note(format!("clauses are {}", one_of(allowed)))
         .help_opt(did_you_mean(suggestion))
+}
+
+/// A clause of another kind of body: `timing` in a resource, `uri` in a
+/// tool.
+pub(crate) fn clause_elsewhere(
+    span: Span,
+    clause: &str,
+    body: &str,
+    allowed: &[&str],
+    help: String,
+) -> Diagnostic {
+    let article = if body.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    Diagnostic::error(
+        Code::UnknownClause,
+        span,
+        format!("`{clause}` is not a clause of {article} {body}"),
+    )
+    .label(format!("not {article} {body} clause"))
+    .note(format!("{body} clauses are {}", one_of(allowed)))
+    .help(help)
 }
 
 pub(crate) fn misplaced_category(span: Span, first: Option<Span>) -> Diagnostic {

@@ -141,20 +141,28 @@ fn and_list(items: &[&str]) -> String {
 }
 
 /// A scope only one tool needs, a few edits from one others need.
+/// `(kind, name)` is what needs the scope: a tool, resource or prompt.
 pub(crate) fn scope_typo(
     span: Span,
     scope: &str,
-    tool: &str,
+    (kind, name): (&str, &str),
     other: &str,
     other_span: Span,
 ) -> Diagnostic {
+    let each_use = match kind {
+        "resource" => "read of the resource",
+        "prompt" => "get of the prompt",
+        _ => "call of the tool",
+    };
     Diagnostic::warning(
         Code::ScopeTypo,
         span,
-        format!("scope `{scope}` is needed by `{tool}` only and is close to `{other}`"),
+        format!("scope `{scope}` is needed by `{name}` only and is close to `{other}`"),
     )
-    .label("needed by this tool only")
+    .label(format!("needed by this {kind} only"))
     .with_secondary(other_span, format!("`{other}` is needed here"))
-    .note("a misspelt scope is one no token carries: every call of the tool would be refused")
+    .note(format!(
+        "a misspelt scope is one no token carries: every {each_use} would be refused"
+    ))
     .help(format!("did you mean `{other}`?"))
 }

@@ -14,6 +14,7 @@ use crate::model::{
 use crate::source::Location;
 
 mod fields;
+mod resources;
 mod scopes;
 mod types;
 
@@ -63,6 +64,8 @@ pub(super) fn compare(old: &Model, new: &Model) -> Vec<Change> {
             );
         }
     }
+    walk.resources();
+    walk.prompts();
     walk.unreached_types();
     walk.changes
 }
@@ -100,6 +103,18 @@ impl Named for crate::model::EnumValue {
 }
 
 impl Named for crate::model::Action {
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl Named for crate::model::Resource {
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl Named for crate::model::Prompt {
     fn name(&self) -> &str {
         &self.name
     }
@@ -171,7 +186,12 @@ impl Walk<'_> {
         let name = o.name.as_str();
         let at = At::both(o.location, n.location);
         self.annotations(name, o.annotations, n.annotations, at);
-        self.scopes(name, o, n);
+        self.scopes(
+            "tool",
+            name,
+            (&o.scopes, o.location),
+            (&n.scopes, n.location),
+        );
         self.deprecation(
             name,
             "tool",
@@ -240,28 +260,7 @@ impl Walk<'_> {
             }
         }
         self.mark_clauses(o, n);
-        match (o.errors, n.errors) {
-            (None, Some(_)) => self.push_at(
-                Rule::ErrorsAdded,
-                name,
-                format!("tool `{name}` declares errors"),
-                "",
-                &[],
-                at,
-            ),
-            (Some(_), None) => self.push_at(
-                Rule::ErrorsRemoved,
-                name,
-                format!("tool `{name}` no longer declares errors"),
-                "code that matches on its error type no longer compiles",
-                &[Source],
-                at,
-            ),
-            (Some(oe), Some(ne)) => {
-                self.types(oe, ne, Direction::Response, &format!("{name}.errors"));
-            }
-            (None, None) => {}
-        }
+        self.errors("tool", name, o.errors, n.errors, at);
         match (o.stream, n.stream) {
             (None, Some(_)) => self.push_at(
                 Rule::StreamAdded,
@@ -286,15 +285,53 @@ impl Walk<'_> {
         }
     }
 
-    /// Clauses present in one version only: their types go with them.
+    /// A stream present in one version only: its types go with it.
     fn mark_clauses(&mut self, o: &Tool, n: &Tool) {
+        self.mark_one_sided(o.stream, n.stream);
+    }
+
+    /// A clause's type present in one version only: it and the types it
+    /// reaches go with the clause, and are not reported on their own.
+    pub(super) fn mark_one_sided(&mut self, was: Option<TypeId>, is: Option<TypeId>) {
         let (old, new) = (self.old, self.new);
-        for (was, is) in [(o.errors, n.errors), (o.stream, n.stream)] {
-            match (was, is) {
-                (Some(id), None) => old.reach([id], &mut self.visited_old),
-                (None, Some(id)) => new.reach([id], &mut self.visited_new),
-                _ => {}
+        match (was, is) {
+            (Some(id), None) => old.reach([id], &mut self.visited_old),
+            (None, Some(id)) => new.reach([id], &mut self.visited_new),
+            _ => {}
+        }
+    }
+
+    /// The `errors` of a tool, resource or prompt (`what`).
+    pub(super) fn errors(
+        &mut self,
+        what: &str,
+        item: &str,
+        o: Option<TypeId>,
+        n: Option<TypeId>,
+        at: At,
+    ) {
+        self.mark_one_sided(o, n);
+        match (o, n) {
+            (None, Some(_)) => self.push_at(
+                Rule::ErrorsAdded,
+                item,
+                format!("{what} `{item}` declares errors"),
+                "",
+                &[],
+                at,
+            ),
+            (Some(_), None) => self.push_at(
+                Rule::ErrorsRemoved,
+                item,
+                format!("{what} `{item}` no longer declares errors"),
+                "code that matches on its error type no longer compiles",
+                &[Source],
+                at,
+            ),
+            (Some(oe), Some(ne)) => {
+                self.types(oe, ne, Direction::Response, &format!("{item}.errors"));
             }
+            (None, None) => {}
         }
     }
 

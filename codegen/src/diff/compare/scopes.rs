@@ -1,23 +1,28 @@
-//! The OAuth scopes a tool's calls need, compared on what each version
-//! resolves them to (its own `@scopes`, or its category's), so a changed
-//! category default shows as a change of every tool that takes it.
+//! The OAuth scopes a tool's calls (a resource's reads, a prompt's gets)
+//! need, compared on what each version resolves them to (its own
+//! `@scopes`, or its category's), so a changed category default shows as a
+//! change of everything that takes it.
 
 use super::super::rules::{Category, Rule};
 use super::Walk;
-use crate::model::{Scope, Tool};
+use crate::model::Scope;
+use crate::source::Location;
+
+/// What needs scopes, in one version: its scopes and where it is.
+pub(super) type Needs<'a> = (&'a [Scope], Location);
 
 impl Walk<'_> {
     /// A scope a call needs now and did not: callers whose token lacks it
-    /// are refused. One the call no longer needs refuses nobody.
-    pub(super) fn scopes(&mut self, item: &str, o: &Tool, n: &Tool) {
-        let only_in = |a: &'_ Tool, b: &Tool| -> Vec<Scope> {
-            a.scopes
-                .iter()
-                .filter(|s| !b.scope_names().any(|name| name == s.name))
+    /// are refused. One the call no longer needs refuses nobody. `what` is
+    /// `tool`, `resource` or `prompt`.
+    pub(super) fn scopes(&mut self, what: &str, item: &str, o: Needs<'_>, n: Needs<'_>) {
+        let only_in = |a: &[Scope], b: &[Scope]| -> Vec<Scope> {
+            a.iter()
+                .filter(|s| !b.iter().any(|other| other.name == s.name))
                 .cloned()
                 .collect()
         };
-        let added = only_in(n, o);
+        let added = only_in(n.0, o.0);
         if let Some(first) = added.first() {
             let it = if added.len() == 1 {
                 "it"
@@ -27,25 +32,25 @@ impl Walk<'_> {
             self.push(
                 Rule::ScopeAdded,
                 item,
-                format!("tool `{item}` now requires {}", listed(&added)),
+                format!("{what} `{item}` now requires {}", listed(&added)),
                 &format!(
                     "callers whose access token lacks {it} are refused once the server enforces scopes"
                 ),
                 &[Category::Semantic],
-                Some(o.location),
+                Some(o.1),
                 Some(first.location),
             );
         }
-        let removed = only_in(o, n);
+        let removed = only_in(o.0, n.0);
         if let Some(first) = removed.first() {
             self.push(
                 Rule::ScopeRemoved,
                 item,
-                format!("tool `{item}` no longer requires {}", listed(&removed)),
+                format!("{what} `{item}` no longer requires {}", listed(&removed)),
                 "",
                 &[],
                 Some(first.location),
-                Some(n.location),
+                Some(n.1),
             );
         }
     }

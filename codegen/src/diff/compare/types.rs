@@ -14,7 +14,10 @@ impl Walk<'_> {
     fn type_item(def: &TypeDef, used_as: &str) -> String {
         match def.origin {
             Origin::Declared => def.name.clone(),
-            Origin::Request { .. } | Origin::Response { .. } => used_as.to_owned(),
+            Origin::Request { .. }
+            | Origin::Response { .. }
+            | Origin::ResourceArguments { .. }
+            | Origin::PromptArguments { .. } => used_as.to_owned(),
         }
     }
 

@@ -169,6 +169,12 @@ impl Cx<'_> {
                     tool,
                     action: Some(a),
                 } => format!("The response of action `{a}` of tool `{tool}`."),
+                Origin::ResourceArguments { resource } => {
+                    format!("The arguments of resource `{resource}`: its URI's variables.")
+                }
+                Origin::PromptArguments { prompt } => {
+                    format!("The arguments of prompt `{prompt}`.")
+                }
                 Origin::Declared => format!("The `{}` type.", ty.name),
             }
         });

@@ -59,6 +59,10 @@ fn type_docs(cx: &Cx<'_>, ty: &TypeDef) -> TokenStream {
         }
         Origin::Request { tool, action } => of_tool("request", tool, action.as_deref()),
         Origin::Response { tool, action } => of_tool("response", tool, action.as_deref()),
+        Origin::ResourceArguments { resource } => {
+            format!("The arguments of resource `{resource}`: its URI's variables.")
+        }
+        Origin::PromptArguments { prompt } => format!("The arguments of prompt `{prompt}`."),
     })
 }
 

@@ -233,6 +233,14 @@ fn origin_docs(origin: &Origin) -> Option<String> {
         Origin::Declared => return None,
         Origin::Request { tool, action } => ("The arguments of", tool, action),
         Origin::Response { tool, action } => ("The response of", tool, action),
+        Origin::ResourceArguments { resource } => {
+            return Some(format!(
+                "The arguments of resource `{resource}`: its URI's variables."
+            ));
+        }
+        Origin::PromptArguments { prompt } => {
+            return Some(format!("The arguments of prompt `{prompt}`."));
+        }
     };
     Some(match action {
         Some(action) => format!("{what} `{tool}`'s `{action}` action."),

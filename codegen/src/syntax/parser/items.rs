@@ -1,11 +1,14 @@
 //! Files and type declarations: `category`, `struct`, `enum`, `union`, `error`,
-//! and the field and variant lists they share.
+//! and the field and variant lists they share (`tool` bodies are in
+//! `tool.rs`, `resource` and `prompt` bodies in `entry.rs`).
 
 use super::{Fail, PResult, Parser};
 use crate::diag::messages;
 use crate::source::Span;
 use crate::suggest;
-use crate::syntax::ast::{EnumValue, Field, File, Item, Meta, TypeBody, TypeDecl, Variant};
+use crate::syntax::ast::{
+    EntryKind, EnumValue, Field, File, Item, Meta, TypeBody, TypeDecl, Variant,
+};
 use crate::syntax::keywords;
 use crate::syntax::token::TokenKind;
 
@@ -53,6 +56,12 @@ impl Parser<'_, '_> {
                     })
                 }
                 keywords::TOOL => self.tool(meta).map(|t| file.items.push(Item::Tool(t))),
+                keywords::RESOURCE => self
+                    .entry(meta, EntryKind::Resource)
+                    .map(|e| file.items.push(Item::Entry(e))),
+                keywords::PROMPT => self
+                    .entry(meta, EntryKind::Prompt)
+                    .map(|e| file.items.push(Item::Entry(e))),
                 keywords::STRUCT | keywords::ENUM | keywords::UNION | keywords::ERROR => self
                     .type_decl(meta, &word)
                     .map(|t| file.items.push(Item::Type(t))),

@@ -1,6 +1,7 @@
 //! Recursive-descent parser with recovery: a bad field skips to the next
 //! field, a bad item to the next item, so one run reports every syntax error.
 
+mod entry;
 mod items;
 mod tool;
 
@@ -354,7 +355,7 @@ impl Parser<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::ast::{ClauseKind, File, Item, LitKind, TypeBody, TypeExpr};
+    use super::super::ast::{self, ClauseKind, EntryKind, File, Item, LitKind, TypeBody, TypeExpr};
     use super::super::lexer;
     use crate::diag::{Code, Ctxt};
     use crate::source::FileId;
@@ -453,6 +454,53 @@ mod tests {
         let (file, errors) = parse("struct A { x: u8,\nstruct B { y: u8 }");
         assert_eq!(errors, [Code::Expected]);
         assert_eq!(file.items.len(), 2);
+    }
+
+    #[test]
+    fn parses_resources_and_prompts_with_their_clauses() {
+        let (file, errors) = parse(
+            "@subscribable resource r { uri \"x:{a}\" title \"R\" mime \"text/plain\" contents bytes\n\
+             /// Args.\narguments A { a: string } errors E }\nprompt p { arguments P }",
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        let Item::Entry(r) = &file.items[0] else {
+            panic!("a resource")
+        };
+        assert_eq!(r.kind, EntryKind::Resource);
+        let kinds: Vec<_> = r.clauses.iter().map(|c| c.keyword.name.as_str()).collect();
+        assert_eq!(
+            kinds,
+            ["uri", "title", "mime", "contents", "arguments", "errors"]
+        );
+        let ClauseKind::Uri(uri) = &r.clauses[0].kind else {
+            panic!("uri")
+        };
+        assert_eq!((uri.value.as_str(), uri.span.range()), ("x:{a}", 31..38));
+        let Item::Entry(p) = &file.items[1] else {
+            panic!("a prompt")
+        };
+        assert_eq!((p.kind, p.clauses.len()), (EntryKind::Prompt, 1));
+    }
+
+    #[test]
+    fn a_clause_of_another_body_is_refused_and_parsing_goes_on() {
+        let (file, errors) = parse(
+            "resource r { timing sync uri \"x:y\" response { a: u8 } }\n\
+             tool t { timing sync uri \"x:y\" arguments { a: u8 } }\nprompt p { mime \"a/b\" }",
+        );
+        assert_eq!(errors, [Code::UnknownClause; 5]);
+        assert_eq!(file.items.len(), 3);
+        let Item::Entry(r) = &file.items[0] else {
+            panic!("a resource")
+        };
+        // The good clause between the bad ones is kept.
+        assert!(matches!(
+            r.clauses[..],
+            [ast::Clause {
+                kind: ClauseKind::Uri(_),
+                ..
+            }]
+        ));
     }
 
     #[test]

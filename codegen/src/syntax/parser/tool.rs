@@ -1,9 +1,10 @@
-//! Tool and action bodies: `tool name { clause* }`.
+//! Tool and action bodies, `tool name { clause* }`, and the clause
+//! machinery every body shares (resources and prompts too, `entry.rs`).
 
+use super::entry::Body;
 use super::{Fail, PResult, Parser};
 use crate::diag::messages;
 use crate::source::Span;
-use crate::suggest;
 use crate::syntax::ast::{Action, Clause, ClauseKind, Ident, Meta, Shape, Tool};
 use crate::syntax::keywords;
 use crate::syntax::token::TokenKind;
@@ -13,7 +14,7 @@ impl Parser<'_, '_> {
         let keyword = self.span();
         self.bump();
         let name = self.ident("a tool name")?;
-        let (clauses, close) = self.clauses(0)?;
+        let (clauses, close) = self.clauses(Body::Tool)?;
         Ok(Tool {
             meta,
             keyword,
@@ -24,27 +25,23 @@ impl Parser<'_, '_> {
     }
 
     /// `{ clause* }`, recovering at the next clause keyword after a bad one.
-    /// `depth` is 0 in a tool body and 1 in an action body.
-    fn clauses(&mut self, depth: usize) -> PResult<(Vec<Clause>, Span)> {
+    pub(super) fn clauses(&mut self, body: Body) -> PResult<(Vec<Clause>, Span)> {
         self.expect(&TokenKind::LBrace, "`{`")?;
         let mut clauses = Vec::new();
+        let unclosed = format!("the {} body above is not closed", body.name());
         loop {
             let meta = self.meta();
-            if let Some(close) =
-                self.end_of_body(&meta, "a clause", "the tool body above is not closed")
-            {
+            if let Some(close) = self.end_of_body(&meta, "a clause", &unclosed) {
                 return Ok((clauses, close));
             }
             let keyword = match self.peek() {
-                TokenKind::Ident(w) if keywords::TOOL_CLAUSES.contains(&w.as_str()) => {
-                    Some(Ident {
-                        name: w.clone(),
-                        span: self.span(),
-                    })
-                }
+                TokenKind::Ident(w) if body.reads(w) => Some(Ident {
+                    name: w.clone(),
+                    span: self.span(),
+                }),
                 _ => None,
             };
-            match self.clause(meta, depth) {
+            match self.clause(meta, body) {
                 Ok(clause) => clauses.push(clause),
                 Err(Fail) => {
                     if let Some(keyword) = keyword {
@@ -60,22 +57,31 @@ impl Parser<'_, '_> {
         }
     }
 
-    fn clause(&mut self, meta: Meta, depth: usize) -> PResult<Clause> {
+    fn clause(&mut self, meta: Meta, body: Body) -> PResult<Clause> {
         let TokenKind::Ident(word) = self.peek().clone() else {
             let found = self.peek().describe();
             let span = self.span();
             let help = match self.peek() {
                 TokenKind::Comma | TokenKind::Semi => {
-                    "clauses are separated by whitespace only, without `,` or `;`"
+                    "clauses are separated by whitespace only, without `,` or `;`".to_owned()
                 }
-                _ => "a tool body holds clauses such as `timing sync` or `request { ... }`",
+                _ => format!(
+                    "a {} body holds clauses such as {}",
+                    body.name(),
+                    body.examples()
+                ),
             };
-            self.cx
-                .push(messages::expected_with_help(span, "a clause", &found, help));
+            self.cx.push(messages::expected_with_help(
+                span, "a clause", &found, &help,
+            ));
             self.bump();
             return Err(Fail);
         };
         let keyword = self.ident("a clause")?;
+        if !body.reads(&word) {
+            self.cx.push(body.refuse(keyword.span, &word));
+            return Err(Fail);
+        }
         let kind = match word.as_str() {
             keywords::TIMING => ClauseKind::Timing(self.ident("a timing class")?),
             keywords::TITLE => match self.peek().clone() {
@@ -89,7 +95,7 @@ impl Parser<'_, '_> {
             keywords::RESPONSE => ClauseKind::Response(self.shape(keywords::RESPONSE)?),
             keywords::ERRORS => ClauseKind::Errors(self.ident("the name of an `error` type")?),
             keywords::STREAM => ClauseKind::Stream(self.ident("the name of a stream chunk type")?),
-            keywords::ACTION if depth > 0 => {
+            keywords::ACTION if body == Body::Action => {
                 // Actions do not nest. Skip the inner one without recursing,
                 // so no file can drive the parser's stack.
                 self.cx
@@ -99,26 +105,21 @@ impl Parser<'_, '_> {
             }
             keywords::ACTION => {
                 let name = self.ident("an action name")?;
-                let (clauses, close) = self.clauses(depth + 1)?;
+                let (clauses, close) = self.clauses(Body::Action)?;
                 ClauseKind::Action(Action {
                     name,
                     clauses,
                     close,
                 })
             }
+            keywords::URI => ClauseKind::Uri(self.quoted(keywords::URI)?),
+            keywords::MIME => ClauseKind::Mime(self.quoted(keywords::MIME)?),
+            keywords::CONTENTS => {
+                ClauseKind::Contents(self.ident("`text`, `bytes` or a type name after `contents`")?)
+            }
+            keywords::ARGUMENTS => ClauseKind::Arguments(self.shape(keywords::ARGUMENTS)?),
             _ => {
-                let allowed = if depth > 0 {
-                    keywords::ACTION_CLAUSES
-                } else {
-                    keywords::TOOL_CLAUSES
-                };
-                let suggestion = suggest::closest(&word, allowed.iter().copied());
-                self.cx.push(messages::unknown_clause(
-                    keyword.span,
-                    &format!("`{word}`"),
-                    allowed,
-                    suggestion,
-                ));
+                self.cx.push(body.refuse(keyword.span, &word));
                 return Err(Fail);
             }
         };
@@ -167,7 +168,8 @@ impl Parser<'_, '_> {
         self.skip_braces();
     }
 
-    /// Skips to the next clause keyword or the `}` closing the body.
+    /// Skips to the next clause keyword (of any body, so that a clause
+    /// that belongs elsewhere is reported too) or the `}` closing the body.
     fn recover_to_clause(&mut self) {
         let mut depth = 0usize;
         loop {
@@ -176,9 +178,7 @@ impl Parser<'_, '_> {
                 TokenKind::LBrace => depth += 1,
                 TokenKind::RBrace if depth == 0 => return,
                 TokenKind::RBrace => depth -= 1,
-                TokenKind::Ident(w)
-                    if depth == 0 && keywords::TOOL_CLAUSES.contains(&w.as_str()) =>
-                {
+                TokenKind::Ident(w) if depth == 0 && keywords::CLAUSES.contains(&w.as_str()) => {
                     return;
                 }
                 _ if depth == 0 && self.at_item_start() => return,

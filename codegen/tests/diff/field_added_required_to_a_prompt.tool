@@ -1,0 +1,3 @@
+prompt compose { arguments { key: string } }
+// new
+prompt compose { arguments { key: string, mood: string } }

@@ -1,0 +1,3 @@
+prompt compose { }
+// new
+prompt compose { arguments { mood: string? } }

@@ -1,0 +1,3 @@
+resource readme { uri "docs://readme" mime "text/plain" }
+// new
+resource readme { uri "docs://readme" mime "text/markdown" }

@@ -1,0 +1,4 @@
+prompt compose { }
+// new
+prompt compose { }
+prompt summarise { }

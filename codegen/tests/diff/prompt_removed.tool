@@ -1,0 +1,4 @@
+prompt compose { }
+prompt summarise { }
+// new
+prompt compose { }

@@ -1,0 +1,4 @@
+resource readme { uri "docs://readme.md" }
+resource licence { uri "docs://licence.md" }
+// new
+resource readme { uri "docs://readme.md" }

@@ -1,0 +1,4 @@
+resource regions { uri "garden://regions" }
+// new
+@subscribable
+resource regions { uri "garden://regions" }

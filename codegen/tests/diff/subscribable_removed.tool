@@ -1,0 +1,4 @@
+@subscribable
+resource regions { uri "garden://regions" }
+// new
+resource regions { uri "garden://regions" }
