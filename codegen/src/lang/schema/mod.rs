@@ -7,6 +7,7 @@
 mod actions;
 mod defs;
 mod dialect;
+mod entries;
 mod form;
 mod input;
 mod output;
@@ -37,7 +38,11 @@ use validate::{Origin, Validator};
 /// "errors": {..}}`. `tools` is the `tools/list` array; `actions` maps each
 /// action tool to `{"<action>": {"description", "inputSchema",
 /// "outputSchema"}}`; `errors` maps each tool with typed errors to their
-/// schema.
+/// schema. A catalogue with resources or prompts adds `resources`,
+/// `resourceTemplates` and `prompts` (their MCP lists), `readers` (each
+/// resource's arguments schema, contents, subscription, cache and
+/// completions) and `getters` (each prompt's arguments schema and
+/// completions); docs/schemas.md.
 pub(crate) fn mcp_schema(model: &Model) -> Value {
     let cx = Cx::new(model);
     let mut tools = Vec::new();
@@ -53,7 +58,11 @@ pub(crate) fn mcp_schema(model: &Model) -> Value {
             errors.insert(tool.name.clone(), tools::error_schema(&cx, id));
         }
     }
-    json!({ "tools": tools, "actions": actions, "errors": errors })
+    let mut schema = json!({ "tools": tools, "actions": actions, "errors": errors });
+    if let Some(object) = schema.as_object_mut() {
+        object.extend(entries::entries(&cx));
+    }
+    schema
 }
 
 /// The files of `schemas/`: `tools.json` (the MCP `tools` array) and

@@ -567,3 +567,89 @@ fn header_fields_say_x_mcp_header() {
     assert_eq!(properties["region"]["x-mcp-header"], "Region");
     assert!(properties["q"].get("x-mcp-header").is_none());
 }
+
+#[test]
+fn resources_and_prompts_are_listed_as_mcp_lists_them_with_what_serving_them_needs() {
+    let mcp = mcp(r#"
+        /// An object by hash.
+        @scopes("cas:read") @audience(assistant) @priority(0.5)
+        resource cas_object {
+            uri "cas://objects/{hash}{?format}"
+            title "Object"
+            contents bytes
+            arguments {
+                /// The hash.
+                @pattern("^[0-9a-f]{8}$") @complete
+                hash: string,
+                format: Format?,
+            }
+        }
+        /// The licence.
+        @size(12) @cache(60000)
+        resource licence { uri "docs://licence" mime "text/markdown" }
+        /// Ask for a tune.
+        prompt compose {
+            title "Compose"
+            arguments {
+                /// The key.
+                key: Format,
+                mood: string = "calm",
+            }
+        }
+        /// A format.
+        enum Format { wav, mp3 }
+    "#);
+    assert_eq!(
+        mcp["resources"],
+        json!([{
+            "uri": "docs://licence", "name": "licence", "description": "The licence.",
+            "mimeType": "text/markdown", "size": 12,
+        }])
+    );
+    assert_eq!(
+        mcp["resourceTemplates"],
+        json!([{
+            "uriTemplate": "cas://objects/{hash}{?format}", "name": "cas_object",
+            "title": "Object", "description": "An object by hash.",
+            "mimeType": "application/octet-stream",
+            "annotations": {"audience": ["assistant"], "priority": 0.5},
+            "_meta": {"toolwright/scopes": ["cas:read"]},
+        }])
+    );
+    assert_eq!(
+        mcp["prompts"],
+        json!([{
+            "name": "compose", "title": "Compose", "description": "Ask for a tune.",
+            "arguments": [
+                {"name": "key", "description": "The key.", "required": true},
+                {"name": "mood", "required": false},
+            ],
+        }])
+    );
+    let reader = &mcp["readers"]["cas_object"];
+    assert_eq!(reader["contents"], "bytes");
+    assert_eq!(reader["subscribable"], false);
+    assert_eq!(
+        reader["completions"],
+        json!({"hash": "handler", "format": ["wav", "mp3"]})
+    );
+    let arguments = Compiled::new(&reader["inputSchema"]);
+    assert!(arguments.accepts(json!({"hash": "0123abcd", "format": "wav"})));
+    assert!(!arguments.accepts(json!({"hash": "not hex!"})));
+    assert!(!arguments.accepts(json!({"hash": "0123abcd", "other": 1})));
+    assert_eq!(
+        mcp["readers"]["licence"]["cache"],
+        json!({"ttlMs": 60000, "cacheScope": "public"})
+    );
+    assert_eq!(mcp["readers"]["licence"]["contents"], "text");
+    let getter = &mcp["getters"]["compose"];
+    assert_eq!(getter["completions"], json!({"key": ["wav", "mp3"]}));
+    assert!(Compiled::new(&getter["inputSchema"]).accepts(json!({"key": "mp3"})));
+}
+
+#[test]
+fn a_catalogue_without_resources_or_prompts_adds_nothing_to_the_mcp_schema() {
+    let mcp = mcp("tool t { timing sync }");
+    let keys: Vec<&String> = mcp.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["actions", "errors", "tools"]);
+}
