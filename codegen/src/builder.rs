@@ -39,6 +39,7 @@ pub struct Builder {
     export_catalogue: bool,
     side: Side,
     clients: crate::Clients,
+    schemars_feature: Option<String>,
 }
 
 impl Default for Builder {
@@ -64,6 +65,7 @@ impl Builder {
             export_catalogue: false,
             side: Side::Both,
             clients: crate::Clients::default(),
+            schemars_feature: None,
         }
     }
 
@@ -141,6 +143,30 @@ impl Builder {
     /// ```
     pub fn side(&mut self, side: Side) -> &mut Self {
         self.side = side;
+        self
+    }
+
+    /// Makes every generated type implement `schemars::JsonSchema` when the
+    /// crate's feature `name` is on, for crates that describe tools with
+    /// schemars as rmcp does (`Parameters<T>`, `Json<T>`). Each type gets
+    /// `#[cfg_attr(feature = "<name>", derive(::schemars::JsonSchema))]`
+    /// and each constrained field the matching `#[schemars(...)]`
+    /// (`@range` → `range`, `@length` → `length`, `@pattern` → `regex`);
+    /// docs become descriptions. The crate declares the feature and
+    /// depends on `schemars` 1.x itself, and turns on the runtime's
+    /// `schemars` feature (for `Bytes` and the job tools' types). Off by
+    /// default; without it the generated code has no trace of schemars.
+    ///
+    /// ```no_run
+    /// // build.rs; Cargo.toml has
+    /// // [features] schemars = ["dep:schemars", "toolwright/schemars"]
+    /// toolwright_codegen::Builder::new()
+    ///     .schemars_feature("schemars")
+    ///     .compile(["idl"])
+    ///     .unwrap();
+    /// ```
+    pub fn schemars_feature(&mut self, name: impl Into<String>) -> &mut Self {
+        self.schemars_feature = Some(name.into());
         self
     }
 
@@ -311,6 +337,7 @@ impl Builder {
             export_catalogue: self.export_catalogue,
             side: self.side,
             clients: self.clients.clone(),
+            schemars_feature: self.schemars_feature.clone(),
         };
         let report = |diagnostics: crate::Diagnostics| {
             // Build scripts' output is captured into a log, not a terminal.

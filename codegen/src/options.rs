@@ -41,6 +41,11 @@ pub struct Options {
     /// The clients the catalogue is handed to, for the checker's
     /// warnings about them; see [`crate::check_for_clients`].
     pub clients: Clients,
+    /// When set, every generated type derives `schemars::JsonSchema` under
+    /// `#[cfg_attr(feature = "<name>", ...)]`, its constrained fields with
+    /// the matching `#[schemars(...)]`. See
+    /// [`crate::Builder::schemars_feature`].
+    pub schemars_feature: Option<String>,
 }
 
 /// The clients a catalogue is handed to, as far as the checker's warnings
@@ -79,6 +84,7 @@ impl Options {
             export_catalogue: false,
             side: Side::Both,
             clients: Clients::default(),
+            schemars_feature: None,
         }
     }
 }

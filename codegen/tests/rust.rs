@@ -363,3 +363,41 @@ fn the_catalogue_macro_calls_bind_with_the_documented_grammar() {
     );
     assert!(!add.keys.iter().any(|(k, _)| k == "builtin"));
 }
+
+/// The constraints and actions fixtures with `schemars_feature`: the
+/// derive on every type and action enum, each constraint as its schemars
+/// attribute. Without the option nothing mentions schemars (the snapshots
+/// above).
+#[test]
+fn schemars_feature_derives_json_schema_with_the_constraints() {
+    let dir = root().join("codegen/tests/fixtures/rust");
+    let paths = [dir.join("actions.tool"), dir.join("constraints.tool")];
+    let mut sources = Sources::new();
+    load(&mut sources, &paths);
+    let mut options = Options::default();
+    options.schemars_feature = Some("json-schema".to_owned());
+    let text = generate(&sources, &options)
+        .unwrap_or_else(|d| panic!("{}", d.render(&sources, ColorChoice::Never)))
+        .remove(0)
+        .contents;
+    let file = syn::parse_file(&text).expect("parses");
+    let mut derived = 0;
+    for item in &file.items {
+        let (name, attrs) = match item {
+            syn::Item::Struct(s) => (s.ident.to_string(), &s.attrs),
+            syn::Item::Enum(e) => (e.ident.to_string(), &e.attrs),
+            _ => continue,
+        };
+        let has = attrs.iter().any(|a| {
+            let a = quote::ToTokens::to_token_stream(a).to_string();
+            a.contains("cfg_attr") && a.contains("\"json-schema\"") && a.contains("JsonSchema")
+        });
+        // The marker structs (`AddTool`, `ToolCatalogue`) hold no values.
+        let marker = name.ends_with("Tool") || name == "ToolCatalogue";
+        assert_eq!(has, !marker, "{name}");
+        derived += usize::from(has);
+    }
+    assert!(derived > 10, "only {derived} types derive it");
+    assert!(!rust(&paths).contains("schemars"));
+    insta::assert_snapshot!("schemars_feature", text);
+}

@@ -647,6 +647,7 @@ fn generate(
                 export_catalogue,
                 side,
                 clients: crate::Clients::default(),
+                schemars_feature: None,
             };
             (options, vec![crate::lang::Target::Rust], Vec::new())
         }

@@ -21,6 +21,8 @@ pub(crate) struct Cx<'a> {
     pub(crate) serde_crate: String,
     /// Which way the crate moves values.
     pub(crate) side: Side,
+    /// The crate feature that turns on `schemars::JsonSchema`, if any.
+    pub(crate) schemars: Option<String>,
     /// Indexed by type id: true when a request can contain the type.
     in_request: Vec<bool>,
     /// Indexed by type id: its serde derives, `(Serialize, Deserialize)`.
@@ -44,6 +46,7 @@ impl<'a> Cx<'a> {
             serde_crate: format!("{private}::serde"),
             rt_path: private,
             side: options.side,
+            schemars: options.schemars_feature.clone(),
             serde: serde_derives(model, options.side),
             in_request: model.request_types(),
             validated: super::constrained::validated(model),

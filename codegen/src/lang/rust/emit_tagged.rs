@@ -55,6 +55,17 @@ pub(crate) fn tagged_enum(cx: &Cx<'_>, e: &TaggedEnum<'_>) -> TokenStream {
         TokenStream::new()
     };
     let serialize = encodes.then(|| quote!(#rt::serde::Serialize,));
+    // Without serde's derive schemars is told the tag itself; a request's
+    // variants without a payload refuse other keys, as the decoder does.
+    let schemars_derive = super::schemars::derive(cx);
+    let mut schemars_items = Vec::new();
+    if !encodes {
+        schemars_items.push(quote!(tag = #tag));
+    }
+    if e.request {
+        schemars_items.push(quote!(deny_unknown_fields));
+    }
+    let schemars_tag = super::schemars::attr(cx, &schemars_items);
     let allow = allow_deprecated(e.touches_deprecated);
     let allow_large = large_enum_allow(e.lopsided);
     let definitions = e.variants.iter().map(|v| {
@@ -67,7 +78,11 @@ pub(crate) fn tagged_enum(cx: &Cx<'_>, e: &TaggedEnum<'_>) -> TokenStream {
         } = v;
         let deprecated = deprecated_attr(v.deprecated);
         let payload = payload.as_ref().map(|p| quote!((#p)));
-        let rename = encodes.then(|| quote!(#[serde(rename = #wire)]));
+        let rename = if encodes {
+            quote!(#[serde(rename = #wire)])
+        } else {
+            super::schemars::attr(cx, &[quote!(rename = #wire)])
+        };
         quote! {
             #docs
             #deprecated
@@ -86,7 +101,9 @@ pub(crate) fn tagged_enum(cx: &Cx<'_>, e: &TaggedEnum<'_>) -> TokenStream {
             ::core::cmp::PartialEq,
             #serialize
         )]
+        #schemars_derive
         #serde
+        #schemars_tag
         pub enum #name {
             #(#definitions,)*
         }

@@ -84,6 +84,7 @@ fn derives(cx: &Cx<'_>, id: TypeId, plain: bool, default: bool) -> TokenStream {
     let copy = plain.then(|| quote!(::core::marker::Copy,));
     let eq_hash = plain.then(|| quote!(::core::cmp::Eq, ::core::hash::Hash,));
     let default = default.then(|| quote!(::core::default::Default,));
+    let schemars = super::schemars::derive(cx);
     quote! {
         #[derive(
             ::core::clone::Clone,
@@ -95,6 +96,7 @@ fn derives(cx: &Cx<'_>, id: TypeId, plain: bool, default: bool) -> TokenStream {
             #serialize
             #deserialize
         )]
+        #schemars
     }
 }
 
@@ -196,6 +198,7 @@ fn field(
     } else {
         quote!(#[serde(#(#serde),*)])
     };
+    let schemars = super::schemars::field(cx, f);
     let ty = cx.field_ty(f);
     let vis = if variant.is_some() {
         TokenStream::new()
@@ -206,6 +209,7 @@ fn field(
         #docs
         #deprecated
         #serde
+        #schemars
         #vis #ident: #ty
     }
 }

@@ -14,6 +14,7 @@ mod emit_validate;
 pub(crate) mod ident;
 mod layout;
 pub(crate) mod names;
+mod schemars;
 mod values;
 
 use std::path::PathBuf;
