@@ -18,7 +18,11 @@ use toolwright_codegen::{Generator, Options, Sources, generate};
 fn fresh() -> String {
     let mut sources = Sources::new();
     sources.add_job_tools();
-    let files = generate(&sources, &Options::new(Generator::Runtime)).unwrap_or_else(|d| {
+    // The runtime's feature `schemars` gives them `JsonSchema`, for
+    // catalogues whose own types derive it.
+    let mut options = Options::new(Generator::Runtime);
+    options.schemars_feature = Some("schemars".to_owned());
+    let files = generate(&sources, &options).unwrap_or_else(|d| {
         panic!(
             "{}",
             d.render(&sources, toolwright_codegen::ColorChoice::Never)

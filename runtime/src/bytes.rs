@@ -129,3 +129,27 @@ impl<'de> Visitor<'de> for BytesVisitor {
         Ok(Bytes(out))
     }
 }
+
+/// A base64 string (`contentEncoding: base64`), as the IDL's own schema
+/// states `bytes`: what JSON carries.
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for Bytes {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Bytes".into()
+    }
+
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        "toolwright::Bytes".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "contentEncoding": "base64",
+        })
+    }
+}

@@ -11,6 +11,7 @@
     crate::__private::serde::Serialize,
     crate::__private::serde::Deserialize,
 )]
+#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 #[serde(crate = "crate::__private::serde", deny_unknown_fields)]
 pub struct JobListRequest {
     /// Only jobs in this state, e.g. `failed` to see what went wrong.
@@ -21,6 +22,7 @@ pub struct JobListRequest {
     pub tool_name: ::core::option::Option<::std::string::String>,
     /// Maximum number of jobs to return.
     #[serde(default = "JobListRequest::default_limit")]
+    #[cfg_attr(feature = "schemars", schemars(range(min = 1i64, max = 1000i64)))]
     pub limit: u32,
 }
 
@@ -57,11 +59,13 @@ impl crate::__private::Validate for JobListRequest {
     crate::__private::serde::Serialize,
     crate::__private::serde::Deserialize,
 )]
+#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 #[serde(crate = "crate::__private::serde")]
 pub struct JobListResponse {
     /// The matching jobs, newest first.
     pub jobs: ::std::vec::Vec<JobInfo>,
     /// Number of matching jobs, including any beyond `limit`.
+    #[cfg_attr(feature = "schemars", schemars(range(min = 0i64, max = 4294967295i64)))]
     pub total: u32,
     /// How many jobs the server holds in each state.
     pub by_state: JobCounts,
@@ -75,13 +79,16 @@ pub struct JobListResponse {
     crate::__private::serde::Serialize,
     crate::__private::serde::Deserialize,
 )]
+#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 #[serde(crate = "crate::__private::serde", deny_unknown_fields)]
 pub struct JobPollRequest {
     /// Jobs to wait for; empty waits on every pending or running job.
     #[serde(default = "JobPollRequest::default_job_ids")]
+    #[cfg_attr(feature = "schemars", schemars(length(min = 0u64, max = 100u64)))]
     pub job_ids: ::std::vec::Vec<::std::string::String>,
     /// Longest time to wait, in milliseconds (0 checks once and returns).
     #[serde(default = "JobPollRequest::default_timeout_ms")]
+    #[cfg_attr(feature = "schemars", schemars(range(min = 0i64, max = 300000i64)))]
     pub timeout_ms: u64,
     /// Return when any job finishes, or only when all have.
     #[serde(default = "JobPollRequest::default_mode")]
@@ -130,6 +137,7 @@ impl crate::__private::Validate for JobPollRequest {
     crate::__private::serde::Serialize,
     crate::__private::serde::Deserialize,
 )]
+#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 #[serde(crate = "crate::__private::serde")]
 pub struct JobPollResponse {
     /// Jobs that completed successfully.
@@ -141,6 +149,10 @@ pub struct JobPollResponse {
     /// True when the wait ended because of the timeout.
     pub timed_out: bool,
     /// How long the call waited, in milliseconds.
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(range(min = 0i64, max = 18446744073709551615u64))
+    )]
     pub elapsed_ms: u64,
 }
 
@@ -152,6 +164,7 @@ pub struct JobPollResponse {
     crate::__private::serde::Serialize,
     crate::__private::serde::Deserialize,
 )]
+#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 #[serde(crate = "crate::__private::serde")]
 pub struct JobCancelResponse {
     /// The job that was cancelled.
@@ -170,9 +183,11 @@ pub struct JobCancelResponse {
     crate::__private::serde::Serialize,
     crate::__private::serde::Deserialize,
 )]
+#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 #[serde(crate = "crate::__private::serde", deny_unknown_fields)]
 pub struct JobRef {
     /// Job ID as returned when the job started, e.g. `job_8f2k1c`.
+    #[cfg_attr(feature = "schemars", schemars(regex(pattern = "^job_[A-Za-z0-9]+$")))]
     pub job_id: ::std::string::String,
 }
 
@@ -197,6 +212,7 @@ impl crate::__private::Validate for JobRef {
     crate::__private::serde::Serialize,
     crate::__private::serde::Deserialize,
 )]
+#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 #[serde(crate = "crate::__private::serde", rename_all = "snake_case")]
 pub enum JobState {
     /// Accepted, waiting for a worker.
@@ -222,6 +238,7 @@ pub enum JobState {
     crate::__private::serde::Serialize,
     crate::__private::serde::Deserialize,
 )]
+#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 #[serde(crate = "crate::__private::serde", rename_all = "snake_case")]
 pub enum PollMode {
     /// Return as soon as any one job finishes.
@@ -238,6 +255,7 @@ pub enum PollMode {
     crate::__private::serde::Serialize,
     crate::__private::serde::Deserialize,
 )]
+#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 #[serde(crate = "crate::__private::serde")]
 pub struct JobInfo {
     /// Job ID.
@@ -252,14 +270,27 @@ pub struct JobInfo {
         skip_serializing_if = "::core::option::Option::is_none",
         deserialize_with = "crate::__private::single::deserialize"
     )]
+    #[cfg_attr(feature = "schemars", schemars(range(min = 0f64, max = 1f64)))]
     pub progress: ::core::option::Option<f32>,
     /// When the job was accepted, milliseconds since the Unix epoch.
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(range(min = 0i64, max = 18446744073709551615u64))
+    )]
     pub created_at: u64,
     /// When a worker started it, milliseconds since the Unix epoch.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(range(min = 0i64, max = 18446744073709551615u64))
+    )]
     pub started_at: ::core::option::Option<u64>,
     /// When it finished, milliseconds since the Unix epoch.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(range(min = 0i64, max = 18446744073709551615u64))
+    )]
     pub completed_at: ::core::option::Option<u64>,
     /// The tool's response, once the job is complete.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
@@ -280,17 +311,23 @@ pub struct JobInfo {
     crate::__private::serde::Serialize,
     crate::__private::serde::Deserialize,
 )]
+#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 #[serde(crate = "crate::__private::serde")]
 pub struct JobCounts {
     /// Jobs waiting for a worker.
+    #[cfg_attr(feature = "schemars", schemars(range(min = 0i64, max = 4294967295i64)))]
     pub pending: u32,
     /// Jobs running now.
+    #[cfg_attr(feature = "schemars", schemars(range(min = 0i64, max = 4294967295i64)))]
     pub running: u32,
     /// Jobs finished successfully.
+    #[cfg_attr(feature = "schemars", schemars(range(min = 0i64, max = 4294967295i64)))]
     pub complete: u32,
     /// Jobs finished with an error.
+    #[cfg_attr(feature = "schemars", schemars(range(min = 0i64, max = 4294967295i64)))]
     pub failed: u32,
     /// Jobs cancelled.
+    #[cfg_attr(feature = "schemars", schemars(range(min = 0i64, max = 4294967295i64)))]
     pub cancelled: u32,
 }
 
@@ -302,6 +339,7 @@ pub struct JobCounts {
     crate::__private::serde::Serialize,
     crate::__private::serde::Deserialize,
 )]
+#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 #[serde(crate = "crate::__private::serde", rename_all = "snake_case")]
 pub enum JobError {
     /// No job has this ID, or it expired after its time-to-live.
@@ -377,6 +415,7 @@ impl crate::__private::IntoToolError for JobError {
     crate::__private::serde::Serialize,
     crate::__private::serde::Deserialize,
 )]
+#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 #[serde(crate = "crate::__private::serde")]
 pub struct Paging {
     /// Pass it as the next call's `cursor`, with the same arguments, to get
