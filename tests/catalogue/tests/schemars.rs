@@ -220,6 +220,19 @@ fn an_unknown_argument_is_refused_by_both_schemas() {
 }
 
 #[test]
+fn every_request_schema_is_an_object_as_mcp_tools_need() {
+    // rmcp's `Parameters<T>` refuses an input schema whose root is not
+    // `"type": "object"`.
+    for (tool, schema) in toolwright_catalogue_tests::schemas::request_schemas() {
+        assert_eq!(
+            schema.get("type"),
+            Some(&Json::from("object")),
+            "{tool}: {schema:?}"
+        );
+    }
+}
+
+#[test]
 fn schemars_schemas_carry_docs_and_refuse_unknown_fields() {
     let schema =
         serde_json::to_value(schemars::schema_for!(toolwright::jobs::JobListRequest)).unwrap();

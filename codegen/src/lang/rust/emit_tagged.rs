@@ -57,8 +57,10 @@ pub(crate) fn tagged_enum(cx: &Cx<'_>, e: &TaggedEnum<'_>) -> TokenStream {
     let serialize = encodes.then(|| quote!(#rt::serde::Serialize,));
     // Without serde's derive schemars is told the tag itself; a request's
     // variants without a payload refuse other keys, as the decoder does.
+    // Every variant is an object, and the root says so: schemars gives a
+    // bare `oneOf`, which rmcp refuses as a tool's input schema.
     let schemars_derive = super::schemars::derive(cx);
-    let mut schemars_items = Vec::new();
+    let mut schemars_items = vec![quote!(extend("type" = "object"))];
     if !encodes {
         schemars_items.push(quote!(tag = #tag));
     }
