@@ -10,12 +10,9 @@ use serde_json::{Map, Value as Json, json};
 use super::defs::rooted;
 use super::dialect::DIALECT;
 use super::input::request;
+use super::tools::SCOPES_META;
 use super::types::{Cx, describe};
-use crate::model::{Completion, Contents, Prompt, Resource, TypeId, TypeKind};
-
-/// The `_meta` key that lists the OAuth scopes a read or a `prompts/get`
-/// needs, as on a tool.
-const SCOPES_META: &str = "toolwright/scopes";
+use crate::model::{Completion, Contents, Prompt, Resource, Scope, TypeId, TypeKind};
 
 /// What [`super::mcp_schema`] adds for resources and prompts, each key
 /// only when the catalogue has some.
@@ -91,10 +88,7 @@ fn resource(resource: &Resource, uri_key: &str) -> Json {
     if !annotations.is_empty() {
         object.insert("annotations".into(), Json::Object(annotations));
     }
-    if !resource.scopes.is_empty() {
-        let scopes: Vec<&str> = resource.scopes.iter().map(|s| s.name.as_str()).collect();
-        object.insert("_meta".into(), json!({ SCOPES_META: scopes }));
-    }
+    insert_scopes(&resource.scopes, &mut object);
     Json::Object(object)
 }
 
@@ -127,10 +121,7 @@ fn prompt(cx: &Cx<'_>, prompt: &Prompt) -> Json {
             .collect();
         object.insert("arguments".into(), json!(arguments));
     }
-    if !prompt.scopes.is_empty() {
-        let scopes: Vec<&str> = prompt.scopes.iter().map(|s| s.name.as_str()).collect();
-        object.insert("_meta".into(), json!({ SCOPES_META: scopes }));
-    }
+    insert_scopes(&prompt.scopes, &mut object);
     Json::Object(object)
 }
 
@@ -196,5 +187,14 @@ fn insert_completions(cx: &Cx<'_>, arguments: Option<TypeId>, object: &mut Map<S
         .collect();
     if !completions.is_empty() {
         object.insert("completions".into(), Json::Object(completions));
+    }
+}
+
+/// `_meta["toolwright/scopes"]`, as on a tool: the scopes a read or a
+/// `prompts/get` needs, when it needs some.
+fn insert_scopes(scopes: &[Scope], object: &mut Map<String, Json>) {
+    if !scopes.is_empty() {
+        let names: Vec<&str> = scopes.iter().map(|s| s.name.as_str()).collect();
+        object.insert("_meta".into(), json!({ SCOPES_META: names }));
     }
 }

@@ -16,7 +16,7 @@ const ERRORS_META: &str = "toolwright/errors";
 
 /// The `_meta` key that lists the OAuth scopes a call of the tool needs,
 /// all of them: `["cas:write"]`. Left out when it needs none.
-const SCOPES_META: &str = "toolwright/scopes";
+pub(super) const SCOPES_META: &str = "toolwright/scopes";
 
 /// One tool as MCP lists it, and for an action tool its actions' own
 /// schemas (`{"<action>": {"description", "inputSchema", "outputSchema"}}`).

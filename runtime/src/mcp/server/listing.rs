@@ -83,26 +83,6 @@ impl<P: CallPort> McpServer<P> {
             .collect()
     }
 
-    /// `tools/list` for a request with these extensions: [`listed`],
-    /// less the tools its principal may not call when the server lists
-    /// only what can be called.
-    ///
-    /// [`listed`]: Self::listed
-    pub(in crate::mcp) fn listed_to(
-        &self,
-        extensions: &rmcp::model::Extensions,
-    ) -> Vec<rmcp::model::Tool> {
-        let mut listed = self.listed();
-        if self.shared.callable_only
-            && let Some(principal) = principal_of(extensions)
-        {
-            listed.retain(|tool| {
-                P::Catalogue::tool(&tool.name).is_none_or(|info| principal.may_call(info).is_ok())
-            });
-        }
-        listed
-    }
-
     /// The one page of `tools/list` a request gets, on any revision, with
     /// how long it stays fresh and who may share it (2026-07-28, SEP-2549).
     ///
@@ -121,13 +101,20 @@ impl<P: CallPort> McpServer<P> {
                 Some(json!({ "cursor": cursor })),
             ));
         }
-        let tools = self.listed_to(extensions);
+        let mut tools = self.listed();
+        // With `list_callable_only`, the tools the caller's principal may
+        // not call are left out.
+        let principal = principal_of(extensions).filter(|_| self.shared.callable_only);
+        if let Some(principal) = &principal {
+            tools.retain(|tool| {
+                P::Catalogue::tool(&tool.name).is_none_or(|info| principal.may_call(info).is_ok())
+            });
+        }
         // A list that changes within a session (progressive discovery) is
         // not kept at all; one filtered by the caller's principal is the
         // caller's alone.
         let discovers = self.shared.discovery.is_some();
-        let personal =
-            discovers || (self.shared.callable_only && principal_of(extensions).is_some());
+        let personal = discovers || principal.is_some();
         Ok(ToolsPage {
             tools,
             ttl_ms: if discovers { 0 } else { LIST_TTL_MS },
