@@ -55,6 +55,14 @@ fn the_macro_tests_catalogue_is_fresh() {
 }
 
 #[test]
+fn the_macro_tests_entries_catalogue_is_fresh() {
+    fresh_or_bless(
+        "macros/tests/support/entries.rs",
+        generated("macros/tests/support/entries.tool"),
+    );
+}
+
+#[test]
 fn the_runtime_tests_catalogue_is_fresh() {
     fresh_or_bless(
         "runtime/tests/support/catalogue.rs",

@@ -7,7 +7,7 @@ use syn::spanned::Spanned;
 
 use crate::diag::Errors;
 use crate::input::BindInput;
-use crate::{emit, handlers, resolve};
+use crate::{emit, entries, handlers, resolve};
 
 /// What `bind!` expands to: the user's block without its `#[tool]`
 /// attributes and the `Service` impl, plus the errors. Even with errors it
@@ -24,6 +24,7 @@ pub(crate) fn expand(input: TokenStream) -> Result<Expansion, (syn::Error, Token
     let mut input = BindInput::parse(input)?;
     let mut errors = Errors::default();
     let marked = handlers::collect(&mut input.item, &mut errors);
+    let entry_marks = entries::collect(&mut input.item, &mut errors);
     let answers = resolve::resolve(
         &input.catalogue,
         &marked,
@@ -31,7 +32,19 @@ pub(crate) fn expand(input: TokenStream) -> Result<Expansion, (syn::Error, Token
         input.item.self_ty.span(),
         &mut errors,
     );
-    let service = emit::service_impl(&input, &answers);
+    let every_unbound = matches!(
+        input.options.not_implemented,
+        Some(crate::options::NotImplemented::All(_))
+    );
+    let entry_answers = entries::resolve(
+        &input.catalogue.entries,
+        &entry_marks,
+        every_unbound,
+        input.item.self_ty.span(),
+        &mut errors,
+    );
+    let entry_fn = entries::entry_fn(&input, &entry_answers);
+    let service = emit::service_impl(&input, &answers, entry_fn);
     let item = &input.item;
     Ok(Expansion {
         tokens: quote!(#item #service),

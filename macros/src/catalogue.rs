@@ -32,9 +32,11 @@ mod key {
     pub(super) const PAGED: &str = "paged";
 }
 
-/// Every tool of the catalogue, in declaration order.
+/// Every tool of the catalogue, in declaration order, then its resources
+/// and prompts.
 pub(crate) struct Catalogue {
     pub(crate) tools: Vec<ToolEntry>,
+    pub(crate) entries: Vec<crate::entries::EntryDesc>,
 }
 
 /// One tool, as far as binding a handler needs to know it.
@@ -65,13 +67,19 @@ pub(crate) struct ToolEntry {
 impl Parse for Catalogue {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let mut tools = Vec::new();
+        let mut entries = Vec::new();
         while !input.is_empty() {
-            tools.push(input.parse()?);
+            let keyword = input.fork().parse::<Ident>()?;
+            if crate::entries::EntryDesc::starts(&keyword) {
+                entries.push(input.parse()?);
+            } else {
+                tools.push(input.parse()?);
+            }
             if !input.is_empty() && input.peek(Token![,]) {
                 input.parse::<Token![,]>()?;
             }
         }
-        Ok(Catalogue { tools })
+        Ok(Catalogue { tools, entries })
     }
 }
 
@@ -175,7 +183,7 @@ impl Fields {
 }
 
 /// Stores `value` unless the slot is taken; `None` when it was.
-fn set<T>(slot: &mut Option<T>, value: T) -> Option<()> {
+pub(crate) fn set<T>(slot: &mut Option<T>, value: T) -> Option<()> {
     match slot {
         Some(_) => None,
         None => {
@@ -187,7 +195,7 @@ fn set<T>(slot: &mut Option<T>, value: T) -> Option<()> {
 
 /// An error in the generated description: the generator and this crate
 /// disagree, which only a version mismatch explains.
-fn malformed(span: Span, what: impl std::fmt::Display) -> syn::Error {
+pub(crate) fn malformed(span: Span, what: impl std::fmt::Display) -> syn::Error {
     syn::Error::new(
         span,
         format!(

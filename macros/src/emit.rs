@@ -34,7 +34,7 @@ struct Scope<'a> {
 /// `<runtime>::__private`, every token located at `at`: the runtime's path
 /// comes from the generated catalogue, whose spans must not leak into
 /// messages.
-fn private_path(input: &BindInput, at: Span) -> TokenStream {
+pub(crate) fn private_path(input: &BindInput, at: Span) -> TokenStream {
     let runtime = match &input.runtime {
         Some(path) => path.to_token_stream(),
         None => quote_spanned!(at=> ::toolwright),
@@ -52,12 +52,16 @@ fn private_path(input: &BindInput, at: Span) -> TokenStream {
 
 /// A local variable shown at `at`: mixed-site hygiene, so that no name of
 /// the user's (a `const request`, say) can capture it.
-fn local(name: &str, at: Span) -> Ident {
+pub(crate) fn local(name: &str, at: Span) -> Ident {
     Ident::new(name, Span::mixed_site().located_at(at))
 }
 
 /// `impl Service for <the block's type>`.
-pub(crate) fn service_impl(input: &BindInput, answers: &[(&ToolEntry, Answer)]) -> TokenStream {
+pub(crate) fn service_impl(
+    input: &BindInput,
+    answers: &[(&ToolEntry, Answer)],
+    entry_fn: Option<TokenStream>,
+) -> TokenStream {
     let anchor = input.anchor();
     let span = Span::call_site().located_at(anchor);
     let handlers = || {
@@ -130,6 +134,8 @@ pub(crate) fn service_impl(input: &BindInput, answers: &[(&ToolEntry, Answer)]) 
             #call_inline
 
             #call_inline_msgpack
+
+            #entry_fn
         }
     }
 }
@@ -374,7 +380,7 @@ fn bind_as(span: Span, name: &Ident, ty: &Type, value: TokenStream) -> TokenStre
 }
 
 /// `( tokens )`, both parentheses at `span`.
-fn spanned_group(tokens: TokenStream, span: Span) -> Group {
+pub(crate) fn spanned_group(tokens: TokenStream, span: Span) -> Group {
     let mut group = Group::new(Delimiter::Parenthesis, tokens);
     group.set_span(span);
     group
@@ -383,7 +389,7 @@ fn spanned_group(tokens: TokenStream, span: Span) -> Group {
 /// Where the first and the last token of `tokens` are, with the hygiene of
 /// `span`: rustc shows an expression from the start of its first token to
 /// the end of its last, so code spelled with these two covers `tokens`.
-fn ends(tokens: impl ToTokens, span: Span) -> (Span, Span) {
+pub(crate) fn ends(tokens: impl ToTokens, span: Span) -> (Span, Span) {
     let trees: Vec<TokenTree> = tokens.into_token_stream().into_iter().collect();
     let first = trees.first().map_or(span, |tree| match tree {
         TokenTree::Group(group) => group.span_open(),

@@ -13,6 +13,7 @@ mod bind;
 mod catalogue;
 mod diag;
 mod emit;
+mod entries;
 mod handlers;
 mod input;
 mod messages;
@@ -68,6 +69,42 @@ pub fn tools(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn tool(_args: TokenStream, item: TokenStream) -> TokenStream {
     tool_attr::outside_tools(item.into()).into()
+}
+
+/// Marks a resource's handler inside a `#[tools]` impl block: the method
+/// of the resource of the same name, or `#[resource(name = "...")]`.
+///
+/// It takes `&self`, the resource's arguments (its URI template's
+/// variables as their generated struct, unless it has none) and
+/// optionally a `toolwright::Context` last, and returns
+/// `Result<Contents, Error>`: `String` (or anything `Into<String>`) for
+/// `contents text`, `Vec<u8>` or `toolwright::Bytes` for `contents bytes`,
+/// the declared type for typed contents; `Error` the resource's `errors`
+/// type, or `toolwright::ToolError`.
+#[proc_macro_attribute]
+pub fn resource(_args: TokenStream, item: TokenStream) -> TokenStream {
+    tool_attr::outside_tools_as("resource", item.into()).into()
+}
+
+/// Marks a prompt's handler inside a `#[tools]` impl block: the method of
+/// the prompt of the same name, or `#[prompt(name = "...")]`. It takes
+/// `&self`, the prompt's arguments (unless it has none) and optionally a
+/// `toolwright::Context` last, and returns
+/// `Result<toolwright::entry::PromptMessages, Error>`.
+#[proc_macro_attribute]
+pub fn prompt(_args: TokenStream, item: TokenStream) -> TokenStream {
+    tool_attr::outside_tools_as("prompt", item.into()).into()
+}
+
+/// Marks the method that completes an `@complete` argument of a resource
+/// or prompt inside a `#[tools]` impl block: `#[complete(entry.argument)]`.
+/// It takes `&self`, a `toolwright::entry::CompletionRequest` (what has
+/// been typed, and the other arguments chosen) and optionally a
+/// `toolwright::Context`, and returns the values: a `Vec<String>`, a
+/// `toolwright::entry::Completion`, or a `Result` of either.
+#[proc_macro_attribute]
+pub fn complete(_args: TokenStream, item: TokenStream) -> TokenStream {
+    tool_attr::outside_tools_as("complete", item.into()).into()
 }
 
 /// Binds a `#[tools]` block once the catalogue is known; called by the

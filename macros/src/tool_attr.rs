@@ -52,8 +52,13 @@ pub(crate) fn name(attr: &Attribute) -> syn::Result<Option<LitStr>> {
 /// here means the block is missing. The item is kept so that nothing else
 /// fails because of it.
 pub(crate) fn outside_tools(item: TokenStream) -> TokenStream {
-    let mut out =
-        syn::Error::new(Span::call_site(), messages::TOOL_OUTSIDE_TOOLS).into_compile_error();
+    outside_tools_as("tool", item)
+}
+
+/// As [`outside_tools`], for the attribute `#[word]`.
+pub(crate) fn outside_tools_as(word: &str, item: TokenStream) -> TokenStream {
+    let message = messages::TOOL_OUTSIDE_TOOLS.replacen("`#[tool]`", &format!("`#[{word}]`"), 1);
+    let mut out = syn::Error::new(Span::call_site(), message).into_compile_error();
     out.extend(item);
     out
 }

@@ -52,8 +52,12 @@ pub mod codes {
     /// handler never ran.
     pub const FORBIDDEN: &str = "FORBIDDEN";
 
+    /// A resource read, prompt get or completion names no resource or
+    /// prompt of the catalogue; its details name it (`{"resource": name}`).
+    pub const UNKNOWN_ENTRY: &str = "UNKNOWN_ENTRY";
+
     /// Every built-in code.
-    pub const ALL: [&str; 14] = [
+    pub const ALL: [&str; 15] = [
         INVALID_REQUEST,
         UNKNOWN_TOOL,
         UNKNOWN_ACTION,
@@ -68,6 +72,7 @@ pub mod codes {
         INVALID_CURSOR,
         UNKNOWN_SERVICE,
         FORBIDDEN,
+        UNKNOWN_ENTRY,
     ];
 }
 

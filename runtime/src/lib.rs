@@ -34,6 +34,7 @@ mod context;
 mod cursor;
 mod dispatcher;
 mod edge;
+pub mod entry;
 mod envelope;
 mod error;
 pub mod events;
@@ -80,7 +81,7 @@ pub use serve_error::ServeError;
 pub use service::Service;
 pub use timing::ToolTiming;
 pub use tool::{ActionInfo, CallInfo, Catalogue, ServerCatalogue, Tool, ToolInfo};
-pub use toolwright_macros::{tool, tools};
+pub use toolwright_macros::{complete, prompt, resource, tool, tools};
 pub use validate::{Validate, Violation};
 
 /// The IDL's `json`: any JSON value.
@@ -113,6 +114,7 @@ macro_rules! include_tools {
 pub mod __private {
     pub use crate::caller::Form;
     pub use crate::dispatcher::{InlineAnswer, MsgpackCall};
+    pub use crate::entry;
     pub use crate::jobs;
     pub use crate::single;
     pub use crate::tagged;

@@ -132,7 +132,17 @@ impl Principal {
     /// # Errors
     /// `FORBIDDEN` when it lacks a scope `tool` needs.
     pub fn may_call(&self, tool: &ToolInfo) -> Result<(), ToolError> {
-        let missing = self.missing(tool.scopes);
+        self.may_use(tool.name, tool.scopes)
+    }
+
+    /// `Ok` when it may use `name` (a tool, a resource, a prompt), which
+    /// needs `needed`; else `FORBIDDEN`, naming the scopes it lacks in the
+    /// message and in `details.scopes`.
+    ///
+    /// # Errors
+    /// `FORBIDDEN` when it lacks a scope of `needed`.
+    pub fn may_use(&self, name: &str, needed: &[&str]) -> Result<(), ToolError> {
+        let missing = self.missing(needed);
         if missing.is_empty() {
             return Ok(());
         }
@@ -145,14 +155,13 @@ impl Principal {
         Err(ToolError::new(
             codes::FORBIDDEN,
             format!(
-                "`{}` needs the {noun} {}, and this caller's credentials do not grant {them}",
-                tool.name,
+                "`{name}` needs the {noun} {}, and this caller's credentials do not grant {them}",
                 named.join(", ")
             ),
         )
         .with_details(serde_json::json!({
             "scopes": missing,
-            "required": tool.scopes,
+            "required": needed,
         })))
     }
 

@@ -3,6 +3,7 @@
 use std::future::Future;
 use std::sync::Arc;
 
+use crate::entry::{EntryAnswer, EntryCall};
 use crate::{CallContext, Catalogue, ServerCatalogue, ToolError};
 
 /// Handlers for every tool of a catalogue. `#[tools]` implements it on the
@@ -53,5 +54,19 @@ pub trait Service: Send + Sync + Sized + 'static {
         call: crate::dispatcher::MsgpackCall<'a, 'de>,
     ) -> Result<crate::dispatcher::InlineAnswer, crate::dispatcher::MsgpackCall<'a, 'de>> {
         Err(call)
+    }
+
+    /// Answers an entry's request: reads a resource, gets a prompt or
+    /// completes an argument (see [`crate::entry`]). `#[tools]` implements
+    /// it from the block's `#[resource]`, `#[prompt]` and `#[complete]`
+    /// methods, checking the entry's scopes first; by default every entry
+    /// is `UNKNOWN_ENTRY`.
+    fn entry(
+        service: &Arc<Self>,
+        call: EntryCall,
+        cx: CallContext,
+    ) -> impl Future<Output = Result<EntryAnswer, ToolError>> + Send + 'static {
+        let _ = (service, cx);
+        std::future::ready(Err(call.unknown()))
     }
 }

@@ -120,24 +120,26 @@ pub(super) fn head<'a, 'de>(
     ));
     Some(MsgpackCall {
         tool,
-        rest: Rest {
-            de,
-            left: len.checked_sub(1)?,
-        },
+        rest: Rest::new(de, len.checked_sub(1)?),
     })
 }
 
-/// The entries of the request's map after `tool`, read from the
-/// deserializer positioned just after them.
+/// The entries of a request's map after its head (`tool`, or an entry's
+/// kind), read from the deserializer positioned just after it.
 #[derive(Debug)]
-struct Rest<'a, 'de> {
+pub(crate) struct Rest<'a, 'de> {
     de: &'a mut codec::SliceDeserializer<'de>,
     left: u32,
 }
 
-impl Rest<'_, '_> {
+impl<'a, 'de> Rest<'a, 'de> {
+    /// The `left` entries `de` is positioned at.
+    pub(crate) fn new(de: &'a mut codec::SliceDeserializer<'de>, left: u32) -> Self {
+        Rest { de, left }
+    }
+
     /// Every entry read, and nothing after the map.
-    fn finished(&mut self) -> bool {
+    pub(crate) fn finished(&mut self) -> bool {
         self.left == 0 && codec::at_end(self.de)
     }
 }

@@ -3,6 +3,7 @@
 
 mod config;
 mod decode;
+mod entry;
 mod inline;
 mod job_tools;
 mod msgpack;
@@ -20,6 +21,7 @@ use std::sync::Arc;
 use tokio::sync::broadcast;
 
 pub use config::DispatcherConfig;
+pub(crate) use inline::Rest as RestOfMap;
 #[doc(hidden)]
 pub use inline::{InlineAnswer, MsgpackCall};
 

@@ -18,22 +18,25 @@ pin_project! {
     /// A struct rather than an `async fn` so that it holds the handler's
     /// future once: `sync` calls build and move it on every call, and its
     /// size is most of what they copy.
-    pub(crate) struct CatchPanic<F> {
-        tool: &'static str,
+    pub(crate) struct CatchPanic<F, N> {
+        tool: N,
         #[pin]
         handler: F,
     }
 }
 
-impl<F> CatchPanic<F> {
-    pub(crate) fn new(tool: &'static str, handler: F) -> Self {
+impl<F, N> CatchPanic<F, N> {
+    /// `handler`, whose panic is reported as the panic of `tool`'s
+    /// handler (a tool's name; an entry's `resource `name``).
+    pub(crate) fn new(tool: N, handler: F) -> Self {
         CatchPanic { tool, handler }
     }
 }
 
-impl<T, F> Future for CatchPanic<F>
+impl<T, F, N> Future for CatchPanic<F, N>
 where
     F: Future<Output = Result<T, ToolError>>,
+    N: AsRef<str>,
 {
     type Output = Result<T, ToolError>;
 
@@ -44,7 +47,7 @@ where
         // never observed: asserting unwind safety is sound.
         match catch_unwind(AssertUnwindSafe(|| this.handler.poll(cx))) {
             Ok(poll) => poll,
-            Err(payload) => Poll::Ready(Err(panicked(this.tool, payload.as_ref()))),
+            Err(payload) => Poll::Ready(Err(panicked(this.tool.as_ref(), payload.as_ref()))),
         }
     }
 }

@@ -8,6 +8,7 @@ use tokio::sync::broadcast;
 
 use super::Dispatcher;
 use crate::codec::Limits;
+use crate::entry::EntryAnswer;
 use crate::events::ToolEvents;
 use crate::jobs::{
     JobCancelResponse, JobEvent, JobInfo, JobListRequest, JobListResponse, JobPollRequest,
@@ -29,6 +30,10 @@ impl<S: Service> CallPort for Dispatcher<S> {
             trace.end(self, &answer);
         }
         answer
+    }
+
+    async fn entry(&self, request: Vec<u8>, options: CallOptions) -> ResponseEnvelope<EntryAnswer> {
+        Dispatcher::entry(self, request, options).await
     }
 
     async fn job_status(&self, job_id: &str, caller: Option<&Owner>) -> Result<JobInfo, ToolError> {

@@ -66,3 +66,5 @@ pub(crate) use chunk::Arguments;
 pub(crate) use chunk::text as chunk_text;
 #[cfg(feature = "web")]
 pub(crate) use request::WithTag;
+#[cfg(feature = "mcp")]
+pub(crate) use request::request_msgpack_tagged;

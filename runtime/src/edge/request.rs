@@ -15,8 +15,19 @@ pub(crate) fn request_msgpack(
     args: &JsonObject,
     limits: codec::Limits,
 ) -> Result<Vec<u8>, ToolError> {
+    request_msgpack_tagged(TOOL_TAG, tool, args, limits)
+}
+
+/// `{tag: name, …args}` as MsgPack: a tool's call (`tool`), or an entry's
+/// request (`resource`, `prompt`, `complete`; see [`crate::entry`]).
+pub(crate) fn request_msgpack_tagged(
+    tag: &str,
+    tool: &str,
+    args: &JsonObject,
+    limits: codec::Limits,
+) -> Result<Vec<u8>, ToolError> {
     let mut out = Vec::with_capacity(64);
-    WithTag { tool, args }
+    WithTag { tag, tool, args }
         .serialize(&mut rmp_serde::Serializer::new(&mut out))
         .map_err(|e| ToolError::internal(format!("cannot encode the arguments: {e}")))?;
     limits.check_size(out.len())?;
@@ -27,7 +38,9 @@ pub(crate) fn request_msgpack(
 /// tag, the action, the rest): a call's arguments as its request, or an
 /// answer the edge gave as a response.
 pub(crate) struct WithTag<'a> {
-    /// The tool's name.
+    /// The key that names it: `tool`, or an entry's kind.
+    pub(crate) tag: &'a str,
+    /// The tool's (or entry's) name.
     pub(crate) tool: &'a str,
     /// The fields, without a tag of their own.
     pub(crate) args: &'a JsonObject,
@@ -36,7 +49,7 @@ pub(crate) struct WithTag<'a> {
 impl Serialize for WithTag<'_> {
     fn serialize<Ser: serde::Serializer>(&self, serializer: Ser) -> Result<Ser::Ok, Ser::Error> {
         let mut map = serializer.serialize_map(Some(self.args.len() + 1))?;
-        map.serialize_entry(TOOL_TAG, self.tool)?;
+        map.serialize_entry(self.tag, self.tool)?;
         if let Some(action) = self.args.get(ACTION_TAG) {
             map.serialize_entry(ACTION_TAG, action)?;
         }

@@ -57,6 +57,7 @@
 //! [`McpServer`], and the transports serve it (`scripts/module-cycles`).
 
 mod discovery;
+mod entries;
 mod revision;
 mod server;
 mod talk_back;

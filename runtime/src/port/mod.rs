@@ -17,6 +17,7 @@ pub use options::CallOptions;
 pub use stream::{STREAM_CAPACITY, StreamEvent, StreamReceiver, StreamSender, stream_channel};
 
 use crate::codec::Limits;
+use crate::entry::EntryAnswer;
 use crate::events::ToolEvents;
 use crate::jobs::{
     JobCancelResponse, JobEvent, JobInfo, JobListRequest, JobListResponse, JobPollRequest,
@@ -69,6 +70,20 @@ pub trait CallPort: Clone + Send + Sync + 'static {
         request: Vec<u8>,
         options: CallOptions,
     ) -> impl Future<Output = PortEnvelope<Self>> + Send;
+
+    /// Answers one entry's request: a resource read, a prompt get, a
+    /// completion (the MsgPack map of [`crate::entry`]). It runs while it
+    /// is waited for, never as a job; [`CallOptions::cancel`] stops it
+    /// with `CANCELLED`, and its principal and caller reach the handler as
+    /// a call's do.
+    ///
+    /// Never panics: a request that does not decode is `INVALID_REQUEST`,
+    /// one naming no resource or prompt `UNKNOWN_ENTRY`.
+    fn entry(
+        &self,
+        request: Vec<u8>,
+        options: CallOptions,
+    ) -> impl Future<Output = ResponseEnvelope<EntryAnswer>> + Send;
 
     /// Everything known about one job, as `caller` sees the jobs: with an
     /// owner, another owner's job is `NOT_FOUND`, as if it did not exist

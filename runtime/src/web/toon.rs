@@ -202,6 +202,7 @@ async fn run<P: CallPort>(
                 _ => serde_json::Map::new(),
             };
             let response = WithTag {
+                tag: crate::wire::TOOL_TAG,
                 tool: tool.name,
                 args: &fields,
             };

@@ -29,7 +29,8 @@ pub(crate) struct Cx<'a> {
     serde: Vec<(bool, bool)>,
     /// Indexed by type id: true when a value of it can break a constraint.
     validated: Vec<bool>,
-    /// Indexed by type id: true when it is a tool's own request.
+    /// Indexed by type id: true when it is a tool's own request, or a
+    /// resource's or prompt's arguments.
     tool_request: Vec<bool>,
     /// Indexed by type id: estimated size in bytes (see `layout`).
     sizes: Vec<usize>,
@@ -295,10 +296,16 @@ fn serde_derives(model: &Model, side: Side) -> Vec<(bool, bool)> {
 /// Indexed by type id: true for the request of a tool without actions.
 fn tool_requests(model: &Model) -> Vec<bool> {
     let mut marked = vec![false; model.types.len()];
-    for tool in &model.tools {
-        if let ToolKind::Single(endpoint) = &tool.kind
-            && let Some(slot) = endpoint.request.and_then(|id| marked.get_mut(id.index()))
-        {
+    let singles = model.tools.iter().filter_map(|tool| match &tool.kind {
+        ToolKind::Single(endpoint) => endpoint.request,
+        ToolKind::Actions(_) => None,
+    });
+    // A resource's or prompt's arguments are decoded and checked as a
+    // tool's request is.
+    let entries = model.resources.iter().filter_map(|r| r.arguments);
+    let entries = entries.chain(model.prompts.iter().filter_map(|p| p.arguments));
+    for id in singles.chain(entries) {
+        if let Some(slot) = marked.get_mut(id.index()) {
             *slot = true;
         }
     }

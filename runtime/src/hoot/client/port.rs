@@ -10,6 +10,7 @@ use tokio::sync::broadcast;
 
 use super::Client;
 use crate::codec::{self, Limits};
+use crate::entry::EntryAnswer;
 use crate::events::ToolEvents;
 use crate::jobs::tools;
 use crate::jobs::{
@@ -141,6 +142,20 @@ where
             trace.end(self, &answer);
         }
         answer
+    }
+
+    async fn entry(&self, request: Vec<u8>, options: CallOptions) -> ResponseEnvelope<EntryAnswer> {
+        // The Request frame of a call carries it unchanged: the backend
+        // tells it from a call by its first key.
+        match self.call_raw(request, options).await {
+            Ok(body) => codec::from_msgpack(&body, self.inner.config.limits).unwrap_or_else(|e| {
+                ResponseEnvelope::Error(ToolError::internal(format!(
+                    "the backend's answer does not decode: {}",
+                    e.message
+                )))
+            }),
+            Err(e) => ResponseEnvelope::Error(e),
+        }
     }
 
     async fn job_status(&self, job_id: &str, caller: Option<&Owner>) -> Result<JobInfo, ToolError> {

@@ -87,6 +87,16 @@ pub(super) async fn serve<P: CallPort>(
         body,
         last,
     };
+    // An entry's request (a resource read, a prompt get, a completion)
+    // rides the same Request frame; its first key tells it from a call.
+    if crate::entry::EntryKind::of_request(&request).is_some() {
+        let envelope = port.entry(request, options).await;
+        if let Some(caller) = &caller {
+            caller.answered();
+        }
+        shared.outbox.push(reply(encode(&envelope), true));
+        return;
+    }
     let envelope = if stream {
         let (tx, mut rx) = stream_channel();
         options.stream = Some(tx);
@@ -125,13 +135,18 @@ pub(super) async fn serve<P: CallPort>(
     if let Some(caller) = &caller {
         caller.answered();
     }
-    let body = codec::to_msgpack(&envelope).unwrap_or_else(|e| {
+    shared.outbox.push(reply(encode(&envelope), true));
+}
+
+/// An envelope as the body of a final Reply; one that does not encode is
+/// answered `INTERNAL`.
+fn encode<R: serde::Serialize>(envelope: &ResponseEnvelope<R>) -> Vec<u8> {
+    codec::to_msgpack(envelope).unwrap_or_else(|e| {
         let error: ResponseEnvelope<()> = ResponseEnvelope::Error(ToolError::internal(format!(
             "the answer does not encode: {e}"
         )));
         codec::to_msgpack(&error).unwrap_or_default()
-    });
-    shared.outbox.push(reply(body, true));
+    })
 }
 
 /// A stream event as the body of its non-final Reply.

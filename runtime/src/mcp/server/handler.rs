@@ -1,20 +1,24 @@
-//! The rmcp `ServerHandler`: `initialize`, `tools/list` and `tools/call`.
+//! The rmcp `ServerHandler`: `initialize`, `tools/list` and `tools/call`,
+//! and the resource, prompt and completion methods (`entries.rs`).
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::model::SubscriptionFilter;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, CustomRequest,
-    CustomResult, GetTaskParams, GetTaskResult, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
-    UpdateTaskParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
+    CompleteRequestParams, CompleteResult, CustomRequest, CustomResult, GetPromptRequestParams,
+    GetPromptResponse, GetTaskParams, GetTaskResult, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig, Tool, UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::json;
 
 use super::McpServer;
+use super::entries::EntryList;
 use crate::caller::LogLevel;
 use crate::edge::Prepared;
 use crate::mcp::talk_back::seal;
@@ -53,6 +57,56 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         Ok(ListToolsResult::with_all_items(page.tools)
             .with_ttl_ms(page.ttl_ms)
             .with_cache_scope(page.scope))
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.entry_list(EntryList::Resources, request, &context)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.entry_list(EntryList::Templates, request, &context)
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        Box::pin(self.read(request, context)).await.map(Into::into)
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        self.entry_list(EntryList::Prompts, request, &context)
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        Box::pin(self.prompt(request, context))
+            .await
+            .map(Into::into)
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        Box::pin(self.complete_argument(request, context)).await
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -190,6 +244,19 @@ impl<P: CallPort> McpServer<P> {
                 .enable_tasks()
                 .build()
         };
+        let mut capabilities = capabilities;
+        // Each kind only when the catalogue has some: rmcp answers the
+        // methods of the others `-32601` itself.
+        let entries = self.entries();
+        if entries.has_resources() {
+            capabilities.resources = Some(rmcp::model::ResourcesCapability::default());
+        }
+        if entries.has_prompts() {
+            capabilities.prompts = Some(rmcp::model::PromptsCapability::default());
+        }
+        if entries.completes() {
+            capabilities.completions = Some(rmcp::model::JsonObject::new());
+        }
         let instructions = if self.shared.discovery.is_some() {
             format!("{INSTRUCTIONS}{PROGRESSIVE}")
         } else {

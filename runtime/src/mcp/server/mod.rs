@@ -2,6 +2,7 @@
 //! schema, the features it was set up with) and what one session holds.
 //! The features add their methods from their own modules.
 
+mod entries;
 pub(super) mod handler;
 mod listing;
 mod owner;

@@ -33,6 +33,8 @@ pub(crate) struct McpSchema {
     /// Input and per-action schemas, for the edge's answers (shared with
     /// the web routes).
     pub(crate) edge: std::sync::Arc<edge::Schema>,
+    /// The resources and prompts, and how each is read or got.
+    pub(crate) entries: std::sync::Arc<crate::mcp::entries::McpEntries>,
 }
 
 impl McpSchema {
@@ -46,6 +48,7 @@ impl McpSchema {
             tools,
             errors,
             edge: std::sync::Arc::new(edge::Schema::parse(text)?),
+            entries: std::sync::Arc::new(crate::mcp::entries::McpEntries::parse(text)?),
         })
     }
 

@@ -1,0 +1,227 @@
+//! An entry's answer from the port, as MCP's results: the contents of
+//! `resources/read`, the messages of `prompts/get`, the values of
+//! `completion/complete`; and an entry's error as a JSON-RPC error.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use rmcp::ErrorData;
+use rmcp::model::{CompleteResult, GetPromptResult, ReadResourceResult};
+use serde_json::{Value as Json, json};
+
+use crate::entry::{Completion, EntryAnswer, PromptContent, PromptMessages, ResourceBody, Role};
+use crate::{ResponseEnvelope, ToolError, codes};
+
+/// `resources/read`'s result for `uri`, whose declared MIME type is
+/// `mime` (the read's own, when it has one, instead).
+pub(crate) fn contents(
+    uri: &str,
+    mime: Option<&str>,
+    envelope: ResponseEnvelope<EntryAnswer>,
+) -> Result<ReadResourceResult, ErrorData> {
+    match envelope {
+        ResponseEnvelope::Success(EntryAnswer::Contents(contents)) => {
+            let mut item = body_json(&contents.body);
+            item.insert("uri".into(), json!(uri));
+            if let Some(mime) = contents.mime_type.as_deref().or(mime) {
+                item.insert("mimeType".into(), json!(mime));
+            }
+            result(json!({ "contents": [item] }))
+        }
+        other => Err(failure(other, "uri", uri)),
+    }
+}
+
+/// `prompts/get`'s result; `description` when the handler gave none.
+pub(crate) fn prompt(
+    name: &str,
+    description: Option<&str>,
+    envelope: ResponseEnvelope<EntryAnswer>,
+) -> Result<GetPromptResult, ErrorData> {
+    match envelope {
+        ResponseEnvelope::Success(EntryAnswer::Prompt(PromptMessages {
+            description: own,
+            messages,
+        })) => {
+            let messages: Vec<Json> = messages
+                .iter()
+                .map(|m| {
+                    let role = match m.role {
+                        Role::User => "user",
+                        Role::Assistant => "assistant",
+                    };
+                    json!({ "role": role, "content": content_json(&m.content) })
+                })
+                .collect();
+            let mut out = json!({ "messages": messages });
+            if let Some(description) = own.as_deref().or(description) {
+                out["description"] = json!(description);
+            }
+            result(out)
+        }
+        other => Err(failure(other, "name", name)),
+    }
+}
+
+/// `completion/complete`'s result.
+pub(crate) fn completion(completion: Completion) -> Result<CompleteResult, ErrorData> {
+    let Completion {
+        values,
+        total,
+        has_more,
+    } = completion.capped();
+    let mut info = json!({ "values": values, "hasMore": has_more });
+    if let Some(total) = total {
+        info["total"] = json!(total.min(u64::from(u32::MAX)));
+    }
+    result(json!({ "completion": info }))
+}
+
+/// The completion in an entry's envelope.
+pub(crate) fn completion_of(
+    name: &str,
+    envelope: ResponseEnvelope<EntryAnswer>,
+) -> Result<CompleteResult, ErrorData> {
+    match envelope {
+        ResponseEnvelope::Success(EntryAnswer::Completion(c)) => completion(c),
+        other => Err(failure(other, "ref", name)),
+    }
+}
+
+/// An entry's error as JSON-RPC's: what the caller can mend (a URI or an
+/// argument, an entry that does not exist, a typed error of the handler,
+/// a scope it lacks) is `-32602`; the server's own failures are `-32603`.
+/// Either way `data` names the entry (`{"uri": …}` or `{"name": …}`) and
+/// carries the error's `code` and `details`.
+pub(crate) fn error(e: ToolError, key: &str, value: &str) -> ErrorData {
+    let mut data = json!({ key: value, "code": e.code });
+    if let Some(details) = e.details {
+        data["details"] = details;
+    }
+    let internal = matches!(
+        &*e.code,
+        codes::INTERNAL | codes::UNAVAILABLE | codes::BUSY | codes::TIMEOUT | codes::CANCELLED
+    );
+    if internal {
+        ErrorData::internal_error(e.message, Some(data))
+    } else {
+        ErrorData::invalid_params(e.message, Some(data))
+    }
+}
+
+fn failure(envelope: ResponseEnvelope<EntryAnswer>, key: &str, value: &str) -> ErrorData {
+    match envelope {
+        ResponseEnvelope::Error(e) => error(e, key, value),
+        _ => error(
+            ToolError::internal("the server answered with something other than what was asked"),
+            key,
+            value,
+        ),
+    }
+}
+
+fn body_json(body: &ResourceBody) -> serde_json::Map<String, Json> {
+    let mut out = serde_json::Map::new();
+    match body {
+        ResourceBody::Text(text) => out.insert("text".into(), json!(text)),
+        ResourceBody::Blob(bytes) => out.insert("blob".into(), json!(STANDARD.encode(&bytes.0))),
+    };
+    out
+}
+
+fn content_json(content: &PromptContent) -> Json {
+    match content {
+        PromptContent::Text(text) => json!({ "type": "text", "text": text }),
+        PromptContent::Image { data, mime_type } => {
+            json!({ "type": "image", "data": STANDARD.encode(&data.0), "mimeType": mime_type })
+        }
+        PromptContent::Audio { data, mime_type } => {
+            json!({ "type": "audio", "data": STANDARD.encode(&data.0), "mimeType": mime_type })
+        }
+        PromptContent::Resource {
+            uri,
+            mime_type,
+            body,
+        } => {
+            let mut resource = body_json(body);
+            resource.insert("uri".into(), json!(uri));
+            if let Some(mime) = mime_type {
+                resource.insert("mimeType".into(), json!(mime));
+            }
+            json!({ "type": "resource", "resource": resource })
+        }
+    }
+}
+
+/// An rmcp result from its JSON.
+fn result<T: serde::de::DeserializeOwned>(value: Json) -> Result<T, ErrorData> {
+    serde_json::from_value(value)
+        .map_err(|e| ErrorData::internal_error(format!("cannot build the result: {e}"), None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contents_carry_the_uri_and_the_mime_type() {
+        let read = contents(
+            "cas://objects/ab",
+            Some("application/octet-stream"),
+            ResponseEnvelope::Success(crate::entry::blob(vec![1_u8, 2])),
+        )
+        .unwrap();
+        assert_eq!(
+            serde_json::to_value(&read.contents).unwrap(),
+            json!([{"uri": "cas://objects/ab", "mimeType": "application/octet-stream", "blob": "AQI="}])
+        );
+    }
+
+    #[test]
+    fn prompts_carry_every_kind_of_content() {
+        let messages = PromptMessages::new()
+            .user("hi")
+            .assistant(PromptContent::Image {
+                data: vec![1_u8].into(),
+                mime_type: "image/png".into(),
+            })
+            .user(PromptContent::Resource {
+                uri: "cas://licence".into(),
+                mime_type: None,
+                body: ResourceBody::Text("MIT".into()),
+            });
+        let got = prompt(
+            "compose",
+            Some("Ask."),
+            ResponseEnvelope::Success(messages.into()),
+        )
+        .unwrap();
+        let value = serde_json::to_value(&got).unwrap();
+        assert_eq!(value["description"], "Ask.");
+        assert_eq!(
+            value["messages"][0]["content"],
+            json!({"type": "text", "text": "hi"})
+        );
+        assert_eq!(value["messages"][1]["content"]["mimeType"], "image/png");
+        assert_eq!(value["messages"][2]["content"]["resource"]["text"], "MIT");
+    }
+
+    #[test]
+    fn errors_the_caller_can_mend_are_invalid_params() {
+        let typed = error(
+            ToolError::new("NOT_FOUND", "no such object").with_details(json!({"hash": "ab"})),
+            "uri",
+            "cas://objects/ab",
+        );
+        assert_eq!(typed.code.0, -32602);
+        assert_eq!(
+            typed.data,
+            Some(
+                json!({"uri": "cas://objects/ab", "code": "NOT_FOUND", "details": {"hash": "ab"}})
+            )
+        );
+        assert_eq!(
+            error(ToolError::internal("boom"), "name", "p").code.0,
+            -32603
+        );
+    }
+}

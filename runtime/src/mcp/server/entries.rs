@@ -1,0 +1,261 @@
+//! `resources/list`, `resources/templates/list`, `resources/read`,
+//! `prompts/list`, `prompts/get` and `completion/complete`: the lists from
+//! the schema, the rest through the port's
+//! [`entry`](crate::port::CallPort::entry), so a worker behind the HOOT01
+//! gateway answers them as the in-process dispatcher does.
+
+use rmcp::model::{
+    CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResult, JsonObject,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResult, Reference,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer};
+use serde_json::{Value as Json, json};
+
+use super::McpServer;
+use super::owner::principal_of;
+use crate::entry::{Completion, EntryKind};
+use crate::mcp::entries::{Completions, Entry, McpEntries, answer};
+use crate::port::{CallOptions, CallPort};
+
+/// How long a list of resources or prompts stays fresh: as `tools/list`'s,
+/// the catalogue is compiled in.
+const LIST_TTL_MS: u64 = 60_000;
+
+/// The lists of entries MCP has.
+#[derive(Clone, Copy)]
+pub(super) enum EntryList {
+    /// `resources/list`: the resources with a fixed URI.
+    Resources,
+    /// `resources/templates/list`.
+    Templates,
+    /// `prompts/list`.
+    Prompts,
+}
+
+/// `-32601` for a method of a capability the server does not declare, as
+/// rmcp answers it.
+fn not_found(method: &'static str) -> ErrorData {
+    ErrorData::new(rmcp::model::ErrorCode::METHOD_NOT_FOUND, method, None)
+}
+
+/// One page of a list: every item (a catalogue's lists fit one page), or
+/// `-32602` for a cursor, which the server never issues.
+pub(super) fn page(
+    key: &str,
+    items: &[JsonObject],
+    cursor: Option<&str>,
+    personal: bool,
+    keep: impl Fn(&JsonObject) -> bool,
+) -> Result<Json, ErrorData> {
+    if let Some(cursor) = cursor {
+        return Err(ErrorData::invalid_params(
+            "unknown cursor: this server lists everything in one page and issues no cursors",
+            Some(json!({ "cursor": cursor })),
+        ));
+    }
+    let items: Vec<&JsonObject> = items.iter().filter(|i| keep(i)).collect();
+    let scope = if personal { "private" } else { "public" };
+    Ok(json!({ key: items, "ttlMs": LIST_TTL_MS, "cacheScope": scope }))
+}
+
+impl<P: CallPort> McpServer<P> {
+    pub(super) fn entries(&self) -> &McpEntries {
+        &self.shared.schema.entries
+    }
+
+    /// A list, with `list_callable_only` leaving out what the caller may
+    /// not use; `-32601` when the catalogue has none of its kind (the
+    /// capability is not declared).
+    pub(super) fn entry_list<T: serde::de::DeserializeOwned>(
+        &self,
+        list: EntryList,
+        request: Option<PaginatedRequestParams>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<T, ErrorData> {
+        let entries = self.entries();
+        let (key, items, method) = match list {
+            EntryList::Resources => ("resources", &entries.resources, "resources/list"),
+            EntryList::Templates => (
+                "resourceTemplates",
+                &entries.templates,
+                "resources/templates/list",
+            ),
+            EntryList::Prompts => ("prompts", &entries.prompts, "prompts/list"),
+        };
+        let declared = match list {
+            EntryList::Resources | EntryList::Templates => entries.has_resources(),
+            EntryList::Prompts => entries.has_prompts(),
+        };
+        if !declared {
+            return Err(not_found(method));
+        }
+        let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
+        let principal = principal_of(&context.extensions).filter(|_| self.shared.callable_only);
+        let keep = |item: &JsonObject| {
+            let needed: Vec<&str> = item
+                .get("_meta")
+                .and_then(|m| m.get("toolwright/scopes"))
+                .and_then(Json::as_array)
+                .map(|s| s.iter().filter_map(Json::as_str).collect())
+                .unwrap_or_default();
+            principal
+                .as_ref()
+                .is_none_or(|p| p.missing(&needed).is_empty())
+        };
+        let page = page(key, items, cursor, principal.is_some(), keep)?;
+        serde_json::from_value(page)
+            .map_err(|e| ErrorData::internal_error(format!("cannot build the list: {e}"), None))
+    }
+
+    /// The options an entry's request goes to the port with: the caller's
+    /// principal, and the request's cancellation.
+    fn entry_options(context: &RequestContext<RoleServer>) -> CallOptions {
+        let mut options = CallOptions {
+            cancel: Some(context.ct.clone()),
+            ..CallOptions::default()
+        };
+        if let Some(principal) = principal_of(&context.extensions) {
+            options = options.principal(principal);
+        }
+        options
+    }
+
+    /// Sends `{kind: name, …arguments}` to the port. A caller whose
+    /// principal lacks a scope of the entry's is refused here, before the
+    /// port (which checks again, where the handler runs).
+    async fn ask(
+        &self,
+        kind: EntryKind,
+        entry: &Entry,
+        arguments: &JsonObject,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<crate::ResponseEnvelope<crate::entry::EntryAnswer>, crate::ToolError> {
+        let name = entry.name.as_str();
+        if let Some(principal) = principal_of(&context.extensions) {
+            let needed: Vec<&str> = entry.scopes.iter().map(String::as_str).collect();
+            principal.may_use(name, &needed)?;
+        }
+        let port = self.shared.edge.port();
+        let request =
+            crate::edge::request_msgpack_tagged(kind.tag(), name, arguments, port.limits())?;
+        Ok(port.entry(request, Self::entry_options(context)).await)
+    }
+
+    /// `resources/read`: the resource whose URI (or template) matches.
+    pub(super) async fn read(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResult, ErrorData> {
+        if !self.entries().has_resources() {
+            return Err(not_found("resources/read"));
+        }
+        let uri = request.uri.as_str();
+        let found = match self.entries().resource(uri) {
+            Ok(found) => found,
+            Err(None) => {
+                return Err(ErrorData::invalid_params(
+                    format!("no resource has the URI `{uri}`"),
+                    Some(json!({ "uri": uri })),
+                ));
+            }
+            Err(Some(e)) => return Err(answer::error(e, "uri", uri)),
+        };
+        let entry = found.entry;
+        let envelope = self
+            .ask(EntryKind::Resource, entry, &found.arguments, &context)
+            .await
+            .map_err(|e| answer::error(e, "uri", uri))?;
+        answer::contents(uri, entry.mime.as_deref(), envelope)
+    }
+
+    /// `prompts/get`: the prompt's messages for its arguments.
+    pub(super) async fn prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResult, ErrorData> {
+        if !self.entries().has_prompts() {
+            return Err(not_found("prompts/get"));
+        }
+        let name = request.name.as_str();
+        let Some(entry) = self.entries().prompt(name) else {
+            return Err(ErrorData::invalid_params(
+                format!("no prompt is called `{name}`"),
+                Some(json!({ "name": name })),
+            ));
+        };
+        let strings = request
+            .arguments
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(k, v)| {
+                let text = match v {
+                    Json::String(text) => text,
+                    other => other.to_string(),
+                };
+                (k, text)
+            });
+        let arguments = entry
+            .arguments(strings)
+            .map_err(|e| answer::error(e, "name", name))?;
+        let envelope = self
+            .ask(EntryKind::Prompt, entry, &arguments, &context)
+            .await
+            .map_err(|e| answer::error(e, "name", name))?;
+        answer::prompt(name, entry.description.as_deref(), envelope)
+    }
+
+    /// `completion/complete`: an enum's values from the schema, an
+    /// `@complete` argument's from its handler, nothing for the rest.
+    pub(super) async fn complete_argument(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        if !self.entries().completes() {
+            return Err(not_found("completion/complete"));
+        }
+        let (entry, shown) = match &request.r#ref {
+            Reference::Prompt(prompt) => {
+                (self.entries().prompt(&prompt.name), prompt.name.as_str())
+            }
+            Reference::Resource(resource) => (
+                self.entries().resource_by_template(&resource.uri),
+                resource.uri.as_str(),
+            ),
+            // A kind of reference newer than this server: nothing it
+            // serves can be completed through it.
+            _ => (None, ""),
+        };
+        let Some(entry) = entry else {
+            return Err(ErrorData::invalid_params(
+                format!("nothing to complete: no prompt or resource template is `{shown}`"),
+                Some(json!({ "ref": shown })),
+            ));
+        };
+        let argument = &request.argument;
+        match entry.completions(&argument.name) {
+            Completions::Values(values) => {
+                answer::completion(Completion::matching(values, &argument.value))
+            }
+            Completions::None => answer::completion(Completion::default()),
+            Completions::Handler => {
+                let context_arguments = request
+                    .context
+                    .and_then(|c| c.arguments)
+                    .unwrap_or_default();
+                let mut asked = JsonObject::new();
+                asked.insert("argument".into(), json!(argument.name));
+                asked.insert("value".into(), json!(argument.value));
+                asked.insert("context".into(), json!(context_arguments));
+                let envelope = self
+                    .ask(EntryKind::Complete, entry, &asked, &context)
+                    .await
+                    .map_err(|e| answer::error(e, "ref", shown))?;
+                answer::completion_of(shown, envelope)
+            }
+        }
+    }
+}

@@ -1,0 +1,272 @@
+//! Resources, prompts and completion over MCP, served from `#[resource]`,
+//! `#[prompt]` and `#[complete]` handlers of the test catalogue
+//! `macros/tests/support/entries.tool`: read by rmcp's own client, in
+//! process and through a HOOT01 gateway in front of a worker.
+#![cfg(all(feature = "mcp", feature = "hoot", feature = "client"))]
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use rmcp::model::{CompletionContext, GetPromptRequestParams, ReadResourceRequestParams};
+use rmcp::service::RunningService;
+use rmcp::{RoleClient, ServiceError, ServiceExt as _};
+use serde_json::{Value, json};
+use toolwright::entry::{Completion, CompletionRequest, PromptContent, PromptMessages};
+use toolwright::hoot::{Client, ClientConfig, ServerConfig, ServerHandle};
+use toolwright::mcp::McpServer;
+use toolwright::{Context, Dispatcher, ToolError};
+
+include!("../../macros/tests/support/entries.rs");
+
+struct Store;
+
+#[toolwright::tools]
+impl Store {
+    #[tool]
+    fn hello(&self) -> Result<Greeting, ToolError> {
+        Ok(Greeting { text: "hi".into() })
+    }
+
+    #[resource]
+    async fn cas_object(
+        &self,
+        arguments: CasObjectArguments,
+        cx: Context,
+    ) -> Result<Vec<u8>, CasError> {
+        let _ = cx.is_cancelled();
+        match arguments.hash.as_str() {
+            "beef" => Ok(vec![0xbe, 0xef]),
+            _ => Err(CasError::NotFound {
+                hash: arguments.hash,
+            }),
+        }
+    }
+
+    #[resource]
+    fn cas_listing(&self, arguments: CasListingArguments) -> Result<CasListing, ToolError> {
+        Ok(CasListing {
+            hashes: vec![format!("{}{}", arguments.prefix, arguments.page)],
+        })
+    }
+
+    #[resource]
+    fn licence(&self) -> Result<String, ToolError> {
+        Ok("# Licence\n".into())
+    }
+
+    #[prompt]
+    fn compose(&self, arguments: ComposeArguments) -> Result<PromptMessages, ToolError> {
+        let mood = arguments.mood.unwrap_or_else(|| "calm".into());
+        Ok(PromptMessages::new()
+            .user(format!("Write a {mood} tune in {:?}.", arguments.key))
+            .assistant(PromptContent::Image {
+                data: vec![137, 80].into(),
+                mime_type: "image/png".into(),
+            }))
+    }
+
+    #[prompt]
+    fn summarise(&self) -> Result<PromptMessages, ToolError> {
+        Ok(PromptMessages::new().user("Summarise the store."))
+    }
+
+    #[complete(cas_object.hash)]
+    fn hashes(&self, request: CompletionRequest) -> Vec<String> {
+        ["beef", "bead", "cafe"]
+            .into_iter()
+            .filter(|h| h.starts_with(&request.value))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[complete(compose.mood)]
+    fn moods(&self, request: CompletionRequest) -> Completion {
+        let minor = request.context.get("key").is_some_and(|k| k == "a_minor");
+        let moods = if minor {
+            ["sad", "stern"]
+        } else {
+            ["happy", "hazy"]
+        };
+        Completion::matching(moods, &request.value)
+    }
+}
+
+const SOON: Duration = Duration::from_secs(10);
+
+/// An rmcp client of `server` over an in-process pipe (stdio's framing).
+async fn piped<P: toolwright::port::CallPort>(
+    server: McpServer<P>,
+) -> RunningService<RoleClient, ()> {
+    let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+    let (read, write) = tokio::io::split(server_end);
+    tokio::spawn(server.serve_io(read, write));
+    ().serve(tokio::io::split(client_end))
+        .await
+        .expect("the handshake")
+}
+
+async fn in_process() -> RunningService<RoleClient, ()> {
+    piped(McpServer::new(Dispatcher::new(Store)).expect("the schema parses")).await
+}
+
+/// A HOOT01 worker serving the store, and an MCP gateway in front of it.
+async fn gateway() -> (ServerHandle, RunningService<RoleClient, ()>) {
+    let worker = toolwright::hoot::Server::serve(
+        Dispatcher::new(Store),
+        ServerConfig::new("tcp://127.0.0.1:0"),
+    )
+    .expect("the worker binds");
+    let client = Client::<ToolCatalogue>::connect(&[worker.endpoint()], ClientConfig::default())
+        .expect("the gateway connects");
+    assert!(client.ready(SOON).await, "the worker answers");
+    (
+        worker,
+        piped(McpServer::new(client).expect("the schema parses")).await,
+    )
+}
+
+async fn read(client: &RunningService<RoleClient, ()>, uri: &str) -> Result<Value, ServiceError> {
+    let read = client
+        .read_resource(ReadResourceRequestParams::new(uri))
+        .await?;
+    let [contents] = &read.contents[..] else {
+        panic!("one contents: {read:?}");
+    };
+    Ok(serde_json::to_value(contents).expect("contents serialize"))
+}
+
+/// The code and data of a JSON-RPC error.
+fn refusal(error: ServiceError) -> (i32, Value) {
+    match error {
+        ServiceError::McpError(e) => (e.code.0, e.data.unwrap_or_default()),
+        other => panic!("a JSON-RPC error, not {other:?}"),
+    }
+}
+
+/// What every door must answer alike.
+async fn reads_gets_and_completes(client: &RunningService<RoleClient, ()>) {
+    assert_eq!(
+        read(client, "cas://objects/beef").await.unwrap(),
+        json!({"uri": "cas://objects/beef", "mimeType": "application/octet-stream", "blob": "vu8="})
+    );
+    assert_eq!(
+        read(client, "cas://listing/ab?page=3").await.unwrap(),
+        json!({"uri": "cas://listing/ab?page=3", "mimeType": "application/json", "text": r#"{"hashes":["ab3"]}"#})
+    );
+    assert_eq!(
+        read(client, "cas://licence").await.unwrap()["text"],
+        "# Licence\n"
+    );
+
+    let (code, data) = refusal(read(client, "cas://elsewhere").await.unwrap_err());
+    assert_eq!((code, data), (-32602, json!({"uri": "cas://elsewhere"})));
+    let (code, data) = refusal(read(client, "cas://objects/f00d").await.unwrap_err());
+    assert_eq!(code, -32602);
+    assert_eq!(data["code"], "NOT_FOUND");
+    assert_eq!(data["details"], json!({"not_found": {"hash": "f00d"}}));
+    let (code, data) = refusal(read(client, "cas://objects/NOPE").await.unwrap_err());
+    assert_eq!((code, &data["code"]), (-32602, &json!("INVALID_REQUEST")));
+    let (code, data) = refusal(read(client, "cas://listing/ab?page=x").await.unwrap_err());
+    assert_eq!(
+        (code, &data["uri"]),
+        (-32602, &json!("cas://listing/ab?page=x"))
+    );
+
+    let mut arguments = serde_json::Map::new();
+    arguments.insert("key".into(), json!("a_minor"));
+    arguments.insert("mood".into(), json!("stern"));
+    let got = client
+        .get_prompt(GetPromptRequestParams::new("compose").with_arguments(arguments))
+        .await
+        .unwrap();
+    let got = serde_json::to_value(&got).unwrap();
+    assert_eq!(got["description"], "Ask for a tune.");
+    assert_eq!(
+        got["messages"][0],
+        json!({"role": "user", "content": {"type": "text", "text": "Write a stern tune in AMinor."}})
+    );
+    assert_eq!(got["messages"][1]["content"]["type"], "image");
+    let (code, _) = refusal(
+        client
+            .get_prompt(GetPromptRequestParams::new("compose"))
+            .await
+            .unwrap_err(),
+    );
+    assert_eq!(code, -32602, "a required argument is missing");
+    let (code, data) = refusal(
+        client
+            .get_prompt(GetPromptRequestParams::new("nope"))
+            .await
+            .unwrap_err(),
+    );
+    assert_eq!((code, data), (-32602, json!({"name": "nope"})));
+
+    let keys = client
+        .complete_prompt_argument("compose", "key", "a", None)
+        .await
+        .unwrap();
+    assert_eq!(keys.values, ["a_minor"]);
+    let context = CompletionContext::with_arguments(HashMap::from([(
+        "key".to_owned(),
+        "a_minor".to_owned(),
+    )]));
+    let moods = client
+        .complete_prompt_argument("compose", "mood", "s", Some(context))
+        .await
+        .unwrap();
+    assert_eq!(moods.values, ["sad", "stern"]);
+    let hashes = client
+        .complete_resource_argument("cas://objects/{hash}", "hash", "be", None)
+        .await
+        .unwrap();
+    assert_eq!(hashes.values, ["beef", "bead"]);
+}
+
+#[tokio::test]
+async fn the_capabilities_and_lists_come_from_the_catalogue() {
+    let client = in_process().await;
+    let info = client.peer_info().expect("initialized");
+    let capabilities = serde_json::to_value(&info.capabilities).unwrap();
+    assert!(capabilities["resources"].is_object(), "{capabilities}");
+    assert!(capabilities["prompts"].is_object(), "{capabilities}");
+    assert!(capabilities["completions"].is_object(), "{capabilities}");
+
+    let resources = client.list_resources(None).await.unwrap();
+    let listed = serde_json::to_value(&resources).unwrap();
+    assert_eq!(listed["resources"][0]["uri"], "cas://licence");
+    assert_eq!(listed["resources"][0]["mimeType"], "text/markdown");
+    assert_eq!(listed["ttlMs"], 60_000);
+    assert_eq!(listed["cacheScope"], "public");
+    let templates = client.list_resource_templates(None).await.unwrap();
+    let templates: Vec<&str> = templates
+        .resource_templates
+        .iter()
+        .map(|t| t.uri_template.as_str())
+        .collect();
+    assert_eq!(
+        templates,
+        ["cas://objects/{hash}", "cas://listing/{prefix}{?page}"]
+    );
+    let prompts = client.list_prompts(None).await.unwrap();
+    let names: Vec<&str> = prompts.prompts.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["compose", "summarise"]);
+    let arguments = serde_json::to_value(&prompts.prompts[0].arguments).unwrap();
+    assert_eq!(arguments[0]["name"], "key");
+    assert_eq!(arguments[0]["required"], true);
+    assert_eq!(arguments[1]["required"], false);
+
+    let cursor = rmcp::model::PaginatedRequestParams::default().with_cursor(Some("made-up".into()));
+    let (code, data) = refusal(client.list_resources(Some(cursor)).await.unwrap_err());
+    assert_eq!((code, data), (-32602, json!({"cursor": "made-up"})));
+}
+
+#[tokio::test]
+async fn resources_prompts_and_completions_are_answered_in_process() {
+    reads_gets_and_completes(&in_process().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resources_prompts_and_completions_cross_the_hoot01_gateway() {
+    let (_worker, client) = gateway().await;
+    reads_gets_and_completes(&client).await;
+}
