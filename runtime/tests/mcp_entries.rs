@@ -1,17 +1,28 @@
 //! Resources, prompts and completion over MCP, served from `#[resource]`,
 //! `#[prompt]` and `#[complete]` handlers of the test catalogue
 //! `macros/tests/support/entries.tool`: read by rmcp's own client, in
-//! process and through a HOOT01 gateway in front of a worker.
+//! process and through a HOOT01 gateway in front of a worker; and the
+//! updates of subscribed resources, on 2025-11-25 sessions, on 2026-07-28
+//! listen streams, and from a worker's IOPub through the gateway.
 #![cfg(all(feature = "mcp", feature = "hoot", feature = "client"))]
 
 use std::collections::HashMap;
 use std::time::Duration;
 
-use rmcp::model::{CompletionContext, GetPromptRequestParams, ReadResourceRequestParams};
-use rmcp::service::RunningService;
-use rmcp::{RoleClient, ServiceError, ServiceExt as _};
+use rmcp::model::{
+    CompletionContext, GetPromptRequestParams, ProtocolVersion, ReadResourceRequestParams,
+    ResourceUpdatedNotificationParam, ServerNotification, SubscribeRequestParams,
+    SubscriptionFilter, UnsubscribeRequestParams,
+};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt as _, NotificationContext, RunningService,
+};
+use rmcp::{ClientHandler, RoleClient, ServiceError, ServiceExt as _};
 use serde_json::{Value, json};
-use toolwright::entry::{Completion, CompletionRequest, PromptContent, PromptMessages};
+use tokio::sync::mpsc;
+use toolwright::entry::{
+    Completion, CompletionRequest, PromptContent, PromptMessages, ResourceUpdates,
+};
 use toolwright::hoot::{Client, ClientConfig, ServerConfig, ServerHandle};
 use toolwright::mcp::McpServer;
 use toolwright::{Context, Dispatcher, ToolError};
@@ -143,6 +154,48 @@ fn refusal(error: ServiceError) -> (i32, Value) {
     }
 }
 
+/// A client that hands every `notifications/resources/updated` to the test.
+#[derive(Clone)]
+struct Watcher {
+    updated: mpsc::UnboundedSender<String>,
+}
+
+impl ClientHandler for Watcher {
+    async fn on_resource_updated(
+        &self,
+        params: ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let _ = self.updated.send(params.uri);
+    }
+}
+
+/// A watching client of `server` over an in-process pipe, and what it hears.
+async fn watching<P: toolwright::port::CallPort>(
+    server: McpServer<P>,
+) -> (
+    RunningService<RoleClient, Watcher>,
+    mpsc::UnboundedReceiver<String>,
+) {
+    let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+    let (read, write) = tokio::io::split(server_end);
+    tokio::spawn(server.serve_io(read, write));
+    let (updated, heard) = mpsc::unbounded_channel();
+    let client = Watcher { updated }
+        .serve(tokio::io::split(client_end))
+        .await
+        .expect("the handshake");
+    (client, heard)
+}
+
+/// The next URI heard, within a while.
+async fn next(heard: &mut mpsc::UnboundedReceiver<String>) -> String {
+    tokio::time::timeout(SOON, heard.recv())
+        .await
+        .expect("an update in time")
+        .expect("the client is there")
+}
+
 /// What every door must answer alike.
 async fn reads_gets_and_completes(client: &RunningService<RoleClient, ()>) {
     assert_eq!(
@@ -269,4 +322,124 @@ async fn resources_prompts_and_completions_are_answered_in_process() {
 async fn resources_prompts_and_completions_cross_the_hoot01_gateway() {
     let (_worker, client) = gateway().await;
     reads_gets_and_completes(&client).await;
+}
+
+// `resources/subscribe` is what 2025-11-25 sessions have; rmcp marks it
+// legacy, as 2026-07-28 replaced it with `subscriptions/listen`.
+#[allow(deprecated)]
+#[tokio::test]
+async fn a_session_hears_the_updates_of_what_it_subscribed_to() {
+    let updates = ResourceUpdates::new();
+    let dispatcher = Dispatcher::new(Store).with_resource_updates(updates.clone());
+    let (client, mut heard) =
+        watching(McpServer::new(dispatcher).expect("the schema parses")).await;
+    let capabilities = serde_json::to_value(&client.peer_info().unwrap().capabilities).unwrap();
+    assert_eq!(capabilities["resources"]["subscribe"], true);
+
+    for uri in ["cas://listing/a", "cas://listing/b"] {
+        client
+            .subscribe(SubscribeRequestParams::new(uri))
+            .await
+            .expect("subscribable");
+    }
+    updates.updated("cas://listing/a");
+    assert_eq!(next(&mut heard).await, "cas://listing/a");
+
+    // Only what it subscribed to, and no longer once it left.
+    client
+        .unsubscribe(UnsubscribeRequestParams::new("cas://listing/a"))
+        .await
+        .unwrap();
+    updates.updated("cas://listing/a");
+    updates.updated("cas://listing/c");
+    updates.updated("cas://listing/b");
+    assert_eq!(next(&mut heard).await, "cas://listing/b");
+
+    // A resource that is not `@subscribable`, or no resource at all.
+    for uri in ["cas://objects/beef", "cas://elsewhere"] {
+        let error = client
+            .subscribe(SubscribeRequestParams::new(uri))
+            .await
+            .unwrap_err();
+        assert_eq!(refusal(error), (-32602, json!({"uri": uri})));
+    }
+}
+
+#[tokio::test]
+async fn a_listener_hears_the_updates_it_asked_for() {
+    let updates = ResourceUpdates::new();
+    let dispatcher = Dispatcher::new(Store).with_resource_updates(updates.clone());
+    let server = McpServer::new(dispatcher).expect("the schema parses");
+    // A 2026-07-28 client: `server/discover`, no session, `subscriptions/listen`.
+    let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+    let (read, write) = tokio::io::split(server_end);
+    tokio::spawn(server.serve_io(read, write));
+    let lifecycle = ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    };
+    let client =
+        ().serve_with_lifecycle(tokio::io::split(client_end), lifecycle)
+            .await
+            .expect("discovered");
+    let filter = SubscriptionFilter::builder()
+        .resource_subscriptions([
+            "cas://listing/a".to_owned(),
+            "cas://objects/beef".to_owned(),
+        ])
+        .build();
+    let mut subscription = client.listen(filter).await.expect("acknowledged");
+    // Only the subscribable one is accepted.
+    assert_eq!(
+        subscription.acknowledged().resource_subscriptions,
+        Some(vec!["cas://listing/a".to_owned()])
+    );
+    updates.updated("cas://objects/beef");
+    updates.updated("cas://listing/a");
+    let notification = tokio::time::timeout(SOON, subscription.next())
+        .await
+        .expect("in time")
+        .expect("a notification")
+        .expect("the stream is open");
+    let ServerNotification::ResourceUpdatedNotification(updated) = notification else {
+        panic!("an update, not {notification:?}");
+    };
+    assert_eq!(updated.params.uri, "cas://listing/a");
+}
+
+#[allow(deprecated)] // `resources/subscribe`, as above
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_s_updates_reach_a_gateway_session_over_iopub() {
+    let updates = ResourceUpdates::new();
+    let worker = toolwright::hoot::Server::serve(
+        Dispatcher::new(Store).with_resource_updates(updates.clone()),
+        ServerConfig::new("tcp://127.0.0.1:0").iopub("tcp://127.0.0.1:0"),
+    )
+    .expect("the worker binds");
+    let iopub = worker.iopub_endpoint().expect("it publishes").to_owned();
+    let client = Client::<ToolCatalogue>::connect(
+        &[worker.endpoint()],
+        ClientConfig::default().iopub(iopub),
+    )
+    .expect("the gateway connects");
+    assert!(client.ready(SOON).await, "the worker answers");
+    let (session, mut heard) = watching(McpServer::new(client).expect("the schema parses")).await;
+    session
+        .subscribe(SubscribeRequestParams::new("cas://listing/a"))
+        .await
+        .expect("subscribable");
+    // A SUB socket hears nothing published before it has joined: say it
+    // again until it is heard.
+    let heard = tokio::time::timeout(SOON, async {
+        loop {
+            updates.updated("cas://listing/a");
+            if let Ok(Some(uri)) =
+                tokio::time::timeout(Duration::from_millis(100), heard.recv()).await
+            {
+                return uri;
+            }
+        }
+    })
+    .await
+    .expect("heard in time");
+    assert_eq!(heard, "cas://listing/a");
 }

@@ -741,7 +741,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         ],
         "type": "object"
       },
-      "subscribable": false
+      "subscribable": true
     },
     "cas_object": {
       "completions": {
@@ -2842,19 +2842,19 @@ macro_rules! __toolwright_catalogue {
                 resource "cas_listing" {
                     arguments CasListingArguments,
                     contents json CasListing,
-                    declared "macros/tests/support/entries.tool:25:10",
+                    declared "macros/tests/support/entries.tool:26:10",
                 }
                 resource "licence" {
                     contents text,
-                    declared "macros/tests/support/entries.tool:37:10",
+                    declared "macros/tests/support/entries.tool:38:10",
                 }
                 prompt "compose" {
                     arguments ComposeArguments,
-                    declared "macros/tests/support/entries.tool:43:8",
+                    declared "macros/tests/support/entries.tool:44:8",
                     complete "mood",
                 }
                 prompt "summarise" {
-                    declared "macros/tests/support/entries.tool:54:8",
+                    declared "macros/tests/support/entries.tool:55:8",
                 }
             }
             $($input)*

@@ -22,6 +22,7 @@ resource cas_object {
 }
 
 /// A page of the objects under a prefix.
+@subscribable
 resource cas_listing {
     uri "cas://listing/{prefix}{?page}"
     contents CasListing

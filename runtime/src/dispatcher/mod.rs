@@ -71,6 +71,9 @@ struct Inner<S: Service> {
     config: DispatcherConfig,
     jobs: JobStore<ResponseOf<S>>,
     events: ToolEvents,
+    /// Where the service says its resources changed; replaced by
+    /// [`Dispatcher::with_resource_updates`].
+    updates: std::sync::RwLock<crate::entry::ResourceUpdates>,
 }
 
 impl<S: Service> Clone for Dispatcher<S> {
@@ -126,6 +129,7 @@ impl<S: Service> Dispatcher<S> {
                 jobs: JobStore::with_records(config.store(), records),
                 config,
                 events: ToolEvents::new(ToolSource::Local),
+                updates: std::sync::RwLock::default(),
             }),
         }
     }
@@ -138,6 +142,7 @@ impl<S: Service> Dispatcher<S> {
                 jobs: JobStore::new(config.store()),
                 config,
                 events: ToolEvents::new(ToolSource::Local),
+                updates: std::sync::RwLock::default(),
             }),
         }
     }
@@ -161,6 +166,35 @@ impl<S: Service> Dispatcher<S> {
     /// chunk, finished), for transports that publish job activity.
     pub fn subscribe(&self) -> broadcast::Receiver<JobEvent> {
         self.inner.jobs.subscribe()
+    }
+
+    /// Serves `updates` as its resources' updates: the channel its service
+    /// says [`updated`](crate::entry::ResourceUpdates::updated) on, made
+    /// before the service and kept by it:
+    ///
+    /// ```text
+    /// let updates = ResourceUpdates::new();
+    /// let garden = Garden::new(updates.clone());
+    /// let dispatcher = Dispatcher::new(garden).with_resource_updates(updates);
+    /// ```
+    ///
+    /// Call it before the doors serve the dispatcher: one that subscribed
+    /// earlier keeps the channel it found.
+    #[must_use]
+    pub fn with_resource_updates(self, updates: crate::entry::ResourceUpdates) -> Self {
+        match self.inner.updates.write() {
+            Ok(mut slot) => *slot = updates,
+            Err(poisoned) => *poisoned.into_inner() = updates,
+        }
+        self
+    }
+
+    /// Receives every update of its resources from now on.
+    pub fn resource_updates(&self) -> broadcast::Receiver<std::sync::Arc<str>> {
+        match self.inner.updates.read() {
+            Ok(updates) => updates.subscribe(),
+            Err(poisoned) => poisoned.into_inner().subscribe(),
+        }
     }
 
     /// Cancels every running job, refuses new ones, and waits (at most the

@@ -80,6 +80,10 @@ impl<S: Service> CallPort for Dispatcher<S> {
         Dispatcher::subscribe(self)
     }
 
+    fn resource_updates(&self) -> broadcast::Receiver<std::sync::Arc<str>> {
+        Dispatcher::resource_updates(self)
+    }
+
     fn events(&self) -> &ToolEvents {
         &self.inner.events
     }

@@ -20,11 +20,13 @@ mod answer;
 mod call;
 mod completion;
 mod prompt;
+mod updates;
 
 pub use answer::{BlobContents, EntryAnswer, ResourceBody, ResourceContents, TextContents};
 pub use call::{EntryCall, EntryKind};
 pub use completion::{COMPLETION_VALUES_MAX, Completion, CompletionRequest};
 pub use prompt::{PromptContent, PromptMessage, PromptMessages, Role};
+pub use updates::ResourceUpdates;
 
 #[doc(hidden)]
 pub use answer::{answer, blob, json, text};

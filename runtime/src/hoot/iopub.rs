@@ -4,9 +4,10 @@
 //!
 //! Topics are paths a SUB socket filters by prefix:
 //! `job/<tool>/<job_id>/<event>` (`started`, `progress`, `chunk`,
-//! `finished`) and `call/<tool>/<request_id>/<event>` (`start`,
-//! `complete`): subscribe to `job/` for every job, `job/garden_play/` for
-//! one tool's, `call/` for every call.
+//! `finished`), `call/<tool>/<request_id>/<event>` (`start`,
+//! `complete`) and `resource/updated`: subscribe to `job/` for every job,
+//! `job/garden_play/` for one tool's, `call/` for every call, `resource/`
+//! for resources' updates.
 
 use serde::{Deserialize, Serialize};
 
@@ -18,6 +19,24 @@ use crate::{ResponseEnvelope, codec};
 pub const JOB_TOPIC: &str = "job/";
 /// The prefix of every call topic.
 pub const CALL_TOPIC: &str = "call/";
+/// The topic of a resource's update: its body is `{"uri": str}`.
+pub const RESOURCE_UPDATED_TOPIC: &str = "resource/updated";
+
+/// What `resource/updated` says: the resource at `uri` changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResourceUpdated {
+    /// The resource's URI.
+    pub uri: String,
+}
+
+/// A resource update as its IOPub frames.
+pub(super) fn resource_frames(uri: &str) -> Option<[Vec<u8>; 2]> {
+    let body = codec::to_msgpack(&ResourceUpdated {
+        uri: uri.to_owned(),
+    })
+    .ok()?;
+    Some([RESOURCE_UPDATED_TOPIC.as_bytes().to_vec(), body])
+}
 
 /// What `call/…/complete` says of a call's final answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -121,6 +140,8 @@ pub enum Published {
     Job(JobEvent),
     /// From a `call/` topic.
     Call(CallEvent),
+    /// From `resource/updated`.
+    ResourceUpdated(ResourceUpdated),
 }
 
 /// Reads one IOPub message; `None` for anything that is not one.
@@ -133,6 +154,10 @@ pub fn decode_published(frames: &[Vec<u8>]) -> Option<Published> {
         codec::from_msgpack(body, limits).ok().map(Published::Job)
     } else if topic.starts_with(CALL_TOPIC.as_bytes()) {
         codec::from_msgpack(body, limits).ok().map(Published::Call)
+    } else if topic == RESOURCE_UPDATED_TOPIC.as_bytes() {
+        codec::from_msgpack(body, limits)
+            .ok()
+            .map(Published::ResourceUpdated)
     } else {
         None
     }

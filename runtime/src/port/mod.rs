@@ -134,6 +134,12 @@ pub trait CallPort: Clone + Send + Sync + 'static {
     /// finished. A receiver that falls behind loses the oldest events.
     fn subscribe(&self) -> broadcast::Receiver<JobEvent>;
 
+    /// Receives every update of the catalogue's resources from now on (the
+    /// URI of each resource that changed): what the service says on its
+    /// [`ResourceUpdates`](crate::entry::ResourceUpdates), here or on a
+    /// backend's IOPub. A receiver that falls behind loses the oldest.
+    fn resource_updates(&self) -> broadcast::Receiver<std::sync::Arc<str>>;
+
     /// The hub every call is reported to, for frontends that show
     /// executions live; its [`source`](ToolEvents::source) says where the
     /// port's tools run.

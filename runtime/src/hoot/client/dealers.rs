@@ -105,7 +105,8 @@ impl Drop for Dealers {
     }
 }
 
-/// A SUB to each IOPub endpoint, subscribed to every job event.
+/// A SUB to each IOPub endpoint, subscribed to every job event and every
+/// resource update.
 pub(super) fn subscribe(
     context: &zmq::Context,
     endpoints: &[String],
@@ -122,6 +123,7 @@ pub(super) fn subscribe(
             curve.secure(&subscriber)?;
         }
         subscriber.set_subscribe(crate::hoot::iopub::JOB_TOPIC.as_bytes())?;
+        subscriber.set_subscribe(crate::hoot::iopub::RESOURCE_UPDATED_TOPIC.as_bytes())?;
         subscriber
             .connect(endpoint)
             .map_err(|source| HootError::Connect {

@@ -226,6 +226,8 @@ struct Inner {
     outbox: Outbox<Cmd>,
     state: Arc<Mutex<State>>,
     events: broadcast::Sender<JobEvent>,
+    /// The backends' resource updates, from their IOPub.
+    updates: crate::entry::ResourceUpdates,
     /// Calls made through this client: its tools run elsewhere.
     tool_events: ToolEvents,
     alive: watch::Receiver<usize>,
@@ -278,6 +280,7 @@ impl<C> Client<C> {
         let (outbox, inbox) = mailbox(&context)?;
         let state = Arc::new(Mutex::new(State::new(&endpoints, &config.service)));
         let (events, _) = broadcast::channel(1024);
+        let updates = crate::entry::ResourceUpdates::new();
         let (alive_tx, alive) = watch::channel(0);
         let dropped = Arc::new(AtomicU64::new(0));
         let thread = socket::Thread {
@@ -289,6 +292,7 @@ impl<C> Client<C> {
             inbox,
             state: state.clone(),
             events: events.clone(),
+            updates: updates.clone(),
             alive: alive_tx,
             dropped: dropped.clone(),
             max_body,
@@ -308,6 +312,7 @@ impl<C> Client<C> {
                 outbox,
                 state,
                 events,
+                updates,
                 tool_events: ToolEvents::new(ToolSource::Mcp),
                 alive,
                 dropped,

@@ -235,6 +235,12 @@ where
         self.inner.events.subscribe()
     }
 
+    /// The updates the backends publish on their IOPub (with
+    /// [`ClientConfig::iopub`](super::ClientConfig::iopub); none without).
+    fn resource_updates(&self) -> broadcast::Receiver<std::sync::Arc<str>> {
+        self.inner.updates.subscribe()
+    }
+
     fn events(&self) -> &ToolEvents {
         &self.inner.tool_events
     }

@@ -40,6 +40,8 @@ pub(super) struct Thread {
     pub(super) inbox: Inbox<Cmd>,
     pub(super) state: Arc<Mutex<State>>,
     pub(super) events: broadcast::Sender<JobEvent>,
+    /// Where the backends' resource updates go.
+    pub(super) updates: crate::entry::ResourceUpdates,
     pub(super) alive: watch::Sender<usize>,
     pub(super) dropped: Arc<AtomicU64>,
     pub(super) max_body: usize,
@@ -378,8 +380,12 @@ impl Thread {
             let Ok(frames) = self.subscribers[i].recv_multipart(zmq::DONTWAIT) else {
                 return;
             };
-            if let Some(Published::Job(event)) = decode_published(&frames) {
-                let _ = self.events.send(event);
+            match decode_published(&frames) {
+                Some(Published::Job(event)) => {
+                    let _ = self.events.send(event);
+                }
+                Some(Published::ResourceUpdated(update)) => self.updates.updated(update.uri),
+                _ => {}
             }
         }
     }

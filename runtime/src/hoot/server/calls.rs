@@ -54,14 +54,17 @@ pub(super) async fn serve<P: CallPort>(
         talk_back,
         principal,
     } = call;
-    let tool = if shared.publishing {
+    // An entry's request (a resource read, a prompt get, a completion)
+    // rides the same Request frame; its first key tells it from a call. It
+    // is no call of a tool, and `call/` does not publish it.
+    let entry = crate::entry::EntryKind::of_request(&request).is_some();
+    let publishing = shared.publishing && !entry;
+    let tool = if publishing {
         crate::hoot::body::tool_of(&request)
     } else {
         String::new()
     };
-    if shared.publishing
-        && let Some(frames) = CallEvent::start(request_id, &tool).frames()
-    {
+    if publishing && let Some(frames) = CallEvent::start(request_id, &tool).frames() {
         shared.outbox.push(Out::Publish(frames));
     }
     // Without `talk_back` a handler that logs is not heard, and one that
@@ -87,9 +90,7 @@ pub(super) async fn serve<P: CallPort>(
         body,
         last,
     };
-    // An entry's request (a resource read, a prompt get, a completion)
-    // rides the same Request frame; its first key tells it from a call.
-    if crate::entry::EntryKind::of_request(&request).is_some() {
+    if entry {
         let envelope = port.entry(request, options).await;
         if let Some(caller) = &caller {
             caller.answered();
@@ -125,9 +126,7 @@ pub(super) async fn serve<P: CallPort>(
     if let Some(span) = &span {
         crate::otel::record(span, &envelope);
     }
-    if shared.publishing
-        && let Some(frames) = CallEvent::complete(request_id, &tool, &envelope).frames()
-    {
+    if publishing && let Some(frames) = CallEvent::complete(request_id, &tool, &envelope).frames() {
         shared.outbox.push(Out::Publish(frames));
     }
     // Before the final Reply: nothing the handler says after it (a job's,
@@ -152,6 +151,29 @@ fn encode<R: serde::Serialize>(envelope: &ResponseEnvelope<R>) -> Vec<u8> {
 /// A stream event as the body of its non-final Reply.
 fn stream_body(event: StreamEvent) -> Vec<u8> {
     codec::to_msgpack(&event.into_envelope::<()>()).unwrap_or_default()
+}
+
+/// Publishes every resource update of the port until the server stops.
+pub(super) async fn publish_updates(
+    mut updates: broadcast::Receiver<Arc<str>>,
+    shared: Arc<Shared>,
+) {
+    loop {
+        let uri = tokio::select! {
+            () = shared.stopped.cancelled() => return,
+            uri = updates.recv() => uri,
+        };
+        let uri = match uri {
+            Ok(uri) => uri,
+            Err(broadcast::error::RecvError::Lagged(_)) => continue,
+            Err(broadcast::error::RecvError::Closed) => return,
+        };
+        if let Some(frames) = crate::hoot::iopub::resource_frames(&uri)
+            && !shared.outbox.push(Out::Publish(frames))
+        {
+            return;
+        }
+    }
 }
 
 /// Publishes every job event of the port until the server stops.

@@ -279,6 +279,10 @@ impl Server {
         });
         if shared.publishing {
             runtime.spawn(calls::publish_jobs(port.subscribe(), shared.clone()));
+            runtime.spawn(calls::publish_updates(
+                port.resource_updates(),
+                shared.clone(),
+            ));
         }
         let thread = socket::Thread {
             _context: context,

@@ -36,6 +36,8 @@ struct Reader {
     input_schema: JsonObject,
     #[serde(default)]
     completions: HashMap<String, Json>,
+    #[serde(default)]
+    subscribable: bool,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -57,6 +59,8 @@ pub(crate) struct Entry {
     pub(crate) description: Option<String>,
     /// The scopes it needs.
     pub(crate) scopes: Vec<String>,
+    /// Clients may subscribe to its updates (a resource's).
+    pub(crate) subscribable: bool,
     /// Its arguments' schema.
     input: JsonObject,
     completions: HashMap<String, Json>,
@@ -119,6 +123,7 @@ impl McpEntries {
                     .map(str::to_owned),
                 description: None,
                 scopes: scopes_of(object),
+                subscribable: reader.subscribable,
                 input: reader.input_schema,
                 completions: reader.completions,
             };
@@ -138,6 +143,7 @@ impl McpEntries {
                     .and_then(Json::as_str)
                     .map(str::to_owned),
                 scopes: scopes_of(object),
+                subscribable: false,
                 input: getter.input_schema,
                 completions: getter.completions,
             };
@@ -160,6 +166,20 @@ impl McpEntries {
     /// Whether the catalogue has prompts.
     pub(crate) fn has_prompts(&self) -> bool {
         !self.getters.is_empty()
+    }
+
+    /// Whether a resource can be subscribed to.
+    pub(crate) fn subscribes(&self) -> bool {
+        self.readers.iter().any(|(_, e)| e.subscribable)
+    }
+
+    /// The subscribable resource `uri` names, if it names one.
+    pub(crate) fn subscribable(&self, uri: &str) -> Option<&Entry> {
+        self.readers
+            .iter()
+            .find(|(template, _)| template.matches(uri).is_some())
+            .map(|(_, entry)| entry)
+            .filter(|entry| entry.subscribable)
     }
 
     /// Whether any argument of an entry completes.
@@ -323,7 +343,7 @@ mod tests {
             }],
             "prompts": [{"name": "compose", "description": "Ask for a tune."}],
             "readers": {
-                "licence": {"inputSchema": {"type": "object"}, "contents": "text", "subscribable": false},
+                "licence": {"inputSchema": {"type": "object"}, "contents": "text", "subscribable": true},
                 "listing": {
                     "inputSchema": {"type": "object", "properties": {
                         "prefix": {"type": "string"}, "page": {"type": "integer"},
@@ -381,7 +401,12 @@ mod tests {
         assert_eq!(keys, ["c_major", "a_minor"]);
         assert_eq!(compose.description.as_deref(), Some("Ask for a tune."));
         assert!(entries.has_resources() && entries.has_prompts() && entries.completes());
+        assert!(entries.subscribes());
+        assert!(entries.subscribable("cas://licence").is_some());
+        assert!(entries.subscribable("cas://listing/ab").is_none());
+        assert!(entries.subscribable("cas://nothing").is_none());
         let none = McpEntries::parse(r#"{"tools": []}"#).unwrap();
         assert!(!none.has_resources() && !none.has_prompts() && !none.completes());
+        assert!(!none.subscribes());
     }
 }

@@ -35,7 +35,7 @@ pub(super) enum EntryList {
 
 /// `-32601` for a method of a capability the server does not declare, as
 /// rmcp answers it.
-fn not_found(method: &'static str) -> ErrorData {
+pub(super) fn not_found(method: &'static str) -> ErrorData {
     ErrorData::new(rmcp::model::ErrorCode::METHOD_NOT_FOUND, method, None)
 }
 

@@ -11,7 +11,7 @@ use rmcp::model::{
     GetPromptResponse, GetTaskParams, GetTaskResult, Implementation, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
     ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-    ServerConfig, Tool, UpdateTaskParams,
+    ServerConfig, SubscribeRequestParams, Tool, UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -161,25 +161,82 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
 
     fn accepted_subscription_filter(
         &self,
-        _requested: &SubscriptionFilter,
+        requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
-        // What a 2026-07-28 client listens for: only a progressive
-        // session's list changes.
-        self.shared.discovery.is_some().then(|| {
-            self.listeners().accepted();
-            SubscriptionFilter::builder().tools_list_changed().build()
-        })
+        // What a 2026-07-28 client may listen for: a progressive session's
+        // list changes, and the updates of subscribable resources.
+        let mut accepted = match self.shared.discovery {
+            Some(_) => {
+                self.listeners().accepted();
+                SubscriptionFilter::builder().tools_list_changed().build()
+            }
+            None => SubscriptionFilter::new(),
+        };
+        let uris = self.followable(requested.resource_subscriptions.as_ref());
+        if !uris.is_empty() {
+            accepted.resource_subscriptions = Some(uris);
+        }
+        (accepted != SubscriptionFilter::new()).then_some(accepted)
     }
 
     async fn listen(&self, subscription: SubscriptionContext) -> Result<(), ErrorData> {
         let sink = subscription.sink().clone();
-        let missed = self.listeners().open(sink.clone());
-        if missed {
+        let lists = subscription.accepted().tools_list_changed == Some(true);
+        if lists && self.listeners().open(sink.clone()) {
             let _ = sink.notify_tool_list_changed().await;
         }
-        subscription.cancelled().await;
-        self.listeners().close(&sink);
+        // Resources the caller lacks the scopes of are not followed.
+        let context = subscription.request_context();
+        let uris: Vec<String> = subscription
+            .accepted()
+            .resource_subscriptions
+            .iter()
+            .flatten()
+            .filter(|uri| self.may_follow(uri, context).is_ok())
+            .cloned()
+            .collect();
+        if uris.is_empty() {
+            subscription.cancelled().await;
+        } else {
+            let mut updates = self.port().resource_updates();
+            loop {
+                tokio::select! {
+                    () = subscription.cancelled() => break,
+                    update = updates.recv() => match update {
+                        Ok(uri) if uris.iter().any(|u| **u == *uri) => {
+                            if sink.notify_resource_updated(uri.to_string()).await.is_err() {
+                                break;
+                            }
+                        }
+                        Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                        Err(tokio::sync::broadcast::error::RecvError::Closed) => {
+                            subscription.cancelled().await;
+                            break;
+                        }
+                    },
+                }
+            }
+        }
+        if lists {
+            self.listeners().close(&sink);
+        }
         Ok(())
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.subscribe_to(request, &context)
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.unsubscribe_from(&request)
     }
 
     #[allow(deprecated)] // see talk_back/told.rs
@@ -249,7 +306,9 @@ impl<P: CallPort> McpServer<P> {
         // methods of the others `-32601` itself.
         let entries = self.entries();
         if entries.has_resources() {
-            capabilities.resources = Some(rmcp::model::ResourcesCapability::default());
+            let mut resources = rmcp::model::ResourcesCapability::default();
+            resources.subscribe = entries.subscribes().then_some(true);
+            capabilities.resources = Some(resources);
         }
         if entries.has_prompts() {
             capabilities.prompts = Some(rmcp::model::PromptsCapability::default());

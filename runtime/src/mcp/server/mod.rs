@@ -8,6 +8,7 @@ mod listing;
 mod owner;
 #[cfg(feature = "redis")]
 mod shared_session;
+mod subscriptions;
 #[cfg(feature = "otel")]
 mod traced;
 
@@ -88,6 +89,8 @@ pub(super) struct Session {
     pub(super) listeners: Listeners,
     /// This session's `logging/setLevel`.
     pub(super) log_level: told::SessionLevel,
+    /// The resources this session subscribed to (`resources/subscribe`).
+    pub(super) subscriptions: Arc<subscriptions::Subscriptions>,
 }
 
 impl<P: CallPort> Clone for McpServer<P> {
