@@ -20,6 +20,11 @@ use rmcp::service::{
 use rmcp::{ClientHandler, RoleClient, ServiceError, ServiceExt as _};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
+// Logging is what 2025-11-25 clients hear a handler say by; rmcp marks
+// it deprecated (SEP-2577), as the server does (talk_back/told.rs).
+#[allow(deprecated)]
+use rmcp::model::LoggingMessageNotificationParam;
+use toolwright::caller::LogLevel;
 use toolwright::entry::{
     Completion, CompletionRequest, PromptContent, PromptMessages, ResourceUpdates,
 };
@@ -77,7 +82,8 @@ impl Store {
     }
 
     #[prompt]
-    fn summarise(&self) -> Result<PromptMessages, ToolError> {
+    fn summarise(&self, cx: Context) -> Result<PromptMessages, ToolError> {
+        cx.log(LogLevel::Info, "counting the objects");
         Ok(PromptMessages::new().user("Summarise the store."))
     }
 
@@ -154,12 +160,14 @@ fn refusal(error: ServiceError) -> (i32, Value) {
     }
 }
 
-/// A client that hands every `notifications/resources/updated` to the test.
+/// A client that hands every `notifications/resources/updated` (the URI)
+/// and every `notifications/message` (its data) to the test.
 #[derive(Clone)]
 struct Watcher {
     updated: mpsc::UnboundedSender<String>,
 }
 
+#[allow(deprecated)] // logging, as above
 impl ClientHandler for Watcher {
     async fn on_resource_updated(
         &self,
@@ -167,6 +175,14 @@ impl ClientHandler for Watcher {
         _context: NotificationContext<RoleClient>,
     ) {
         let _ = self.updated.send(params.uri);
+    }
+
+    async fn on_logging_message(
+        &self,
+        params: LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let _ = self.updated.send(format!("log: {}", params.data));
     }
 }
 
@@ -442,4 +458,20 @@ async fn a_worker_s_updates_reach_a_gateway_session_over_iopub() {
     .await
     .expect("heard in time");
     assert_eq!(heard, "cas://listing/a");
+}
+
+#[tokio::test]
+async fn an_entry_s_handler_is_heard_by_its_client() {
+    let (client, mut heard) =
+        watching(McpServer::new(Dispatcher::new(Store)).expect("the schema parses")).await;
+    let got = client
+        .get_prompt(GetPromptRequestParams::new("summarise"))
+        .await
+        .expect("a prompt");
+    assert_eq!(got.messages.len(), 1);
+    // Told before the answer.
+    assert_eq!(
+        heard.try_recv().ok().as_deref(),
+        Some(r#"log: "counting the objects""#)
+    );
 }

@@ -8,24 +8,31 @@ use rmcp::ErrorData;
 use rmcp::model::{CompleteResult, GetPromptResult, ReadResourceResult};
 use serde_json::{Value as Json, json};
 
+use super::Entry;
 use crate::entry::{Completion, EntryAnswer, PromptContent, PromptMessages, ResourceBody, Role};
 use crate::{ResponseEnvelope, ToolError, codes};
 
-/// `resources/read`'s result for `uri`, whose declared MIME type is
-/// `mime` (the read's own, when it has one, instead).
+/// `resources/read`'s result for `uri`, read from `entry`: in the read's
+/// own MIME type when it has one, else the declared one, and kept as long
+/// as its `@cache` says.
 pub(crate) fn contents(
     uri: &str,
-    mime: Option<&str>,
+    entry: &Entry,
     envelope: ResponseEnvelope<EntryAnswer>,
 ) -> Result<ReadResourceResult, ErrorData> {
     match envelope {
         ResponseEnvelope::Success(EntryAnswer::Contents(contents)) => {
             let mut item = body_json(&contents.body);
             item.insert("uri".into(), json!(uri));
-            if let Some(mime) = contents.mime_type.as_deref().or(mime) {
+            if let Some(mime) = contents.mime_type.as_deref().or(entry.mime.as_deref()) {
                 item.insert("mimeType".into(), json!(mime));
             }
-            result(json!({ "contents": [item] }))
+            let mut out = json!({ "contents": [item] });
+            if let Some(cache) = &entry.cache {
+                out["ttlMs"] = json!(cache.ttl_ms);
+                out["cacheScope"] = json!(cache.scope);
+            }
+            result(out)
         }
         other => Err(failure(other, "uri", uri)),
     }
@@ -152,8 +159,10 @@ fn content_json(content: &PromptContent) -> Json {
     }
 }
 
-/// An rmcp result from its JSON.
-fn result<T: serde::de::DeserializeOwned>(value: Json) -> Result<T, ErrorData> {
+/// An rmcp result from its JSON, `resultType` `complete` (which rmcp
+/// leaves out for a client of a revision before 2026-07-28).
+fn result<T: serde::de::DeserializeOwned>(mut value: Json) -> Result<T, ErrorData> {
+    value["resultType"] = json!("complete");
     serde_json::from_value(value)
         .map_err(|e| ErrorData::internal_error(format!("cannot build the result: {e}"), None))
 }
@@ -164,12 +173,36 @@ mod tests {
 
     #[test]
     fn contents_carry_the_uri_and_the_mime_type() {
+        let entries = super::super::McpEntries::parse(
+            &json!({
+                "tools": [],
+                "resourceTemplates": [{
+                    "uriTemplate": "cas://objects/{hash}", "name": "object",
+                    "mimeType": "application/octet-stream"
+                }],
+                "readers": {"object": {
+                    "inputSchema": {"type": "object"}, "contents": "bytes",
+                    "subscribable": false, "cache": {"ttlMs": 5000, "cacheScope": "public"}
+                }}
+            })
+            .to_string(),
+        )
+        .unwrap();
+        let Ok(found) = entries.resource("cas://objects/ab") else {
+            panic!("the template matches");
+        };
         let read = contents(
             "cas://objects/ab",
-            Some("application/octet-stream"),
+            found.entry,
             ResponseEnvelope::Success(crate::entry::blob(vec![1_u8, 2])),
         )
         .unwrap();
+        let value = serde_json::to_value(&read).unwrap();
+        assert_eq!(
+            (value["ttlMs"].clone(), value["cacheScope"].clone()),
+            (json!(5000), json!("public"))
+        );
+        assert_eq!(value["resultType"], "complete");
         assert_eq!(
             serde_json::to_value(&read.contents).unwrap(),
             json!([{"uri": "cas://objects/ab", "mimeType": "application/octet-stream", "blob": "AQI="}])

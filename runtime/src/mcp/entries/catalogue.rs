@@ -38,6 +38,19 @@ struct Reader {
     completions: HashMap<String, Json>,
     #[serde(default)]
     subscribable: bool,
+    #[serde(default)]
+    cache: Option<Cache>,
+}
+
+/// How long a read may be kept, and by whom (`@cache`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Cache {
+    /// `ttlMs`.
+    pub(crate) ttl_ms: u64,
+    /// `cacheScope`: `public` or `private`.
+    #[serde(rename = "cacheScope")]
+    pub(crate) scope: String,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -61,6 +74,8 @@ pub(crate) struct Entry {
     pub(crate) scopes: Vec<String>,
     /// Clients may subscribe to its updates (a resource's).
     pub(crate) subscribable: bool,
+    /// How long a read may be kept (a resource's `@cache`).
+    pub(crate) cache: Option<Cache>,
     /// Its arguments' schema.
     input: JsonObject,
     completions: HashMap<String, Json>,
@@ -124,6 +139,7 @@ impl McpEntries {
                 description: None,
                 scopes: scopes_of(object),
                 subscribable: reader.subscribable,
+                cache: reader.cache,
                 input: reader.input_schema,
                 completions: reader.completions,
             };
@@ -144,6 +160,7 @@ impl McpEntries {
                     .map(str::to_owned),
                 scopes: scopes_of(object),
                 subscribable: false,
+                cache: None,
                 input: getter.input_schema,
                 completions: getter.completions,
             };

@@ -8,14 +8,19 @@ use rmcp::model::{
     CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResult, JsonObject,
     PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResult, Reference,
 };
+use std::sync::Arc;
+
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use serde_json::{Value as Json, json};
+use tokio::sync::mpsc;
 
 use super::McpServer;
 use super::owner::principal_of;
 use crate::entry::{Completion, EntryKind};
 use crate::mcp::entries::{Completions, Entry, McpEntries, answer};
+use crate::mcp::talk_back::caller::McpCaller;
+use crate::mcp::talk_back::told::{Told, drain, tell};
 use crate::port::{CallOptions, CallPort};
 
 /// How long a list of resources or prompts stays fresh: as `tools/list`'s,
@@ -56,7 +61,12 @@ pub(super) fn page(
     }
     let items: Vec<&JsonObject> = items.iter().filter(|i| keep(i)).collect();
     let scope = if personal { "private" } else { "public" };
-    Ok(json!({ key: items, "ttlMs": LIST_TTL_MS, "cacheScope": scope }))
+    Ok(json!({
+        "resultType": "complete",
+        key: items,
+        "ttlMs": LIST_TTL_MS,
+        "cacheScope": scope,
+    }))
 }
 
 impl<P: CallPort> McpServer<P> {
@@ -109,21 +119,27 @@ impl<P: CallPort> McpServer<P> {
     }
 
     /// The options an entry's request goes to the port with: the caller's
-    /// principal, and the request's cancellation.
-    fn entry_options(context: &RequestContext<RoleServer>) -> CallOptions {
-        let mut options = CallOptions {
-            cancel: Some(context.ct.clone()),
-            ..CallOptions::default()
-        };
+    /// principal, the request's cancellation, and the caller that hears
+    /// what the handler says (logs; a question is `UNSUPPORTED`, as no
+    /// entry's result can ask for input).
+    fn entry_options(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> (CallOptions, mpsc::Receiver<Told>) {
+        let (caller, told) = McpCaller::for_request(context, &self.session.log_level);
+        let mut options = CallOptions::default()
+            .cancel_on(context.ct.clone())
+            .caller(Arc::new(caller));
         if let Some(principal) = principal_of(&context.extensions) {
             options = options.principal(principal);
         }
-        options
+        (options, told)
     }
 
-    /// Sends `{kind: name, …arguments}` to the port. A caller whose
-    /// principal lacks a scope of the entry's is refused here, before the
-    /// port (which checks again, where the handler runs).
+    /// Sends `{kind: name, …arguments}` to the port, telling the client
+    /// what the handler says while it runs. A caller whose principal lacks
+    /// a scope of the entry's is refused here, before the port (which
+    /// checks again, where the handler runs).
     async fn ask(
         &self,
         kind: EntryKind,
@@ -139,7 +155,19 @@ impl<P: CallPort> McpServer<P> {
         let port = self.shared.edge.port();
         let request =
             crate::edge::request_msgpack_tagged(kind.tag(), name, arguments, port.limits())?;
-        Ok(port.entry(request, Self::entry_options(context)).await)
+        let (options, mut told) = self.entry_options(context);
+        let answer = port.entry(request, options);
+        tokio::pin!(answer);
+        let peer = &context.peer;
+        let mut progress = None;
+        let envelope = loop {
+            tokio::select! {
+                envelope = &mut answer => break envelope,
+                Some(said) = told.recv() => tell(peer, &mut progress, said).await,
+            }
+        };
+        drain(&mut told, peer, &mut progress).await;
+        Ok(envelope)
     }
 
     /// `resources/read`: the resource whose URI (or template) matches.
@@ -167,7 +195,7 @@ impl<P: CallPort> McpServer<P> {
             .ask(EntryKind::Resource, entry, &found.arguments, &context)
             .await
             .map_err(|e| answer::error(e, "uri", uri))?;
-        answer::contents(uri, entry.mime.as_deref(), envelope)
+        answer::contents(uri, entry, envelope)
     }
 
     /// `prompts/get`: the prompt's messages for its arguments.
