@@ -1,5 +1,6 @@
-/// The tools the official MCP conformance suite calls on a server under
-/// test (`conformance server`), declared as any catalogue's tools are.
+/// The tools, resources and prompts the official MCP conformance suite
+/// uses on a server under test (`conformance server`), declared as any
+/// catalogue's are.
 category conformance;
 
 /// Answers with a short text.
@@ -275,6 +276,74 @@ tool json_schema_2020_12_tool {
         address: Address?,
     }
     response Text
+}
+
+/// A static text resource.
+resource static_text {
+    uri "test://static-text"
+    title "Static Text Resource"
+    contents text
+}
+
+/// A static binary resource: a one-pixel PNG.
+resource static_binary {
+    uri "test://static-binary"
+    title "Static Binary Resource"
+    mime "image/png"
+    contents bytes
+}
+
+/// A resource template: JSON data about the ID in its URI.
+resource template_data {
+    uri "test://template/{id}/data"
+    title "Resource Template"
+    mime "application/json"
+    contents text
+    arguments {
+        /// The ID the data is about.
+        id: string,
+    }
+}
+
+/// A resource clients may subscribe to.
+@subscribable
+resource watched_resource {
+    uri "test://watched-resource"
+    title "Watched Resource"
+    contents text
+}
+
+/// A simple prompt without arguments.
+prompt test_simple_prompt {
+    title "Simple Prompt"
+}
+
+/// A prompt with two arguments, each repeated in its message.
+prompt test_prompt_with_arguments {
+    title "Prompt With Arguments"
+    arguments {
+        /// The first argument.
+        @complete
+        arg1: string,
+        /// The second argument.
+        arg2: string,
+    }
+}
+
+// The suite names the argument `resourceUri`, which is not snake_case and
+// cannot be spelled here: its `prompts/get` is refused (expected-failures.yml).
+/// A prompt that embeds a resource, by URI.
+prompt test_prompt_with_embedded_resource {
+    title "Prompt With Embedded Resource"
+    arguments {
+        /// The URI of the resource to embed.
+        resource_uri: string,
+    }
+}
+
+/// A prompt with an image.
+prompt test_prompt_with_image {
+    title "Prompt With Image"
 }
 
 /// A text answer.

@@ -1,7 +1,8 @@
-//! A server of the official MCP conformance suite's fixture tools
-//! (`idl/conformance.tool`), bound and served as any Toolwright catalogue:
-//! handlers that log, report progress, ask the client's model and ask its
-//! user, through their `Context`.
+//! A server of the official MCP conformance suite's fixture tools,
+//! resources and prompts (`idl/conformance.tool`), bound and served as any
+//! Toolwright catalogue: handlers that log, report progress, ask the
+//! client's model and ask its user, through their `Context`; resources
+//! read by URI, prompts got by name, a prompt argument completed.
 //!
 //! Usage: `toolwright-conformance [ADDR]` serves Streamable HTTP at `ADDR`
 //! (default `127.0.0.1:0`) and prints `listening on http://…/mcp` on
@@ -16,6 +17,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use toolwright::caller::{Elicited, LogLevel, Root, SamplingRequest};
+use toolwright::entry::{
+    Completion, CompletionRequest, PromptContent, PromptMessages, ResourceBody,
+};
 use toolwright::hoot::{Client, ClientConfig, Server, ServerConfig};
 use toolwright::mcp::{HttpConfig, McpServer};
 use toolwright::port::CallPort;
@@ -382,17 +386,86 @@ impl Conformance {
         let city = request.address.and_then(|a| a.city).unwrap_or_default();
         Ok(text(&format!("name={name}, city={city}")))
     }
+
+    #[resource]
+    fn static_text(&self) -> Result<&'static str, ToolError> {
+        Ok("This is the content of the static text resource.")
+    }
+
+    #[resource]
+    fn static_binary(&self) -> Result<Vec<u8>, ToolError> {
+        Ok(PNG.to_vec())
+    }
+
+    #[resource]
+    fn template_data(&self, arguments: TemplateDataArguments) -> Result<String, ToolError> {
+        let id = arguments.id;
+        Ok(
+            json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")})
+                .to_string(),
+        )
+    }
+
+    #[resource]
+    fn watched_resource(&self) -> Result<&'static str, ToolError> {
+        Ok("Watched resource content")
+    }
+
+    #[prompt]
+    fn test_simple_prompt(&self) -> Result<PromptMessages, ToolError> {
+        Ok(PromptMessages::new().user("This is a simple prompt for testing."))
+    }
+
+    #[prompt]
+    fn test_prompt_with_arguments(
+        &self,
+        arguments: TestPromptWithArgumentsArguments,
+    ) -> Result<PromptMessages, ToolError> {
+        Ok(PromptMessages::new().user(format!(
+            "Prompt with arguments: arg1='{}', arg2='{}'",
+            arguments.arg1, arguments.arg2
+        )))
+    }
+
+    #[prompt]
+    fn test_prompt_with_embedded_resource(
+        &self,
+        arguments: TestPromptWithEmbeddedResourceArguments,
+    ) -> Result<PromptMessages, ToolError> {
+        Ok(PromptMessages::new()
+            .user(PromptContent::Resource {
+                uri: arguments.resource_uri,
+                mime_type: Some("text/plain".to_owned()),
+                body: ResourceBody::Text("Embedded resource content for testing.".to_owned()),
+            })
+            .user("Please process the embedded resource above."))
+    }
+
+    #[prompt]
+    fn test_prompt_with_image(&self) -> Result<PromptMessages, ToolError> {
+        let Media { data, mime_type } = png();
+        Ok(PromptMessages::new()
+            .user(PromptContent::Image { data, mime_type })
+            .user("Please analyze the image above."))
+    }
+
+    #[complete(test_prompt_with_arguments.arg1)]
+    fn complete_arg1(&self, request: CompletionRequest) -> Completion {
+        Completion::matching(["paris", "park", "party"], &request.value)
+    }
 }
+
+/// A one-pixel transparent PNG's bytes.
+const PNG: [u8; 67] = [
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4,
+    0x89, 0x00, 0x00, 0x00, 0x0a, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x00, 0x01, 0x00, 0x00,
+    0x05, 0x00, 0x01, 0x0d, 0x0a, 0x2d, 0xb4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae,
+    0x42, 0x60, 0x82,
+];
 
 /// A one-pixel transparent PNG.
 fn png() -> Media {
-    const PNG: [u8; 67] = [
-        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44,
-        0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f,
-        0x15, 0xc4, 0x89, 0x00, 0x00, 0x00, 0x0a, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x00,
-        0x01, 0x00, 0x00, 0x05, 0x00, 0x01, 0x0d, 0x0a, 0x2d, 0xb4, 0x00, 0x00, 0x00, 0x00, 0x49,
-        0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
-    ];
     Media {
         data: PNG.to_vec().into(),
         mime_type: "image/png".to_owned(),
