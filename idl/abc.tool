@@ -124,6 +124,49 @@ tool abc_to_midi {
     errors AbcError
 }
 
+/// Ask for a new tune in ABC notation, ready for `abc_to_midi`.
+prompt abc_compose {
+    title "Compose a tune in ABC"
+    arguments {
+        /// The key's tonic, e.g. `D` or `Bb`.
+        @pattern("^[A-G][b#]?$")
+        tonic: string = "C",
+        /// The key's mode.
+        mode: AbcMode = major,
+        /// What the tune should feel like, e.g. `a slow lament`.
+        @complete
+        mood: string?,
+        /// How long: `short` is 8 bars, `medium` 16, `long` 32.
+        length: TuneLength = medium,
+    }
+}
+
+/// A mode of a key.
+enum AbcMode {
+    /// Ionian: the major scale.
+    major,
+    /// Aeolian: the natural minor scale.
+    minor,
+    /// Minor with a raised sixth.
+    dorian,
+    /// Major with a lowered seventh.
+    mixolydian,
+    /// Major with a raised fourth.
+    lydian,
+    /// Minor with a lowered second.
+    phrygian,
+}
+
+/// How long a tune is.
+enum TuneLength {
+    /// 8 bars.
+    short,
+    /// 16 bars.
+    medium,
+    /// 32 bars.
+    long,
+}
+
 /// One problem found in ABC source.
 struct AbcDiagnostic {
     /// Line number, counting from 1.

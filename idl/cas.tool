@@ -128,6 +128,55 @@ tool cas_stats {
     }
 }
 
+/// A stored object's bytes, by its content hash, in the MIME type it was
+/// stored with.
+@scopes("cas:read")
+resource cas_object {
+    uri "cas://objects/{hash}"
+    title "Stored object"
+    mime "application/octet-stream"
+    contents bytes
+    arguments {
+        /// The object's content hash (64 lowercase hex digits).
+        @pattern("^[0-9a-f]{64}$") @complete
+        hash: string,
+    }
+    errors CasError
+}
+
+/// The first hashes the store holds, in order: read it again when it says
+/// it changed (each `cas_store` of new content does).
+@subscribable @scopes("cas:read") @audience(assistant)
+resource cas_index {
+    uri "cas://index"
+    title "Stored objects"
+    contents CasIndex
+    errors CasError
+}
+
+/// Ask for a description of a stored object, with the object itself
+/// attached.
+@scopes("cas:read")
+prompt cas_describe {
+    title "Describe a stored object"
+    arguments {
+        /// The object's content hash.
+        @pattern("^[0-9a-f]{64}$") @complete
+        hash: string,
+        /// What to look for, e.g. `tempo and key`.
+        focus: string?,
+    }
+    errors CasError
+}
+
+/// The first hashes of the content store.
+struct CasIndex {
+    /// At most 100 hashes, in ascending order.
+    hashes: list<string>,
+    /// How many objects the store holds in all.
+    total: u64,
+}
+
 /// Where stored content ended up.
 struct CasStored {
     /// Content hash of the stored bytes (SHA-256, 64 lowercase hex digits).

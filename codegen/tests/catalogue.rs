@@ -62,8 +62,15 @@ fn everything_is_documented() {
                 );
                 ty.name != generated
             }
-            // The reference catalogue declares no resources or prompts.
-            Origin::ResourceArguments { .. } | Origin::PromptArguments { .. } => true,
+            // Anonymous arguments are described by their resource or prompt.
+            Origin::ResourceArguments { resource: entry }
+            | Origin::PromptArguments { prompt: entry } => {
+                let pascal: String = entry
+                    .split('_')
+                    .map(|p| p[..1].to_uppercase() + &p[1..])
+                    .collect();
+                ty.name != format!("{pascal}Arguments")
+            }
         };
         if named_by_author && ty.docs.is_none() {
             missing.push(format!("type {}", ty.name));

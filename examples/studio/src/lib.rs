@@ -4,16 +4,21 @@
 //! content-addressed store (`cas_store`, `cas_get`, `cas_inspect`) on disk,
 //! and `orpheus_generate`, an `async_long` tool that streams progress and
 //! MIDI fragments and stops promptly when cancelled — and answers every
-//! other tool of the catalogue with `NOT_IMPLEMENTED`.
+//! other tool of the catalogue with `NOT_IMPLEMENTED`. Its resources and
+//! prompts are all served ([`library`]).
 
 pub mod cas;
+pub mod library;
 pub mod midi;
 
 use std::io;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use toolwright::{Bytes, Context};
+use toolwright::entry::{
+    Completion, CompletionRequest, PromptMessages, ResourceContents, ResourceUpdates,
+};
+use toolwright::{Bytes, Context, ToolError};
 
 use crate::cas::Cas;
 
@@ -24,6 +29,8 @@ toolwright::include_tools!();
 pub struct Studio {
     cas: Cas,
     step: Duration,
+    /// Where it says `cas://index` changed.
+    updates: ResourceUpdates,
 }
 
 impl Studio {
@@ -35,7 +42,14 @@ impl Studio {
         Ok(Studio {
             cas: Cas::open(data_dir, 256 * 1024 * 1024)?,
             step: Duration::from_millis(25),
+            updates: ResourceUpdates::new(),
         })
+    }
+
+    /// The channel its resources' updates go through, for its dispatcher
+    /// (`Dispatcher::with_resource_updates`).
+    pub fn resource_updates(&self) -> ResourceUpdates {
+        self.updates.clone()
     }
 
     /// Sets how long the generator spends on each step (tests shorten it).
@@ -56,7 +70,7 @@ impl Studio {
     }
 }
 
-fn storage_failed(e: &io::Error) -> CasError {
+pub(crate) fn storage_failed(e: &io::Error) -> CasError {
     if e.kind() == io::ErrorKind::StorageFull {
         CasError::DiskFull {}
     } else {
@@ -161,6 +175,9 @@ impl Studio {
             .cas
             .put(&request.data, &request.mime_type)
             .map_err(|e| storage_failed(&e))?;
+        if !already_present {
+            self.updates.updated(library::INDEX_URI);
+        }
         Ok(CasStored {
             hash,
             size,
@@ -238,6 +255,41 @@ impl Studio {
             mime_type: Some(meta.mime_type),
             preview,
         })
+    }
+
+    #[resource]
+    fn cas_object(&self, arguments: CasObjectArguments) -> Result<ResourceContents, CasError> {
+        library::object(&self.cas, &arguments.hash)
+    }
+
+    #[complete(cas_object.hash)]
+    fn object_hashes(&self, request: CompletionRequest) -> Result<Completion, CasError> {
+        library::hashes(&self.cas, &request.value)
+    }
+
+    #[resource]
+    fn cas_index(&self) -> Result<CasIndex, CasError> {
+        library::index(&self.cas)
+    }
+
+    #[prompt]
+    fn cas_describe(&self, arguments: CasDescribeArguments) -> Result<PromptMessages, CasError> {
+        library::describe(&self.cas, &arguments.hash, arguments.focus.as_deref())
+    }
+
+    #[complete(cas_describe.hash)]
+    fn described_hashes(&self, request: CompletionRequest) -> Result<Completion, CasError> {
+        library::hashes(&self.cas, &request.value)
+    }
+
+    #[prompt]
+    fn abc_compose(&self, arguments: AbcComposeArguments) -> Result<PromptMessages, ToolError> {
+        Ok(library::compose(&arguments))
+    }
+
+    #[complete(abc_compose.mood)]
+    fn moods(&self, request: CompletionRequest) -> Completion {
+        library::moods(&request.value)
     }
 
     #[tool]

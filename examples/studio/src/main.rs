@@ -430,13 +430,14 @@ fn open_dispatcher(
         studio = studio.with_step(step);
     }
     let config = dispatcher_config()?;
+    let updates = studio.resource_updates();
     Ok(match jobs {
         Some(spec) => {
             let records = toolwright::jobs::open(spec)?;
             eprintln!("studio: job records in {spec}");
-            Dispatcher::with_job_records(studio, config, records)
+            Dispatcher::with_job_records(studio, config, records).with_resource_updates(updates)
         }
-        None => Dispatcher::with_config(studio, config),
+        None => Dispatcher::with_config(studio, config).with_resource_updates(updates),
     })
 }
 
@@ -625,7 +626,9 @@ async fn call_one(
     tool: &str,
     json: &str,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let dispatcher = Dispatcher::new(Studio::open(data_dir)?);
+    let studio = Studio::open(data_dir)?;
+    let updates = studio.resource_updates();
+    let dispatcher = Dispatcher::new(studio).with_resource_updates(updates);
     // The tool tag must come first: splice it in front of the arguments'
     // own keys, then transcode the JSON text to MsgPack in order.
     let rest = json
@@ -648,7 +651,9 @@ async fn call_one(
 /// The tour `cargo run -p studio` prints.
 async fn tour(data_dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
     println!("studio: content store in {}", data_dir.display());
-    let dispatcher = Dispatcher::new(Studio::open(data_dir)?);
+    let studio = Studio::open(data_dir)?;
+    let updates = studio.resource_updates();
+    let dispatcher = Dispatcher::new(studio).with_resource_updates(updates);
 
     section("sync tools answer inline");
     call(&dispatcher, ToolRequest::Add(MathOperands { a: 2, b: 40 })).await?;
@@ -746,7 +751,9 @@ async fn tour(data_dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
 
     section("the store survives a restart");
     drop(dispatcher);
-    let dispatcher = Dispatcher::new(Studio::open(data_dir)?);
+    let studio = Studio::open(data_dir)?;
+    let updates = studio.resource_updates();
+    let dispatcher = Dispatcher::new(studio).with_resource_updates(updates);
     call(
         &dispatcher,
         ToolRequest::CasGet(CasGetRequest { hash: stored.hash }),

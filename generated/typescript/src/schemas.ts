@@ -234,6 +234,23 @@ export const AbcToMidiResponseFields = {
 /** Validates a {@link t.AbcToMidiResponse}. */
 export const AbcToMidiResponseSchema: z.ZodType<t.AbcToMidiResponse> = z.object(AbcToMidiResponseFields);
 
+/** Validates a {@link t.AbcMode}. */
+export const AbcModeSchema: z.ZodType<t.AbcMode> = z.enum(["major", "minor", "dorian", "mixolydian", "lydian", "phrygian"]);
+
+/** Validates a {@link t.TuneLength}. */
+export const TuneLengthSchema: z.ZodType<t.TuneLength> = z.enum(["short", "medium", "long"]);
+
+/** The field schemas of {@link t.AbcComposeArguments}. */
+export const AbcComposeArgumentsFields = {
+  tonic: v.string(undefined, undefined, "^[A-G][b#]?$").default("C"),
+  mode: AbcModeSchema.default("major"),
+  mood: v.string().optional(),
+  length: TuneLengthSchema.default("medium"),
+};
+
+/** Validates a {@link t.AbcComposeArguments}. */
+export const AbcComposeArgumentsSchema: z.ZodType<t.AbcComposeArguments> = z.strictObject(AbcComposeArgumentsFields);
+
 /** Validates a {@link t.AbcError}: an object with exactly one variant key. */
 export const AbcErrorSchema: z.ZodType<t.AbcError> = z.union([
   z.strictObject({
@@ -866,6 +883,32 @@ export const CasStatsFields = {
 
 /** Validates a {@link t.CasStats}. */
 export const CasStatsSchema: z.ZodType<t.CasStats> = z.object(CasStatsFields);
+
+/** The field schemas of {@link t.CasObjectArguments}. */
+export const CasObjectArgumentsFields = {
+  hash: v.string(undefined, undefined, "^[0-9a-f]{64}$"),
+};
+
+/** Validates a {@link t.CasObjectArguments}. */
+export const CasObjectArgumentsSchema: z.ZodType<t.CasObjectArguments> = z.strictObject(CasObjectArgumentsFields);
+
+/** The field schemas of {@link t.CasDescribeArguments}. */
+export const CasDescribeArgumentsFields = {
+  hash: v.string(undefined, undefined, "^[0-9a-f]{64}$"),
+  focus: v.string().optional(),
+};
+
+/** Validates a {@link t.CasDescribeArguments}. */
+export const CasDescribeArgumentsSchema: z.ZodType<t.CasDescribeArguments> = z.strictObject(CasDescribeArgumentsFields);
+
+/** The field schemas of {@link t.CasIndex}. */
+export const CasIndexFields = {
+  hashes: v.list(v.string()),
+  total: v.int("u64"),
+};
+
+/** Validates a {@link t.CasIndex}. */
+export const CasIndexSchema: z.ZodType<t.CasIndex> = z.object(CasIndexFields);
 
 /** The field schemas of {@link t.CasStored}. */
 export const CasStoredFields = {

@@ -90,6 +90,12 @@ export const SHAPES: CatalogueShape = {
       kind: "struct",
       fields: [["artifact_id", "string"], ["content_hash", "string"], ["duration_seconds", "f64"], ["notes_count", "u64"]],
     },
+    "AbcMode": { kind: "enum", values: ["major", "minor", "dorian", "mixolydian", "lydian", "phrygian"] },
+    "TuneLength": { kind: "enum", values: ["short", "medium", "long"] },
+    "AbcComposeArguments": {
+      kind: "struct",
+      fields: [["tonic", "string"], ["mode", ["ref", "AbcMode"]], ["mood", ["opt", "string"]], ["length", ["ref", "TuneLength"]]],
+    },
     "AbcError": {
       kind: "union",
       variants: {
@@ -322,6 +328,18 @@ export const SHAPES: CatalogueShape = {
     "CasStats": {
       kind: "struct",
       fields: [["total_items", "u64"], ["total_bytes", "u64"], ["cas_dir", "string"]],
+    },
+    "CasObjectArguments": {
+      kind: "struct",
+      fields: [["hash", "string"]],
+    },
+    "CasDescribeArguments": {
+      kind: "struct",
+      fields: [["hash", "string"], ["focus", ["opt", "string"]]],
+    },
+    "CasIndex": {
+      kind: "struct",
+      fields: [["hashes", ["list", "string"]], ["total", "u64"]],
     },
     "CasStored": {
       kind: "struct",

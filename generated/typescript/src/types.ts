@@ -369,6 +369,55 @@ export interface AbcToMidiResponse {
   notes_count: number;
 }
 
+/** A mode of a key. */
+export type AbcMode =
+  /** Ionian: the major scale. */
+  | "major"
+  /** Aeolian: the natural minor scale. */
+  | "minor"
+  /** Minor with a raised sixth. */
+  | "dorian"
+  /** Major with a lowered seventh. */
+  | "mixolydian"
+  /** Major with a raised fourth. */
+  | "lydian"
+  /** Minor with a lowered second. */
+  | "phrygian";
+
+/** How long a tune is. */
+export type TuneLength =
+  /** 8 bars. */
+  | "short"
+  /** 16 bars. */
+  | "medium"
+  /** 32 bars. */
+  | "long";
+
+/** The arguments of prompt `abc_compose`. */
+export interface AbcComposeArguments {
+  /**
+   * The key's tonic, e.g. `D` or `Bb`.
+   *
+   * Pattern: `^[A-G][b#]?$`.
+   * @defaultValue `"C"`
+   */
+  tonic?: string;
+  /**
+   * The key's mode.
+   *
+   * @defaultValue `"major"`
+   */
+  mode?: AbcMode;
+  /** What the tune should feel like, e.g. `a slow lament`. */
+  mood?: string;
+  /**
+   * How long: `short` is 8 bars, `medium` 16, `long` 32.
+   *
+   * @defaultValue `"medium"`
+   */
+  length?: TuneLength;
+}
+
 /** Errors from ABC tools. */
 export type AbcError =
   | {
@@ -1376,6 +1425,36 @@ export interface CasStats {
   total_bytes: number;
   /** Directory that holds the store on the tool server. */
   cas_dir: string;
+}
+
+/** The arguments of resource `cas_object`: its URI's variables. */
+export interface CasObjectArguments {
+  /**
+   * The object's content hash (64 lowercase hex digits).
+   *
+   * Pattern: `^[0-9a-f]{64}$`.
+   */
+  hash: string;
+}
+
+/** The arguments of prompt `cas_describe`. */
+export interface CasDescribeArguments {
+  /**
+   * The object's content hash.
+   *
+   * Pattern: `^[0-9a-f]{64}$`.
+   */
+  hash: string;
+  /** What to look for, e.g. `tempo and key`. */
+  focus?: string;
+}
+
+/** The first hashes of the content store. */
+export interface CasIndex {
+  /** At most 100 hashes, in ascending order. */
+  hashes: string[];
+  /** How many objects the store holds in all. */
+  total: number;
 }
 
 /** Where stored content ended up. */

@@ -551,6 +551,63 @@ class AbcToMidiResponse(wire.ResponseModel):
     )
 
 
+class AbcMode(enum.StrEnum):
+    """A mode of a key."""
+
+    MAJOR = "major"
+    """Ionian: the major scale."""
+    MINOR = "minor"
+    """Aeolian: the natural minor scale."""
+    DORIAN = "dorian"
+    """Minor with a raised sixth."""
+    MIXOLYDIAN = "mixolydian"
+    """Major with a lowered seventh."""
+    LYDIAN = "lydian"
+    """Major with a raised fourth."""
+    PHRYGIAN = "phrygian"
+    """Minor with a lowered second."""
+
+
+class TuneLength(enum.StrEnum):
+    """How long a tune is."""
+
+    SHORT = "short"
+    """8 bars."""
+    MEDIUM = "medium"
+    """16 bars."""
+    LONG = "long"
+    """32 bars."""
+
+
+class AbcComposeArguments(wire.RequestModel):
+    """The arguments of prompt `abc_compose`."""
+
+    tonic: wire.Str = pydantic.Field(
+        default="C",
+        pattern="^[A-G][#b]?$",
+        description="The key's tonic, e.g. `D` or `Bb`.",
+    )
+    mode: AbcMode = pydantic.Field(
+        default=AbcMode.MAJOR,
+        description="The key's mode.",
+    )
+    mood: wire.Str | None = pydantic.Field(
+        default=None,
+        description="What the tune should feel like, e.g. `a slow lament`.",
+    )
+    length: TuneLength = pydantic.Field(
+        default=TuneLength.MEDIUM,
+        description="How long: `short` is 8 bars, `medium` 16, `long` 32.",
+    )
+
+    __wire__: typing.ClassVar[wire.Layout] = (
+        ("tonic", "tonic", 0),
+        ("mode", "mode", 0),
+        ("mood", "mood", wire.OPTIONAL),
+        ("length", "length", 0),
+    )
+
+
 class AbcErrorParseFailed(wire.ErrorVariant, wire.ResponseModel):
     """The input is not valid ABC."""
 
@@ -2101,6 +2158,53 @@ class CasStats(wire.ResponseModel):
         ("total_items", "total_items", 0),
         ("total_bytes", "total_bytes", 0),
         ("cas_dir", "cas_dir", 0),
+    )
+
+
+class CasObjectArguments(wire.RequestModel):
+    """The arguments of resource `cas_object`: its URI's variables."""
+
+    hash: wire.Str = pydantic.Field(
+        pattern="^[0-9a-f]{64}$",
+        description="The object's content hash (64 lowercase hex digits).",
+    )
+
+    __wire__: typing.ClassVar[wire.Layout] = (
+        ("hash", "hash", 0),
+    )
+
+
+class CasDescribeArguments(wire.RequestModel):
+    """The arguments of prompt `cas_describe`."""
+
+    hash: wire.Str = pydantic.Field(
+        pattern="^[0-9a-f]{64}$",
+        description="The object's content hash.",
+    )
+    focus: wire.Str | None = pydantic.Field(
+        default=None,
+        description="What to look for, e.g. `tempo and key`.",
+    )
+
+    __wire__: typing.ClassVar[wire.Layout] = (
+        ("hash", "hash", 0),
+        ("focus", "focus", wire.OPTIONAL),
+    )
+
+
+class CasIndex(wire.ResponseModel):
+    """The first hashes of the content store."""
+
+    hashes: list[wire.Str] = pydantic.Field(
+        description="At most 100 hashes, in ascending order.",
+    )
+    total: wire.U64 = pydantic.Field(
+        description="How many objects the store holds in all.",
+    )
+
+    __wire__: typing.ClassVar[wire.Layout] = (
+        ("hashes", "hashes", 0),
+        ("total", "total", 0),
     )
 
 

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use regex_lite::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value as Json, json};
-use toolwright_codegen::model::{Field, Model, Primitive, Type, TypeId, TypeKind};
+use toolwright_codegen::model::{Field, Model, Origin, Primitive, Type, TypeDef, TypeId, TypeKind};
 
 use super::sample::{Fill, Sampler};
 use super::{endpoints, load, manifest_path};
@@ -158,10 +158,18 @@ pub fn build_constraints() -> ConstraintVectors {
 /// `(type, field)` of every constrained field a request can hold.
 fn constrained_request_fields(model: &Model) -> BTreeSet<(String, String)> {
     let in_request = model.request_types();
+    // The vectors are tool requests: a resource's or prompt's arguments
+    // are checked by the runtime's own tests (runtime/tests/mcp_entries.rs).
+    let entry_arguments = |t: &&TypeDef| {
+        matches!(
+            t.origin,
+            Origin::ResourceArguments { .. } | Origin::PromptArguments { .. }
+        )
+    };
     model
         .types
         .iter()
-        .filter(|t| in_request[t.id.index()])
+        .filter(|t| in_request[t.id.index()] && !entry_arguments(t))
         .flat_map(|t| {
             t.kind
                 .fields()
