@@ -52,14 +52,7 @@ pub(crate) fn collect(item: &mut ItemImpl, errors: &mut Errors) -> Vec<Marked> {
             Some(name) => (name.value(), name.span()),
             None => (sig.ident.unraw().to_string(), sig.ident.span()),
         };
-        let cfgs = attrs
-            .iter()
-            .filter(|attr| attr.path().is_ident("cfg"))
-            .filter_map(|attr| match &attr.meta {
-                Meta::List(list) => Some(list.tokens.clone()),
-                _ => None,
-            })
-            .collect();
+        let cfgs = cfgs(attrs);
         marked.push(Marked {
             tool,
             span,
@@ -68,6 +61,20 @@ pub(crate) fn collect(item: &mut ItemImpl, errors: &mut Errors) -> Vec<Marked> {
         });
     }
     marked
+}
+
+/// The predicates of a method's `#[cfg(...)]` attributes: rustc evaluates
+/// them only after `#[tools]` has run, so the arm calling the method must
+/// carry them too.
+pub(crate) fn cfgs(attrs: &[Attribute]) -> Vec<TokenStream> {
+    attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("cfg"))
+        .filter_map(|attr| match &attr.meta {
+            Meta::List(list) => Some(list.tokens.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 fn take_tool_attrs(attrs: &mut Vec<Attribute>) -> Vec<Attribute> {

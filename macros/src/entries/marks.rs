@@ -86,14 +86,7 @@ pub(crate) fn collect(item: &mut ItemImpl, errors: &mut Errors) -> Vec<EntryMark
         let Some((kind, entry, span)) = errors.ok(read(first, sig)) else {
             continue;
         };
-        let cfgs = attrs
-            .iter()
-            .filter(|attr| attr.path().is_ident("cfg"))
-            .filter_map(|attr| match &attr.meta {
-                Meta::List(list) => Some(list.tokens.clone()),
-                _ => None,
-            })
-            .collect();
+        let cfgs = crate::handlers::cfgs(attrs);
         marks.push(EntryMark {
             kind,
             entry,

@@ -25,6 +25,24 @@ use crate::{IntoToolError, ResponseEnvelope, ServerCatalogue, ToolError};
 const CANCEL_REACH: Duration = Duration::from_secs(2);
 
 impl<C> Client<C> {
+    /// A request on a backend, its answer decoded as `R`'s envelope; one
+    /// that does not decode is `INTERNAL`.
+    async fn answered<R: DeserializeOwned>(
+        &self,
+        request: Vec<u8>,
+        options: CallOptions,
+    ) -> ResponseEnvelope<R> {
+        match self.call_raw(request, options).await {
+            Ok(body) => codec::from_msgpack(&body, self.inner.config.limits).unwrap_or_else(|e| {
+                ResponseEnvelope::Error(ToolError::internal(format!(
+                    "the backend's answer does not decode: {}",
+                    e.message
+                )))
+            }),
+            Err(e) => ResponseEnvelope::Error(e),
+        }
+    }
+
     /// Calls a job tool for `caller` (the backend checks ownership, as
     /// for any call that names its owner) and decodes its response.
     async fn job_tool<Req: Serialize, Res: DeserializeOwned>(
@@ -56,15 +74,7 @@ where
 {
     /// A call on a backend, its answer decoded.
     async fn answer(&self, request: Vec<u8>, options: CallOptions) -> PortEnvelope<Self> {
-        match self.call_raw(request, options).await {
-            Ok(body) => codec::from_msgpack(&body, self.inner.config.limits).unwrap_or_else(|e| {
-                ResponseEnvelope::Error(ToolError::internal(format!(
-                    "the backend's answer does not decode: {}",
-                    e.message
-                )))
-            }),
-            Err(e) => ResponseEnvelope::Error(e),
-        }
+        self.answered(request, options).await
     }
 
     /// A job tool's call, answered from the shared store.
@@ -147,15 +157,7 @@ where
     async fn entry(&self, request: Vec<u8>, options: CallOptions) -> ResponseEnvelope<EntryAnswer> {
         // The Request frame of a call carries it unchanged: the backend
         // tells it from a call by its first key.
-        match self.call_raw(request, options).await {
-            Ok(body) => codec::from_msgpack(&body, self.inner.config.limits).unwrap_or_else(|e| {
-                ResponseEnvelope::Error(ToolError::internal(format!(
-                    "the backend's answer does not decode: {}",
-                    e.message
-                )))
-            }),
-            Err(e) => ResponseEnvelope::Error(e),
-        }
+        self.answered(request, options).await
     }
 
     async fn job_status(&self, job_id: &str, caller: Option<&Owner>) -> Result<JobInfo, ToolError> {

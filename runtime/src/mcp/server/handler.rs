@@ -176,7 +176,11 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         if !uris.is_empty() {
             accepted.resource_subscriptions = Some(uris);
         }
-        (accepted != SubscriptionFilter::new()).then_some(accepted)
+        // A server with something to listen for accepts every listen
+        // stream, with what of the request it can honour (maybe nothing);
+        // one without answers `-32601`.
+        let listenable = self.shared.discovery.is_some() || self.entries().subscribes();
+        listenable.then_some(accepted)
     }
 
     async fn listen(&self, subscription: SubscriptionContext) -> Result<(), ErrorData> {
