@@ -82,15 +82,47 @@ export async function startHttpServer(dataDir, flags = []) {
     child.kill('SIGKILL');
     throw error;
   }
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((done) => child.once('exit', done));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    await exited;
-    clearTimeout(timer);
-  };
+  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => stopChild(child) };
+}
+
+/**
+ * The studio gateway's Streamable HTTP endpoint: `$GATEWAY_URL` when set,
+ * else `studio gateway` on a free loopback port in front of a `studio serve
+ * --hoot` backend, the two joined by HOOT01 and by IOPub (which carries the
+ * backend's resource updates). `stop()` ends what was started.
+ */
+export async function startGateway(dataDir) {
+  if (process.env.GATEWAY_URL) {
+    return { url: process.env.GATEWAY_URL, stop: async () => {} };
+  }
+  const hoot = `tcp://127.0.0.1:${await freePort()}`;
+  const iopub = `tcp://127.0.0.1:${await freePort()}`;
+  const port = await freePort();
+  const backend = spawn(studioBin(), ['serve', '--hoot', hoot, '--iopub', iopub], {
+    env: { ...process.env, STUDIO_DATA: join(dataDir, 'gateway-backend') },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const gateway = spawn(studioBin(), [
+    'gateway', '--backend', hoot, '--iopub', iopub, '--http', `127.0.0.1:${port}`,
+  ], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const stop = async () => { await Promise.all([stopChild(gateway), stopChild(backend)]); };
+  try {
+    await waitUntilListening(gateway, port);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
   return { url: `http://127.0.0.1:${port}/mcp`, stop };
+}
+
+/** Stops a child: SIGTERM, then SIGKILL after 5 s. */
+async function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
 }
 
 export function tempDataDir() {

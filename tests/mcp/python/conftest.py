@@ -139,10 +139,12 @@ def transport(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def connect(transport: str, data_dir: Path, request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
-    """An async context manager factory: `async with connect() as client`."""
+    """An async context manager factory: `async with connect() as client`;
+    keyword arguments go to `Client` (e.g. `mode="legacy"` for a 2025-11-25
+    session)."""
 
     @asynccontextmanager
-    async def open_client() -> AsyncIterator[Client]:
+    async def open_client(**options: Any) -> AsyncIterator[Client]:
         if transport == "stdio":
             server: Any = StdioServerParameters(
                 command=str(studio_bin()),
@@ -154,7 +156,7 @@ def connect(transport: str, data_dir: Path, request: pytest.FixtureRequest):  # 
             server = request.getfixturevalue("gateway_url")
         else:
             server = request.getfixturevalue("http_url")
-        async with Client(server, read_timeout_seconds=60) as client:
+        async with Client(server, read_timeout_seconds=60, **options) as client:
             yield client
 
     return open_client
