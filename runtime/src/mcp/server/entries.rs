@@ -4,12 +4,12 @@
 //! [`entry`](crate::port::CallPort::entry), so a worker behind the HOOT01
 //! gateway answers them as the in-process dispatcher does.
 
+use std::sync::Arc;
+
 use rmcp::model::{
     CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResult, JsonObject,
     PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResult, Reference,
 };
-use std::sync::Arc;
-
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use serde_json::{Value as Json, json};
@@ -70,6 +70,7 @@ pub(super) fn page(
 }
 
 impl<P: CallPort> McpServer<P> {
+    /// The catalogue's resources and prompts, as the schema gives them.
     pub(super) fn entries(&self) -> &McpEntries {
         &self.shared.schema.entries
     }
