@@ -319,11 +319,11 @@ mod tests {
             parse_quote! {
                 impl Studio {
                     #[resource]
-                    async fn cas_object(&self, arguments: CasObjectArguments, cx: Context) -> Result<Vec<u8>, CasError> { todo!() }
+                    async fn cas_object(&self, arguments: CasObjectArguments, cx: Context) -> Result<Vec<u8>, CasError> {}
                     #[prompt]
-                    fn compose(&self, arguments: ComposeArguments) -> Result<PromptMessages, ToolError> { todo!() }
+                    fn compose(&self, arguments: ComposeArguments) -> Result<PromptMessages, ToolError> {}
                     #[complete(cas_object.hash)]
-                    fn hashes(&self, request: CompletionRequest) -> Vec<String> { todo!() }
+                    fn hashes(&self, request: CompletionRequest) -> Vec<String> {}
                 }
             },
             false,
@@ -338,13 +338,13 @@ mod tests {
             parse_quote! {
                 impl Studio {
                     #[resource]
-                    fn compose(&self, arguments: ComposeArguments) -> String { todo!() }
+                    fn compose(&self, arguments: ComposeArguments) -> String {}
                     #[prompt(name = "compse")]
-                    fn other(&self) -> String { todo!() }
+                    fn other(&self) -> String {}
                     #[resource]
-                    fn cas_object(&self) -> Vec<u8> { todo!() }
+                    fn cas_object(&self) -> Vec<u8> {}
                     #[complete(compose.key)]
-                    fn keys(&self, request: CompletionRequest) -> Vec<String> { todo!() }
+                    fn keys(&self, request: CompletionRequest) -> Vec<String> {}
                 }
             },
             false,

@@ -253,6 +253,16 @@ impl Entry {
         typed(&self.input, arguments)
     }
 
+    /// `Ok` when `principal` holds every scope the entry needs; else
+    /// `FORBIDDEN`, as for a tool.
+    ///
+    /// # Errors
+    /// `FORBIDDEN`, naming the scopes it lacks.
+    pub(crate) fn permits(&self, principal: &crate::Principal) -> Result<(), ToolError> {
+        let needed: Vec<&str> = self.scopes.iter().map(String::as_str).collect();
+        principal.may_use(&self.name, &needed)
+    }
+
     /// Where the completions of `argument` come from.
     pub(crate) fn completions(&self, argument: &str) -> Completions<'_> {
         match self.completions.get(argument) {
@@ -329,7 +339,8 @@ fn text_of<'a>(object: &'a JsonObject, key: &str) -> &'a str {
     object.get(key).and_then(Json::as_str).unwrap_or_default()
 }
 
-fn scopes_of(object: &JsonObject) -> Vec<String> {
+/// The scopes a listed entry names in its `_meta`.
+pub(crate) fn scopes_of(object: &JsonObject) -> Vec<String> {
     object
         .get("_meta")
         .and_then(|m| m.get(SCOPES_META))

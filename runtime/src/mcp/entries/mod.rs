@@ -9,4 +9,4 @@
 pub(crate) mod answer;
 mod catalogue;
 
-pub(crate) use catalogue::{Completions, Entry, McpEntries};
+pub(crate) use catalogue::{Completions, Entry, McpEntries, scopes_of};

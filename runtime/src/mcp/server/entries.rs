@@ -16,16 +16,13 @@ use serde_json::{Value as Json, json};
 use tokio::sync::mpsc;
 
 use super::McpServer;
+use super::listing::{LIST_TTL_MS, no_cursor};
 use super::owner::principal_of;
 use crate::entry::{Completion, EntryKind};
-use crate::mcp::entries::{Completions, Entry, McpEntries, answer};
+use crate::mcp::entries::{Completions, Entry, McpEntries, answer, scopes_of};
 use crate::mcp::talk_back::caller::McpCaller;
 use crate::mcp::talk_back::told::{Told, drain, tell};
 use crate::port::{CallOptions, CallPort};
-
-/// How long a list of resources or prompts stays fresh: as `tools/list`'s,
-/// the catalogue is compiled in.
-const LIST_TTL_MS: u64 = 60_000;
 
 /// The lists of entries MCP has.
 #[derive(Clone, Copy)]
@@ -46,19 +43,14 @@ pub(super) fn not_found(method: &'static str) -> ErrorData {
 
 /// One page of a list: every item (a catalogue's lists fit one page), or
 /// `-32602` for a cursor, which the server never issues.
-pub(super) fn page(
-    key: &str,
+fn page(
+    (key, listed): (&str, &str),
     items: &[JsonObject],
     cursor: Option<&str>,
     personal: bool,
     keep: impl Fn(&JsonObject) -> bool,
 ) -> Result<Json, ErrorData> {
-    if let Some(cursor) = cursor {
-        return Err(ErrorData::invalid_params(
-            "unknown cursor: this server lists everything in one page and issues no cursors",
-            Some(json!({ "cursor": cursor })),
-        ));
-    }
+    no_cursor(cursor, listed)?;
     let items: Vec<&JsonObject> = items.iter().filter(|i| keep(i)).collect();
     let scope = if personal { "private" } else { "public" };
     Ok(json!({
@@ -86,13 +78,17 @@ impl<P: CallPort> McpServer<P> {
     ) -> Result<T, ErrorData> {
         let entries = self.entries();
         let (key, items, method) = match list {
-            EntryList::Resources => ("resources", &entries.resources, "resources/list"),
+            EntryList::Resources => (
+                ("resources", "resource"),
+                &entries.resources,
+                "resources/list",
+            ),
             EntryList::Templates => (
-                "resourceTemplates",
+                ("resourceTemplates", "resource template"),
                 &entries.templates,
                 "resources/templates/list",
             ),
-            EntryList::Prompts => ("prompts", &entries.prompts, "prompts/list"),
+            EntryList::Prompts => (("prompts", "prompt"), &entries.prompts, "prompts/list"),
         };
         let declared = match list {
             EntryList::Resources | EntryList::Templates => entries.has_resources(),
@@ -104,12 +100,8 @@ impl<P: CallPort> McpServer<P> {
         let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
         let principal = principal_of(&context.extensions).filter(|_| self.shared.callable_only);
         let keep = |item: &JsonObject| {
-            let needed: Vec<&str> = item
-                .get("_meta")
-                .and_then(|m| m.get("toolwright/scopes"))
-                .and_then(Json::as_array)
-                .map(|s| s.iter().filter_map(Json::as_str).collect())
-                .unwrap_or_default();
+            let needed = scopes_of(item);
+            let needed: Vec<&str> = needed.iter().map(String::as_str).collect();
             principal
                 .as_ref()
                 .is_none_or(|p| p.missing(&needed).is_empty())
@@ -150,8 +142,7 @@ impl<P: CallPort> McpServer<P> {
     ) -> Result<crate::ResponseEnvelope<crate::entry::EntryAnswer>, crate::ToolError> {
         let name = entry.name.as_str();
         if let Some(principal) = principal_of(&context.extensions) {
-            let needed: Vec<&str> = entry.scopes.iter().map(String::as_str).collect();
-            principal.may_use(name, &needed)?;
+            entry.permits(&principal)?;
         }
         let port = self.shared.edge.port();
         let request =

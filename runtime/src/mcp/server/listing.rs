@@ -95,12 +95,7 @@ impl<P: CallPort> McpServer<P> {
         cursor: Option<&str>,
         extensions: &rmcp::model::Extensions,
     ) -> Result<ToolsPage, ErrorData> {
-        if let Some(cursor) = cursor {
-            return Err(ErrorData::invalid_params(
-                "unknown cursor: this server lists every tool in one page and issues no cursors",
-                Some(json!({ "cursor": cursor })),
-            ));
-        }
+        no_cursor(cursor, "tool")?;
         let mut tools = self.listed();
         // With `list_callable_only`, the tools the caller's principal may
         // not call are left out.
@@ -127,10 +122,26 @@ impl<P: CallPort> McpServer<P> {
     }
 }
 
-/// How long a `tools/list` answer stays fresh when nothing in the session
-/// can change it: the catalogue is compiled in, so only a redeploy does,
-/// and a minute bounds how long a client keeps a list from before one.
-const LIST_TTL_MS: u64 = 60_000;
+/// How long a list (`tools/list`, and the lists of resources and prompts)
+/// stays fresh when nothing in the session can change it: the catalogue
+/// is compiled in, so only a redeploy does, and a minute bounds how long a
+/// client keeps a list from before one.
+pub(super) const LIST_TTL_MS: u64 = 60_000;
+
+/// `-32602` for any cursor of a list whose every `listed` fits one page:
+/// the server never issues one, so one it is given was made up or belongs
+/// to another server.
+pub(super) fn no_cursor(cursor: Option<&str>, listed: &str) -> Result<(), ErrorData> {
+    match cursor {
+        Some(cursor) => Err(ErrorData::invalid_params(
+            format!(
+                "unknown cursor: this server lists every {listed} in one page and issues no cursors"
+            ),
+            Some(json!({ "cursor": cursor })),
+        )),
+        None => Ok(()),
+    }
+}
 
 /// A `tools/list` answer before its revision's shape is put on it.
 pub(in crate::mcp) struct ToolsPage {

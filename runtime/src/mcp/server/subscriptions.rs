@@ -73,9 +73,8 @@ impl<P: CallPort> McpServer<P> {
             ));
         };
         if let Some(principal) = principal_of(&context.extensions) {
-            let needed: Vec<&str> = entry.scopes.iter().map(String::as_str).collect();
-            principal
-                .may_use(&entry.name, &needed)
+            entry
+                .permits(&principal)
                 .map_err(|e| crate::mcp::entries::answer::error(e, "uri", uri))?;
         }
         Ok(())
