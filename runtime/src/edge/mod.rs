@@ -12,6 +12,7 @@
 //! - [`chunk_text`]: a stream chunk as JSON text, for progress messages,
 //!   and [`msgpack_to_json`]: any MsgPack value as JSON, `bin` as base64.
 //! - [`Schema`]: the catalogue's generated MCP schema text, parsed once.
+//! - [`Entries`]: its resources and prompts, with how each is read or got.
 //! - [`drop_absent_nulls`]: a `null` a property's schema does not admit,
 //!   as providers' strict modes send for a property left out, read as absent.
 
@@ -54,6 +55,8 @@ for_json_doors! {
 }
 
 // What fewer doors use.
+#[cfg(feature = "mcp")]
+mod entries;
 #[cfg(any(feature = "web", all(feature = "client", feature = "hoot")))]
 pub(crate) use call::Outcome;
 #[cfg(any(feature = "mcp", feature = "web"))]
@@ -64,6 +67,8 @@ pub(crate) use call::job_handle;
 pub(crate) use chunk::Arguments;
 #[cfg(feature = "mcp")]
 pub(crate) use chunk::text as chunk_text;
+#[cfg(feature = "mcp")]
+pub(crate) use entries::{Completions, Entries, Entry, scopes_of};
 #[cfg(feature = "web")]
 pub(crate) use request::WithTag;
 #[cfg(feature = "mcp")]

@@ -8,7 +8,7 @@ use rmcp::ErrorData;
 use rmcp::model::{CompleteResult, GetPromptResult, ReadResourceResult};
 use serde_json::{Value as Json, json};
 
-use super::Entry;
+use crate::edge::Entry;
 use crate::entry::{Completion, EntryAnswer, PromptContent, PromptMessages, ResourceBody, Role};
 use crate::{ResponseEnvelope, ToolError, codes};
 
@@ -173,7 +173,7 @@ mod tests {
 
     #[test]
     fn contents_carry_the_uri_and_the_mime_type() {
-        let entries = super::super::McpEntries::parse(
+        let entries = crate::edge::Entries::parse(
             &json!({
                 "tools": [],
                 "resourceTemplates": [{

@@ -18,8 +18,9 @@ use tokio::sync::mpsc;
 use super::McpServer;
 use super::listing::{LIST_TTL_MS, no_cursor};
 use super::owner::principal_of;
+use crate::edge::{Completions, Entries, Entry, scopes_of};
 use crate::entry::{Completion, EntryKind};
-use crate::mcp::entries::{Completions, Entry, McpEntries, answer, scopes_of};
+use crate::mcp::entries::answer;
 use crate::mcp::talk_back::caller::McpCaller;
 use crate::mcp::talk_back::told::{Told, drain, tell};
 use crate::port::{CallOptions, CallPort};
@@ -63,7 +64,7 @@ fn page(
 
 impl<P: CallPort> McpServer<P> {
     /// The catalogue's resources and prompts, as the schema gives them.
-    pub(super) fn entries(&self) -> &McpEntries {
+    pub(super) fn entries(&self) -> &Entries {
         &self.shared.schema.entries
     }
 

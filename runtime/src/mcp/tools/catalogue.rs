@@ -34,7 +34,7 @@ pub(crate) struct McpSchema {
     /// the web routes).
     pub(crate) edge: std::sync::Arc<edge::Schema>,
     /// The resources and prompts, and how each is read or got.
-    pub(crate) entries: std::sync::Arc<crate::mcp::entries::McpEntries>,
+    pub(crate) entries: std::sync::Arc<crate::edge::Entries>,
 }
 
 impl McpSchema {
@@ -48,7 +48,7 @@ impl McpSchema {
             tools,
             errors,
             edge: std::sync::Arc::new(edge::Schema::parse(text)?),
-            entries: std::sync::Arc::new(crate::mcp::entries::McpEntries::parse(text)?),
+            entries: std::sync::Arc::new(crate::edge::Entries::parse(text)?),
         })
     }
 

@@ -1,7 +1,8 @@
-//! What the MCP schema says of resources and prompts, parsed once: the
-//! list entries as MCP gives them, each resource's URI template compiled,
-//! and how a URI's variables and a prompt's arguments (strings on MCP)
-//! become the typed arguments the handler decodes.
+//! What the catalogue's MCP schema says of resources and prompts, parsed
+//! once for every door that serves them: the list entries as MCP gives
+//! them, each resource's URI template compiled, and how a URI's variables
+//! and a prompt's arguments (strings on MCP) become the typed arguments
+//! the handler decodes.
 
 use std::collections::HashMap;
 
@@ -99,7 +100,7 @@ pub(crate) struct Found<'a> {
 
 /// The resources and prompts of a catalogue.
 #[derive(Debug, Default)]
-pub(crate) struct McpEntries {
+pub(crate) struct Entries {
     /// `resources/list`, `resources/templates/list` and `prompts/list`, as
     /// the schema gives them.
     pub(crate) resources: Vec<JsonObject>,
@@ -110,7 +111,7 @@ pub(crate) struct McpEntries {
     getters: HashMap<String, Entry>,
 }
 
-impl McpEntries {
+impl Entries {
     /// Reads the entries of a catalogue's MCP schema text.
     ///
     /// # Errors
@@ -166,7 +167,7 @@ impl McpEntries {
             };
             getters.insert(name.to_owned(), entry);
         }
-        Ok(McpEntries {
+        Ok(Entries {
             resources: listed.resources,
             templates: listed.resource_templates,
             prompts: listed.prompts,
@@ -361,7 +362,7 @@ mod tests {
 
     use super::*;
 
-    fn entries() -> McpEntries {
+    fn entries() -> Entries {
         let schema = json!({
             "tools": [],
             "resources": [{"uri": "cas://licence", "name": "licence", "mimeType": "text/markdown"}],
@@ -386,7 +387,7 @@ mod tests {
                 "completions": {"key": ["c_major", "a_minor"]}
             }}
         });
-        McpEntries::parse(&schema.to_string()).unwrap()
+        Entries::parse(&schema.to_string()).unwrap()
     }
 
     #[test]
@@ -433,7 +434,7 @@ mod tests {
         assert!(entries.subscribable("cas://licence").is_some());
         assert!(entries.subscribable("cas://listing/ab").is_none());
         assert!(entries.subscribable("cas://nothing").is_none());
-        let none = McpEntries::parse(r#"{"tools": []}"#).unwrap();
+        let none = Entries::parse(r#"{"tools": []}"#).unwrap();
         assert!(!none.has_resources() && !none.has_prompts() && !none.completes());
         assert!(!none.subscribes());
     }
