@@ -100,8 +100,24 @@ async function openApp({ tool, viewport = { width: 1280, height: 800 }, hostCont
 /** Every message with this method, from this side. */
 const sent = (log, from, method) => log.filter((m) => m.from === from && m.message.method === method);
 
-async function shoot(page, name) {
-  await page.screenshot({ path: new URL(`${name}.png`, shots).pathname, fullPage: true });
+/** Waits until the host's iframe has the height the view reported. */
+async function settle(page) {
+  const view = page.frames().find((f) => f !== page.mainFrame());
+  for (let i = 0; i < 100; i++) {
+    const content = await view.evaluate(() => new Promise((resolve) =>
+      requestAnimationFrame(() => requestAnimationFrame(() => resolve(Math.ceil(document.body.getBoundingClientRect().height))))));
+    const iframe = await page.evaluate(() => document.getElementById("view").getBoundingClientRect().height);
+    if (iframe === content) return;
+  }
+  assert.fail("the host's iframe never took the view's height");
+}
+
+/** A screenshot of the viewport, scrolled to show `target` (a locator). */
+async function shoot(page, name, target) {
+  await settle(page);
+  await page.mouse.move(0, 0);
+  if (target) await target.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: new URL(`${name}.png`, shots).pathname });
 }
 
 /** Whether the view and the host scroll sideways. */
@@ -239,7 +255,11 @@ describe("the MCP App page", () => {
     const name = frame.getByRole("textbox", { name: /^Name name optional$/ });
     assert.deepEqual([await name.getAttribute("minlength"), await name.getAttribute("maxlength")], ["1", "200"]);
     assert.match(await frame.locator('[data-field="name"] .hint').textContent(), /At most 200 characters\./);
-    assert.match(await frame.locator('[data-field="behavior"] .hint').textContent(), /Default: "play_content"/);
+    assert.match(await frame.locator('[data-field="behavior"] > .hint').textContent(), /Default: "play_content"/);
+    // Each value's meaning, from the enum's description, under the select.
+    const meaning = frame.locator(`#${await behavior.getAttribute("id")}-meaning`);
+    assert.equal(await meaning.textContent(), "play_content: Play the referenced artifact (MIDI or audio).");
+    assert.match(await behavior.getAttribute("aria-describedby"), /-meaning/);
 
     // Prefilled from the partial inputs, then the complete one.
     assert.equal(await length.inputValue(), "8");
@@ -260,6 +280,7 @@ describe("the MCP App page", () => {
     await length.fill("8.5");
     await frame.getByRole("textbox", { name: /^Content id/ }).fill("art_1");
     await behavior.selectOption("latent");
+    assert.match(await meaning.textContent(), /^latent: Hold a place for content still being generated/);
     await frame.getByRole("button", { name: "Call garden_create_region" }).click();
     await frame.locator(".tool-error").waitFor();
     assert.deepEqual(calls, [{ name: "garden_create_region", arguments: { start_beat: 4, length_beats: 8.5, content_id: "art_1", behavior: "latent" } }]);
@@ -275,7 +296,7 @@ describe("the MCP App page", () => {
     assert.deepEqual(await frame.locator("#result-view dt").allTextContents(),
       ["Behavior", "Content id", "Id", "Length beats", "Name", "Start beat"]);
     assert.deepEqual(await frame.locator("#result-view dd").allTextContents(), ["latent", "art_1", "reg_7", "8.5", "Intro", "4"]);
-    await shoot(page, "app-region-result-dark-1280");
+    await shoot(page, "app-region-result-dark-1280", frame.locator("#result"));
 
     // A theme change from the host.
     await page.evaluate(() => window.host.notify("ui/notifications/host-context-changed", { theme: "light" }));
@@ -316,13 +337,16 @@ describe("the MCP App page", () => {
     assert.equal(await width.inputValue(), "640");
     assert.equal(await scrollsSideways(page), false, "scrolls sideways at 390 px");
     await shoot(page, "app-ui-screenshot-390");
+    await shoot(page, "app-ui-region-390", region);
+
+    // The host sized its iframe from the view's size-changed (shoot waits for it).
 
     await frame.getByRole("button", { name: "Call ui" }).click();
     await frame.locator("#result-view img").waitFor();
     assert.deepEqual(calls.at(-1).arguments, { action: "screenshot", format: "webp", region: { x: 0, y: 0, width: 640, height: 480 } });
     assert.deepEqual(await frame.locator("#result-view dt").allTextContents(), ["Action", "Format", "Height", "Width"]);
     assert.equal(await scrollsSideways(page), false, "scrolls sideways at 390 px with a result");
-    await shoot(page, "app-ui-result-390");
+    await shoot(page, "app-ui-result-390", frame.locator("#result"));
 
     // Another action: its own fields, with its own required marks.
     await action.selectOption("click");
@@ -349,7 +373,7 @@ describe("the MCP App page", () => {
     assert.deepEqual(calls.at(-1).arguments, { action: "click", button: "right", modifiers: ["shift", "meta"], x: 10, y: 20 });
     await frame.locator("#result-view dd", { hasText: "click" }).waitFor();
     assert.equal(await scrollsSideways(page), false, "scrolls sideways at 390 px");
-    await shoot(page, "app-ui-click-390");
+    await shoot(page, "app-ui-click-390", frame.locator("#result"));
     assert.deepEqual(errors, []);
     await page.close();
   });
