@@ -120,6 +120,39 @@ async function shoot(page, name, target) {
   await page.screenshot({ path: new URL(`${name}.png`, shots).pathname });
 }
 
+/** How many of the view's visible texts were measured, and those whose
+ *  contrast with their background is under 4.5:1. */
+async function lowContrast(page) {
+  const view = page.frames().find((f) => f !== page.mainFrame());
+  return view.evaluate(() => {
+    const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+    const lum = ([r, g, b]) => {
+      const ch = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+      return 0.2126 * ch(r) + 0.7152 * ch(g) + 0.0722 * ch(b);
+    };
+    const background = (e) => {
+      for (; e; e = e.parentElement) {
+        const c = rgb(getComputedStyle(e).backgroundColor);
+        if (c.length === 3 || c[3] > 0) return c;
+      }
+      return [255, 255, 255];
+    };
+    const low = [];
+    let checked = 0;
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const e = n.parentElement;
+      if (!n.textContent.trim() || !e.checkVisibility() || e.closest("[hidden]")) continue;
+      const style = getComputedStyle(e);
+      const [l1, l2] = [lum(rgb(style.color)), lum(background(e))].sort((x, y) => y - x);
+      const ratio = (l1 + 0.05) / (l2 + 0.05);
+      checked++;
+      if (ratio < 4.5) low.push(`${n.textContent.trim().slice(0, 30)}: ${ratio.toFixed(2)}`);
+    }
+    return { checked, low };
+  });
+}
+
 /** Whether the view and the host scroll sideways. */
 async function scrollsSideways(page) {
   const frame = page.frames().find((f) => f !== page.mainFrame());
@@ -133,9 +166,12 @@ describe("the MCP App page", () => {
     const { page, frame, errors, calls, messages } = await openApp({
       tool: entry("add"),
       toolInput: { a: 2, b: 3 },
-      callTool: ({ arguments: { a, b } }) => {
+      callTool: async ({ arguments: { a, b } }) => {
         const sum = a + b;
-        if (Math.abs(sum) > 2 ** 63 - 1) return toolError("OVERFLOW", "the result does not fit in a signed 64-bit integer");
+        if (Math.abs(sum) > 2 ** 63 - 1) {
+          await new Promise((resolve) => setTimeout(resolve, 400));
+          return toolError("OVERFLOW", "the result does not fit in a signed 64-bit integer");
+        }
         return success({ result: sum });
       },
     });
@@ -201,7 +237,11 @@ describe("the MCP App page", () => {
     await a.fill("9000000000000000000");
     await b.fill("9000000000000000000");
     assert.deepEqual(JSON.parse(await frame.locator("#json").inputValue()), { a: 9e18, b: 9e18 });
-    await frame.getByRole("button", { name: "Call add" }).click();
+    // Enter in a field calls too; the page is busy until the answer.
+    await b.press("Enter");
+    assert.equal(await frame.locator("#status").textContent(), "Calling…");
+    assert.ok(await frame.getByRole("button", { name: "Call add" }).isDisabled());
+    assert.equal(await frame.locator("#form").getAttribute("aria-busy"), "true");
     const failure = frame.locator(".tool-error");
     await failure.waitFor();
     assert.equal(await failure.getAttribute("data-code"), "OVERFLOW");
@@ -212,7 +252,18 @@ describe("the MCP App page", () => {
     assert.deepEqual(sent(log, "view", "notifications/message").at(-1).message.params.data, {
       tool: "add", outcome: "error", code: "OVERFLOW",
     });
+    assert.ok(await frame.getByRole("button", { name: "Call add" }).isEnabled());
     await shoot(page, "app-add-error-1280");
+    const contrast = await lowContrast(page);
+    assert.ok(contrast.checked > 10, `${contrast.checked} texts measured`);
+    assert.deepEqual(contrast.low, []);
+
+    // The host's cancellation, its ping and its teardown request.
+    await page.evaluate(() => window.host.notify("ui/notifications/tool-cancelled", { reason: "user stopped it" }));
+    await frame.locator("#status", { hasText: "Cancelled: user stopped it." }).waitFor();
+    assert.deepEqual(await page.evaluate(() => window.host.request("ping", {})), { jsonrpc: "2.0", id: "host-1", result: {} });
+    assert.deepEqual(await page.evaluate(() => window.host.request("ui/resource-teardown", { reason: "closed" })),
+      { jsonrpc: "2.0", id: "host-2", result: {} });
 
     // The view reported its size.
     const sizes = sent(log, "view", "ui/notifications/size-changed").map((m) => m.message.params);
@@ -276,6 +327,9 @@ describe("the MCP App page", () => {
     assert.equal(await view.evaluate(() => document.activeElement.name), "content_id");
     assert.equal(await frame.locator("#status").textContent(), "2 fields need attention.");
     await shoot(page, "app-region-invalid-dark-1280");
+    const contrast = await lowContrast(page);
+    assert.ok(contrast.checked > 10, `${contrast.checked} texts measured`);
+    assert.deepEqual(contrast.low, []);
 
     await length.fill("8.5");
     await frame.getByRole("textbox", { name: /^Content id/ }).fill("art_1");
