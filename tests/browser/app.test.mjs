@@ -455,9 +455,13 @@ describe("the MCP App page", () => {
     const filters = frame.locator('[data-field="filters"] textarea.json');
     assert.deepEqual(JSON.parse(await filters.inputValue()), { lang: "en" });
     const kind = frame.getByRole("combobox", { name: /^Source: kind$/ });
-    assert.deepEqual(await kind.locator("option").allTextContents(), ["corpus", "url"]);
+    assert.deepEqual(await kind.locator("option").allTextContents(), ["(not set)", "corpus", "url"]);
+    assert.match(await frame.locator('[data-field="source"] legend').textContent(), /^Source source optional$/);
     assert.equal(await kind.locator("option:checked").textContent(), "url");
     assert.equal(await frame.getByRole("textbox", { name: /^Url url required$/ }).inputValue(), "https://example.org");
+    // Unset, it is left out; another variant brings its own fields.
+    await kind.selectOption("(not set)");
+    assert.equal(JSON.parse(await frame.locator("#json").inputValue()).source, undefined);
     await kind.selectOption("corpus");
     await frame.getByRole("textbox", { name: /^Name name required$/ }).fill("docs");
     await frame.getByRole("button", { name: "Call rag_search" }).click();
