@@ -203,6 +203,17 @@ describe("the MCP App page", () => {
     assert.match(await frame.locator('[data-field="a"] .hint').textContent(), /Left operand\. Whole number\./);
     assert.equal(await frame.locator("h1").textContent(), "Addadd");
 
+    // Every control is reached by keyboard, in order.
+    const view = page.frames().find((f) => f !== page.mainFrame());
+    await view.evaluate(() => document.activeElement?.blur());
+    await a.focus();
+    const stops = [];
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press("Tab");
+      stops.push(await view.evaluate(() => document.activeElement.name || document.activeElement.id || document.activeElement.tagName));
+    }
+    assert.deepEqual(stops, ["b", "SUMMARY", "submit"]);
+
     // Prefilled from tool-input, and mirrored in the JSON view.
     assert.equal(await a.inputValue(), "2");
     assert.equal(await b.inputValue(), "3");
@@ -360,7 +371,7 @@ describe("the MCP App page", () => {
     await page.close();
   });
 
-  it("ui (an action tool) at 390 px: the action picks the fields, a nested object, enum lists, the JSON view drives the form", async () => {
+  it("ui (an action tool) at 390 and 360 px: the action picks the fields, a nested object, enum lists, the JSON view drives the form", async () => {
     const { page, frame, errors, calls } = await openApp({
       tool: entry("ui"),
       viewport: { width: 390, height: 844 },
@@ -413,6 +424,14 @@ describe("the MCP App page", () => {
     const duration = frame.getByRole("spinbutton", { name: /^Duration seconds/ });
     assert.deepEqual([await duration.getAttribute("min"), await duration.getAttribute("max")], ["1", "3600"]);
 
+    // A field the action requires is checked before calling.
+    await action.selectOption("click");
+    await frame.getByRole("spinbutton", { name: /^Y y required$/ }).fill("5");
+    const callsBefore = calls.length;
+    await frame.getByRole("button", { name: "Call ui" }).click();
+    assert.equal(await frame.locator('#fields > [data-field="x"] > .error-text').textContent(), "Required.");
+    assert.equal(calls.length, callsBefore);
+
     // Editing the JSON view sets the form.
     await frame.locator("#json-panel summary").click();
     await frame.locator("#json").fill(JSON.stringify({ action: "click", x: 10, y: 20, button: "right", modifiers: ["shift", "meta"] }));
@@ -428,6 +447,9 @@ describe("the MCP App page", () => {
     await frame.locator("#result-view dd", { hasText: "click" }).waitFor();
     assert.equal(await scrollsSideways(page), false, "scrolls sideways at 390 px");
     await shoot(page, "app-ui-click-390", frame.locator("#result"));
+    await page.setViewportSize({ width: 360, height: 740 });
+    await settle(page);
+    assert.equal(await scrollsSideways(page), false, "scrolls sideways at 360 px");
     assert.deepEqual(errors, []);
     await page.close();
   });
