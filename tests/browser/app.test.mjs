@@ -454,6 +454,52 @@ describe("the MCP App page", () => {
     await page.close();
   });
 
+  it("musicgen_generate (async_long): optional booleans, a list of strings, a job handle and its result through job_status", async () => {
+    const result = { artifact_id: "art_9", content_hash: "ab".repeat(32), duration_seconds: 12.5, format: "wav", sample_rate: 32000 };
+    const { page, frame, errors, calls } = await openApp({
+      tool: entry("musicgen_generate", "async_long"),
+      toolInput: {},
+      callTool: ({ name, arguments: args }) => {
+        if (name === "job_status") {
+          return success({ job_id: args.job_id, tool_name: "musicgen_generate", state: "complete", created_at: 1, completed_at: 2, result });
+        }
+        const handle = { job_id: "job_8f2k1c", tool: name, expected_timing: "async_long" };
+        return { content: [{ type: "text", text: "Started job_8f2k1c: wait with job_poll" }], structuredContent: handle };
+      },
+    });
+    assert.equal(await frame.locator("#timing").textContent(), "Timing: async_long (starts a job and answers with its ID).");
+    const sample = frame.getByRole("combobox", { name: /^Do sample do_sample optional$/ });
+    assert.deepEqual(await sample.locator("option").allTextContents(), ["(default: true)", "true", "false"]);
+    await sample.selectOption("false");
+
+    // A list: items added and removed.
+    const tags = frame.getByRole("group", { name: /^Tags tags optional$/ });
+    await tags.getByRole("button", { name: "Add item" }).click();
+    await tags.getByRole("textbox").last().fill("lofi");
+    await tags.getByRole("button", { name: "Add item" }).click();
+    await tags.getByRole("textbox").last().fill("rain");
+    await tags.getByRole("button", { name: /^Remove/ }).first().click();
+    await frame.getByRole("textbox", { name: /^Prompt/ }).fill("warm rhodes");
+    await frame.getByRole("spinbutton", { name: /^Duration seconds/ }).fill("12.5");
+    await frame.getByRole("button", { name: "Call musicgen_generate" }).click();
+    await frame.getByRole("button", { name: "Check the job" }).waitFor();
+    assert.deepEqual(calls.at(-1), {
+      name: "musicgen_generate",
+      arguments: { do_sample: false, duration_seconds: 12.5, prompt: "warm rhodes", tags: ["rain"] },
+    });
+    assert.match(await frame.locator("#result-view").textContent(), /Started job job_8f2k1c \(async_long\)/);
+
+    // The job's result, read through the host with job_status.
+    await frame.getByRole("button", { name: "Check the job" }).click();
+    await frame.locator("#result-view .success-mark").waitFor();
+    assert.deepEqual(calls.at(-1), { name: "job_status", arguments: { job_id: "job_8f2k1c" } });
+    const labels = await frame.locator("#result-view > .job dl").last().locator("dt").allTextContents();
+    assert.deepEqual(labels, ["Artifact id", "Content hash", "Duration seconds", "Format", "Sample rate"]);
+    await shoot(page, "app-job-1280", frame.locator("#result"));
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   it("falls back to a JSON box for a map, builds a tagged oneOf, and reads a JSON-RPC error", async () => {
     // No catalogue tool takes a tagged enum as input yet: this entry is
     // rag_search's with one added property of that shape.
