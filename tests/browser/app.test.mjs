@@ -317,7 +317,7 @@ describe("the MCP App page", () => {
     const name = frame.getByRole("textbox", { name: /^Name name optional$/ });
     assert.deepEqual([await name.getAttribute("minlength"), await name.getAttribute("maxlength")], ["1", "200"]);
     assert.match(await frame.locator('[data-field="name"] .hint').textContent(), /At most 200 characters\./);
-    assert.match(await frame.locator('[data-field="behavior"] > .hint').textContent(), /Default: "play_content"/);
+    assert.match(await frame.locator('[data-field="behavior"] > .hint').first().textContent(), /Default: "play_content"/);
     // Each value's meaning, from the enum's description, under the select.
     const meaning = frame.locator(`#${await behavior.getAttribute("id")}-meaning`);
     assert.equal(await meaning.textContent(), "play_content: Play the referenced artifact (MIDI or audio).");
