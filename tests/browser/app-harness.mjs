@@ -55,7 +55,7 @@ export const toolError = (code, message, details) => ({
 });
 
 /** The host page with the app of one tool loaded and initialized. */
-export async function openApp(browser, { tool, viewport = { width: 1280, height: 800 }, hostContext, toolInputPartial, toolInput, callTool }) {
+export async function openApp(browser, { tool, viewport = { width: 1280, height: 800 }, hostContext, hostCapabilities, toolInputPartial, toolInput, toolResult, callTool }) {
   const page = await browser.newPage({ viewport });
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
@@ -71,8 +71,10 @@ export async function openApp(browser, { tool, viewport = { width: 1280, height:
   await page.evaluate((config) => window.host.start(config), {
     html: fill(tool),
     hostContext: { theme: "light", displayMode: "inline", platform: "web", containerDimensions: { maxHeight: 6000 }, ...hostContext },
+    hostCapabilities,
     toolInputPartial,
     toolInput,
+    toolResult,
   });
   await page.waitForFunction(() => window.host.initialized);
   const frame = page.frameLocator("#view");

@@ -368,6 +368,24 @@ describe("the MCP App page", () => {
     await page.close();
   });
 
+  it("in a host that proxies no tools: no call, no log, the host's result still shown", async () => {
+    const { page, frame, errors, messages } = await openApp({
+      tool: entry("multiply"),
+      hostCapabilities: {},
+      toolInput: { a: 6, b: 7 },
+      toolResult: success({ result: 42 }),
+    });
+    await frame.locator(".success-mark").waitFor();
+    assert.deepEqual(await frame.locator("#result-view dd").allTextContents(), ["42"]);
+    assert.ok(await frame.getByRole("button", { name: "Call multiply" }).isDisabled());
+    assert.match(await frame.locator("#host-note").textContent(), /does not take calls/);
+    const log = await messages();
+    assert.deepEqual(log.filter((m) => m.from === "view").map((m) => m.message.method),
+      ["ui/initialize", "ui/notifications/initialized", ...sent(log, "view", "ui/notifications/size-changed").map(() => "ui/notifications/size-changed")]);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   it("falls back to a JSON box for a map, builds a tagged oneOf, and reads a JSON-RPC error", async () => {
     // No catalogue tool takes a tagged enum as input yet: this entry is
     // rag_search's with one added property of that shape.
