@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 const repo = new URL("../../", import.meta.url);
 const appHtml = readFileSync(new URL("codegen/src/lang/app/app.html", repo), "utf8");
 const hostUrl = new URL("./app-host.html", import.meta.url).href;
-const tools = JSON.parse(readFileSync(new URL("generated/schemas/tools.json", repo), "utf8"));
+export const tools = JSON.parse(readFileSync(new URL("generated/schemas/tools.json", repo), "utf8"));
 const shots = new URL("./screenshots/", import.meta.url);
 mkdirSync(shots, { recursive: true });
 

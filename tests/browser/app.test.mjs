@@ -12,7 +12,7 @@ import { after, before, describe, it } from "node:test";
 import { chromium } from "playwright-core";
 
 import {
-  entry, lowContrast, openApp as openIn, scrollsSideways, sent, settle, shoot, success, toolError,
+  entry, fill, lowContrast, openApp as openIn, scrollsSideways, sent, settle, shoot, success, toolError, tools,
 } from "./app-harness.mjs";
 
 let browser;
@@ -364,6 +364,30 @@ describe("the MCP App page", () => {
     const labels = await frame.locator("#result-view > .job dl").last().locator("dt").allTextContents();
     assert.deepEqual(labels, ["Artifact id", "Content hash", "Duration seconds", "Format", "Sample rate"]);
     await shoot(page, "app-job-1280", frame.locator("#result"));
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it("builds a form for every tool of the catalogue, at 360 px, without errors", async () => {
+    const { page, errors } = await openApp({ tool: entry("ping"), viewport: { width: 360, height: 740 }, toolInput: {} });
+    for (const { name } of tools) {
+      await page.evaluate((html) => window.host.start({ html, hostContext: { theme: "light" }, toolInput: {} }), fill(entry(name)));
+      await page.waitForFunction(() => window.host.messages.some((m) => m.message.method === "ui/notifications/tool-input"));
+      const view = page.frames().find((f) => f !== page.mainFrame());
+      const state = await view.evaluate(() => ({
+        title: document.querySelector("h1 code")?.textContent,
+        fields: document.querySelectorAll("#fields > .field").length,
+        empty: Boolean(document.querySelector("#fields > p.muted")),
+        json: document.getElementById("json").value,
+        unlabelled: [...document.querySelectorAll("input:not([type=hidden]), select, textarea")]
+          .filter((e) => !e.labels?.length && !e.getAttribute("aria-label")).map((e) => e.name || e.id),
+      }));
+      assert.equal(state.title, name);
+      assert.ok(state.fields > 0 || state.empty, `${name}: no fields`);
+      assert.deepEqual(JSON.parse(state.json), {}, `${name}: arguments before any input`);
+      assert.deepEqual(state.unlabelled, [], `${name}: controls without a label`);
+      assert.equal(await scrollsSideways(page), false, `${name} scrolls sideways at 360 px`);
+    }
     assert.deepEqual(errors, []);
     await page.close();
   });
