@@ -8,7 +8,14 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 
 const repo = new URL("../../", import.meta.url);
-const appHtml = readFileSync(new URL("codegen/src/lang/app/app.html", repo), "utf8");
+const appDir = new URL("codegen/src/lang/app/", repo);
+const part = (name) => readFileSync(new URL(name, appDir), "utf8");
+// The page as the generator writes it: its script's three parts in order
+// where app.html marks them.
+const appHtml = part("app.html").replace(
+  "__TOOLWRIGHT_SCRIPT__",
+  () => ["form.js", "result.js", "host.js"].map(part).join("\n"),
+);
 const hostUrl = new URL("./app-host.html", import.meta.url).href;
 export const tools = JSON.parse(readFileSync(new URL("generated/schemas/tools.json", repo), "utf8"));
 const shots = new URL("./screenshots/", import.meta.url);
