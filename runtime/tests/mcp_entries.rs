@@ -329,6 +329,37 @@ async fn the_capabilities_and_lists_come_from_the_catalogue() {
     assert_eq!((code, data), (-32602, json!({"cursor": "made-up"})));
 }
 
+/// Whether `client`'s server declared `resources.subscribe`.
+fn offers_subscriptions<H: rmcp::ClientHandler>(client: &RunningService<RoleClient, H>) -> bool {
+    let capabilities = serde_json::to_value(&client.peer_info().unwrap().capabilities).unwrap();
+    capabilities["resources"]["subscribe"] == true
+}
+
+#[allow(deprecated)] // `resources/subscribe`, which 2025-11-25 clients send
+#[tokio::test]
+async fn subscriptions_are_offered_only_where_updates_can_be_heard() {
+    // A dispatcher with no update channel connected, and a gateway that
+    // follows no IOPub, would accept subscriptions and never keep them.
+    let (_worker, through_gateway) = gateway().await;
+    for client in [in_process().await, through_gateway] {
+        assert!(!offers_subscriptions(&client));
+        let error = client
+            .subscribe(SubscribeRequestParams::new("cas://listing/a"))
+            .await
+            .unwrap_err();
+        assert_eq!(
+            refusal(error).0,
+            -32601,
+            "as for a server with no such resource"
+        );
+        // The resources themselves are still read.
+        assert!(read(&client, "cas://licence").await.is_ok());
+    }
+    let dispatcher = Dispatcher::new(Store).with_resource_updates(ResourceUpdates::new());
+    let connected = piped(McpServer::new(dispatcher).expect("the schema parses")).await;
+    assert!(offers_subscriptions(&connected));
+}
+
 #[tokio::test]
 async fn resources_prompts_and_completions_are_answered_in_process() {
     reads_gets_and_completes(&in_process().await).await;
@@ -439,6 +470,7 @@ async fn a_worker_s_updates_reach_a_gateway_session_over_iopub() {
     .expect("the gateway connects");
     assert!(client.ready(SOON).await, "the worker answers");
     let (session, mut heard) = watching(McpServer::new(client).expect("the schema parses")).await;
+    assert!(offers_subscriptions(&session));
     session
         .subscribe(SubscribeRequestParams::new("cas://listing/a"))
         .await

@@ -71,9 +71,9 @@ struct Inner<S: Service> {
     config: DispatcherConfig,
     jobs: JobStore<ResponseOf<S>>,
     events: ToolEvents,
-    /// Where the service says its resources changed; replaced by
-    /// [`Dispatcher::with_resource_updates`].
-    updates: std::sync::RwLock<crate::entry::ResourceUpdates>,
+    /// Where the service says its resources changed, once
+    /// [`Dispatcher::with_resource_updates`] connected it.
+    updates: std::sync::RwLock<Option<crate::entry::ResourceUpdates>>,
 }
 
 impl<S: Service> Clone for Dispatcher<S> {
@@ -178,23 +178,29 @@ impl<S: Service> Dispatcher<S> {
     /// let dispatcher = Dispatcher::new(garden).with_resource_updates(updates);
     /// ```
     ///
-    /// Call it before the doors serve the dispatcher: one that subscribed
-    /// earlier keeps the channel it found.
+    /// Call it before the doors serve the dispatcher: a door asks once,
+    /// when it starts, whether there are updates to hear. Without it the
+    /// dispatcher hears none, and MCP offers no subscriptions (the
+    /// `resources.subscribe` capability is left out) even for resources
+    /// declared `@subscribable`.
     #[must_use]
     pub fn with_resource_updates(self, updates: crate::entry::ResourceUpdates) -> Self {
         match self.inner.updates.write() {
-            Ok(mut slot) => *slot = updates,
-            Err(poisoned) => *poisoned.into_inner() = updates,
+            Ok(mut slot) => *slot = Some(updates),
+            Err(poisoned) => *poisoned.into_inner() = Some(updates),
         }
         self
     }
 
-    /// Receives every update of its resources from now on.
-    pub fn resource_updates(&self) -> broadcast::Receiver<std::sync::Arc<str>> {
-        match self.inner.updates.read() {
-            Ok(updates) => updates.subscribe(),
-            Err(poisoned) => poisoned.into_inner().subscribe(),
-        }
+    /// Receives every update of its resources from now on; `None` when
+    /// [`with_resource_updates`](Self::with_resource_updates) connected no
+    /// channel, so none will come.
+    pub fn resource_updates(&self) -> Option<broadcast::Receiver<std::sync::Arc<str>>> {
+        let slot = match self.inner.updates.read() {
+            Ok(slot) => slot,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        slot.as_ref().map(crate::entry::ResourceUpdates::subscribe)
     }
 
     /// Cancels every running job, refuses new ones, and waits (at most the

@@ -80,7 +80,7 @@ impl<S: Service> CallPort for Dispatcher<S> {
         Dispatcher::subscribe(self)
     }
 
-    fn resource_updates(&self) -> broadcast::Receiver<std::sync::Arc<str>> {
+    fn resource_updates(&self) -> Option<broadcast::Receiver<std::sync::Arc<str>>> {
         Dispatcher::resource_updates(self)
     }
 

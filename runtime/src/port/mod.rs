@@ -138,7 +138,9 @@ pub trait CallPort: Clone + Send + Sync + 'static {
     /// URI of each resource that changed): what the service says on its
     /// [`ResourceUpdates`](crate::entry::ResourceUpdates), here or on a
     /// backend's IOPub. A receiver that falls behind loses the oldest.
-    fn resource_updates(&self) -> broadcast::Receiver<std::sync::Arc<str>>;
+    /// `None` when this port can hear no update (no channel connected, no
+    /// IOPub followed): doors then offer no subscriptions.
+    fn resource_updates(&self) -> Option<broadcast::Receiver<std::sync::Arc<str>>>;
 
     /// The hub every call is reported to, for frontends that show
     /// executions live; its [`source`](ToolEvents::source) says where the

@@ -572,12 +572,18 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--gateway") {
         args.remove(0);
+        // Updates cross from the backend's IOPub, as in a deployment.
         let backend = Server::serve(
-            Dispatcher::new(Conformance),
-            ServerConfig::new("tcp://127.0.0.1:0"),
+            dispatcher(),
+            ServerConfig::new("tcp://127.0.0.1:0").iopub("tcp://127.0.0.1:0"),
         )?;
-        let client =
-            Client::<ToolCatalogue>::connect(&[backend.endpoint()], ClientConfig::default())?;
+        let iopub = backend
+            .iopub_endpoint()
+            .ok_or("the HOOT01 backend publishes no IOPub")?;
+        let client = Client::<ToolCatalogue>::connect(
+            &[backend.endpoint()],
+            ClientConfig::default().iopub(iopub),
+        )?;
         if !client.ready(Duration::from_secs(5)).await {
             return Err("the HOOT01 backend does not answer".into());
         }
@@ -585,9 +591,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .named("toolwright-conformance-gateway", env!("CARGO_PKG_VERSION"));
         return serve(server, args.first().map(String::as_str)).await;
     }
-    let server = McpServer::new(Dispatcher::new(Conformance))?
-        .named("toolwright-conformance", env!("CARGO_PKG_VERSION"));
+    let server =
+        McpServer::new(dispatcher())?.named("toolwright-conformance", env!("CARGO_PKG_VERSION"));
     serve(server, args.first().map(String::as_str)).await
+}
+
+/// The fixture's dispatcher, its update channel connected so its
+/// `@subscribable` resource can be subscribed to (it never changes, so
+/// nothing is ever said on it).
+fn dispatcher() -> Dispatcher<Conformance> {
+    Dispatcher::new(Conformance).with_resource_updates(toolwright::entry::ResourceUpdates::new())
 }
 
 /// Serves `server` on stdio (`--stdio`) or Streamable HTTP at `arg`.

@@ -195,6 +195,11 @@ impl ClientConfig {
         self.iopub.push(endpoint.into());
         self
     }
+
+    /// Whether it follows any backend's IOPub, where resource updates come.
+    pub(crate) fn follows_iopub(&self) -> bool {
+        !self.iopub.is_empty()
+    }
 }
 
 /// A HOOT01 client to one or more backends serving catalogue `C`. Cheap to

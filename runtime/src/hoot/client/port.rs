@@ -237,10 +237,14 @@ where
         self.inner.events.subscribe()
     }
 
-    /// The updates the backends publish on their IOPub (with
-    /// [`ClientConfig::iopub`](super::ClientConfig::iopub); none without).
-    fn resource_updates(&self) -> broadcast::Receiver<std::sync::Arc<str>> {
-        self.inner.updates.subscribe()
+    /// The updates the backends publish on their IOPub; `None` without
+    /// [`ClientConfig::iopub`](super::ClientConfig::iopub), which follows
+    /// none.
+    fn resource_updates(&self) -> Option<broadcast::Receiver<std::sync::Arc<str>>> {
+        self.inner
+            .config
+            .follows_iopub()
+            .then(|| self.inner.updates.subscribe())
     }
 
     fn events(&self) -> &ToolEvents {

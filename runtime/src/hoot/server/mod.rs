@@ -279,10 +279,9 @@ impl Server {
         });
         if shared.publishing {
             runtime.spawn(calls::publish_jobs(port.subscribe(), shared.clone()));
-            runtime.spawn(calls::publish_updates(
-                port.resource_updates(),
-                shared.clone(),
-            ));
+            if let Some(updates) = port.resource_updates() {
+                runtime.spawn(calls::publish_updates(updates, shared.clone()));
+            }
         }
         let thread = socket::Thread {
             _context: context,

@@ -179,7 +179,7 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         // A server with something to listen for accepts every listen
         // stream, with what of the request it can honour (maybe nothing);
         // one without answers `-32601`.
-        let listenable = self.shared.discovery.is_some() || self.entries().subscribes();
+        let listenable = self.shared.discovery.is_some() || self.offers_subscriptions();
         listenable.then_some(accepted)
     }
 
@@ -199,10 +199,11 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
             .filter(|uri| self.may_follow(uri, context).is_ok())
             .cloned()
             .collect();
-        if uris.is_empty() {
-            subscription.cancelled().await;
-        } else {
-            let mut updates = self.port().resource_updates();
+        // `followable` accepted no URI when the port hears no update.
+        let updates = (!uris.is_empty())
+            .then(|| self.port().resource_updates())
+            .flatten();
+        if let Some(mut updates) = updates {
             loop {
                 tokio::select! {
                     () = subscription.cancelled() => break,
@@ -220,6 +221,8 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
                     },
                 }
             }
+        } else {
+            subscription.cancelled().await;
         }
         if lists {
             self.listeners().close(&sink);
@@ -311,7 +314,7 @@ impl<P: CallPort> McpServer<P> {
         let entries = self.entries();
         if entries.has_resources() {
             let mut resources = rmcp::model::ResourcesCapability::default();
-            resources.subscribe = entries.subscribes().then_some(true);
+            resources.subscribe = self.offers_subscriptions().then_some(true);
             capabilities.resources = Some(resources);
         }
         if entries.has_prompts() {

@@ -48,9 +48,18 @@ impl Subscriptions {
 }
 
 impl<P: CallPort> McpServer<P> {
+    /// Whether this server offers subscriptions: the catalogue has
+    /// `@subscribable` resources and the port hears their updates.
+    pub(super) fn offers_subscriptions(&self) -> bool {
+        self.entries().subscribes() && self.port().resource_updates().is_some()
+    }
+
     /// The URIs of `requested` a 2026-07-28 listener may follow: those of
-    /// subscribable resources.
+    /// subscribable resources, when the server offers subscriptions.
     pub(super) fn followable(&self, requested: Option<&Vec<String>>) -> Vec<String> {
+        if !self.offers_subscriptions() {
+            return Vec::new();
+        }
         requested
             .into_iter()
             .flatten()
@@ -86,15 +95,20 @@ impl<P: CallPort> McpServer<P> {
         request: SubscribeRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        if !self.entries().subscribes() {
+        let Some(updates) = self
+            .entries()
+            .subscribes()
+            .then(|| self.port().resource_updates())
+            .flatten()
+        else {
             return Err(not_found("resources/subscribe"));
-        }
+        };
         self.may_follow(&request.uri, context)?;
         let subscriptions = &self.session.subscriptions;
         subscriptions.uris().insert(request.uri);
         if !subscriptions.forwarding.swap(true, Ordering::AcqRel) {
             tokio::spawn(forward(
-                self.port().resource_updates(),
+                updates,
                 Arc::downgrade(subscriptions),
                 context.peer.clone(),
             ));
@@ -108,7 +122,7 @@ impl<P: CallPort> McpServer<P> {
         &self,
         request: &UnsubscribeRequestParams,
     ) -> Result<(), ErrorData> {
-        if !self.entries().subscribes() {
+        if !self.offers_subscriptions() {
             return Err(not_found("resources/unsubscribe"));
         }
         self.session.subscriptions.uris().remove(&request.uri);
