@@ -24,13 +24,9 @@ use crate::http::{Access, HttpConfig};
 use crate::jobs::Owner;
 use crate::port::CallPort;
 
-/// What every route shares.
-/// The options of every call made through these routes. They act for
-/// one principal, the holder of the server's token: the jobs they start
-/// belong to it, apart from every MCP session's.
 /// The options of a call made through the web routes: for its principal,
 /// when the server authenticates callers; else for the one owner every
-/// web caller shares.
+/// web caller shares, apart from every MCP session's.
 fn call_options(principal: Option<Arc<crate::Principal>>) -> crate::port::CallOptions {
     let options = crate::port::CallOptions::default();
     match principal {
@@ -39,6 +35,7 @@ fn call_options(principal: Option<Arc<crate::Principal>>) -> crate::port::CallOp
     }
 }
 
+/// What every route shares.
 pub(crate) struct Web<P> {
     /// The stage every call goes through, shared with MCP.
     pub(crate) edge: Edge<P>,

@@ -75,16 +75,12 @@ fn body(entry: &Entry, contents: ResourceContents) -> Response {
         ResourceBody::Text(text) => (format!("{mime}; charset=utf-8"), text.into_bytes()),
         ResourceBody::Blob(bytes) => (mime.to_owned(), bytes.0),
     };
-    let cache = entry.cache.as_ref().map_or_else(
-        || "no-cache".to_owned(),
-        |cache| format!("max-age={}, {}", cache.ttl_ms / 1000, cache.scope),
-    );
     let mut response = (StatusCode::OK, bytes).into_response();
     let head = response.headers_mut();
     let content_type = HeaderValue::from_str(&mime)
         .unwrap_or_else(|_| HeaderValue::from_static("application/octet-stream"));
     head.insert(header::CONTENT_TYPE, content_type);
-    if let Ok(cache) = HeaderValue::from_str(&cache) {
+    if let Ok(cache) = HeaderValue::from_str(&cache_control(entry)) {
         head.insert(header::CACHE_CONTROL, cache);
     }
     // A handler chooses the MIME type: an HTML or SVG resource must not
@@ -98,6 +94,16 @@ fn body(entry: &Entry, contents: ResourceContents) -> Response {
         HeaderValue::from_static("default-src 'none'; sandbox"),
     );
     response
+}
+
+/// `Cache-Control` as the resource's `@cache(ttl_ms, scope)` says:
+/// `max-age` in whole seconds, `public` or `private`; `no-cache` without
+/// it.
+fn cache_control(entry: &Entry) -> String {
+    entry.cache.as_ref().map_or_else(
+        || "no-cache".to_owned(),
+        |cache| format!("max-age={}, {}", cache.ttl_ms / 1000, cache.scope),
+    )
 }
 
 /// The first value of `key` in a query string, percent-decoded (`+` is a
@@ -119,6 +125,32 @@ pub(super) fn query_value(query: &str, key: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::edge::Entries;
+
+    #[test]
+    fn the_cache_header_is_the_resources_cache() {
+        let entries = Entries::parse(
+            &json!({
+                "tools": [],
+                "resources": [{"uri": "cas://index", "name": "index"}],
+                "resourceTemplates": [{"uriTemplate": "cas://objects/{hash}", "name": "object"}],
+                "readers": {
+                    "index": {"inputSchema": {"type": "object"}, "contents": "json",
+                              "cache": {"ttlMs": 5000, "cacheScope": "private"}},
+                    "object": {"inputSchema": {"type": "object"}, "contents": "bytes",
+                               "cache": {"ttlMs": 86_400_000, "cacheScope": "public"}}
+                }
+            })
+            .to_string(),
+        )
+        .unwrap();
+        let cache = |uri: &str| entries.resource(uri).map(|f| cache_control(f.entry)).ok();
+        assert_eq!(cache("cas://index").as_deref(), Some("max-age=5, private"));
+        assert_eq!(
+            cache("cas://objects/ab").as_deref(),
+            Some("max-age=86400, public")
+        );
+    }
 
     #[test]
     fn a_query_value_is_percent_decoded() {
