@@ -74,9 +74,9 @@ describe("the static page", () => {
   it("lists every tool, with an anchor each", async () => {
     const { page, errors } = await open(url);
     const names = await toolNames(page, false);
-    const articles = await page.$$eval("article", (all) => all.map((a) => a.id));
+    const articles = await page.$$eval("#tools article", (all) => all.map((a) => a.id));
     assert.deepEqual(articles.sort(), names.map((n) => `tool-${n}`).sort());
-    assert.equal(await page.$$eval("#toc a", (all) => all.length), names.length);
+    assert.equal(await page.$$eval("#toc li[data-tool] a", (all) => all.length), names.length);
     assert.equal(await page.locator("form.try").count(), 0, "no try-it without a server");
     await shoot(page, "static-all");
     assert.deepEqual(errors, []);
@@ -96,6 +96,15 @@ describe("the static page", () => {
     const categories = await page.$$eval(".category", (all) => all.filter((g) => !g.hidden).map((g) => g.dataset.category));
     assert.deepEqual(categories, ["math"]);
     await shoot(page, "static-category");
+    await page.close();
+  });
+
+  it("lists the resources and prompts in their own sections", async () => {
+    const { page } = await open(url);
+    const object = page.locator("#resources #resource-cas_object");
+    assert.equal(await object.locator("code.uri").textContent(), "cas://objects/{hash}");
+    assert.ok((await object.locator(".completions").textContent()).includes("hash"));
+    assert.ok((await page.locator("#prompts article").count()) > 0);
     await page.close();
   });
 
@@ -125,7 +134,7 @@ describe("the served page", () => {
   it("lists every tool the server offers", async () => {
     const { page, errors } = await open(`${base}/`);
     const names = await toolNames(page, true);
-    assert.equal(await page.locator("article").count(), names.length);
+    assert.equal(await page.locator("#tools article").count(), names.length);
     assert.equal(await page.locator("form.try").count(), names.length);
     await shoot(page, "served-all");
     assert.deepEqual(errors, []);

@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import {
+  PROMPTS,
+  RESOURCES,
   TOOLS,
   ToolCallError,
   ToolClient,
@@ -47,6 +49,21 @@ describe("the tool document", () => {
     assert.equal(add.errorSchema?.oneOf?.length, 1);
     assert.ok(document.etag !== undefined);
     assert.equal(await fetchTools(base, { etag: document.etag }), undefined);
+  });
+
+  it("lists the resources and prompts of the generated registry, with their input schemas", async () => {
+    const document = await fetchTools(base);
+    assert.ok(document !== undefined);
+    const bare = (entry: object): unknown => {
+      const copy = JSON.parse(JSON.stringify(entry)) as Record<string, unknown>;
+      delete copy["inputSchema"];
+      return copy;
+    };
+    assert.deepEqual(document.resources.map(bare), JSON.parse(JSON.stringify(RESOURCES)));
+    assert.deepEqual(document.prompts.map(bare), JSON.parse(JSON.stringify(PROMPTS)));
+    const object = document.resources.find((r) => r.name === "cas_object");
+    assert.equal(object?.uri, "cas://objects/{hash}");
+    assert.deepEqual(object?.completions, [{ argument: "hash", by: "handler" }]);
   });
 });
 

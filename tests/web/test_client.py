@@ -6,9 +6,15 @@ import asyncio
 import json
 import os
 
+import httpx
 import pytest
 from toolwright_catalogue import models, registry, tools
-from toolwright_catalogue.metadata import ToolCompleteEvent, ToolStartEvent
+from toolwright_catalogue.metadata import (
+    PromptMetadata,
+    ResourceMetadata,
+    ToolCompleteEvent,
+    ToolStartEvent,
+)
 from toolwright_catalogue.web import AsyncToolClient, ServerError, ToolCallError
 
 BASE = os.environ["TOOLWRIGHT_WEB_URL"]
@@ -40,6 +46,24 @@ def test_the_document_is_the_generated_registry() -> None:
             assert tool.input_schema is not None
             assert tool.model_copy(update={"input_schema": None, "output_schema": None, "actions": ()}) == generated.model_copy(update={"actions": ()})
             assert [a.name for a in tool.actions] == [a.name for a in generated.actions]
+
+    asyncio.run(run())
+
+
+def test_the_documents_resources_and_prompts_are_the_generated_ones() -> None:
+    async def run() -> None:
+        async with httpx.AsyncClient() as client:
+            document = (await client.get(f"{BASE}/api/tools")).json()
+        resources = [ResourceMetadata.model_validate(r) for r in document["resources"]]
+        prompts = [PromptMetadata.model_validate(p) for p in document["prompts"]]
+        assert [r.model_copy(update={"input_schema": None}) for r in resources] == list(
+            registry.RESOURCES
+        )
+        assert [p.model_copy(update={"input_schema": None}) for p in prompts] == list(
+            registry.PROMPTS
+        )
+        assert resources[0].uri == "cas://objects/{hash}"
+        assert resources[0].input_schema is not None
 
     asyncio.run(run())
 

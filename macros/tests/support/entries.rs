@@ -1461,6 +1461,224 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
   ]
 }"##;
     const METADATA: &'static str = r##"{
+  "prompts": [
+    {
+      "arguments": [
+        {
+          "description": "The key to write in.",
+          "idlType": "Key",
+          "name": "key",
+          "required": true,
+          "type": "string"
+        },
+        {
+          "description": "What it should feel like.",
+          "idlType": "string?",
+          "name": "mood",
+          "required": false,
+          "type": "string"
+        }
+      ],
+      "category": "cas",
+      "completions": [
+        {
+          "argument": "key",
+          "by": "enum",
+          "values": [
+            "c_major",
+            "a_minor"
+          ]
+        },
+        {
+          "argument": "mood",
+          "by": "handler"
+        }
+      ],
+      "description": "Ask for a tune.",
+      "errors": [],
+      "inputSchema": {
+        "$defs": {
+          "Key": {
+            "description": "A musical key.",
+            "enum": [
+              "c_major",
+              "a_minor"
+            ],
+            "type": "string"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "additionalProperties": false,
+        "properties": {
+          "key": {
+            "$ref": "#/$defs/Key",
+            "description": "The key to write in."
+          },
+          "mood": {
+            "description": "What it should feel like.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "key"
+        ],
+        "type": "object"
+      },
+      "name": "compose",
+      "scopes": [],
+      "source": "local"
+    },
+    {
+      "arguments": [],
+      "category": "cas",
+      "completions": [],
+      "description": "Summarise what the store holds.",
+      "errors": [],
+      "inputSchema": {
+        "additionalProperties": false,
+        "properties": {},
+        "type": "object"
+      },
+      "name": "summarise",
+      "scopes": [],
+      "source": "local"
+    }
+  ],
+  "resources": [
+    {
+      "arguments": [
+        {
+          "constraints": {
+            "pattern": "^[0-9a-f]{4,64}$"
+          },
+          "description": "The object's content hash.",
+          "idlType": "string",
+          "name": "hash",
+          "required": true,
+          "type": "string"
+        }
+      ],
+      "category": "cas",
+      "completions": [
+        {
+          "argument": "hash",
+          "by": "handler"
+        }
+      ],
+      "contents": {
+        "idlType": "bytes",
+        "kind": "bytes"
+      },
+      "description": "An object in the content store, by its content hash.",
+      "errors": [
+        {
+          "code": "NOT_FOUND",
+          "description": "No object has this hash.",
+          "name": "not_found"
+        }
+      ],
+      "inputSchema": {
+        "additionalProperties": false,
+        "properties": {
+          "hash": {
+            "description": "The object's content hash.",
+            "pattern": "^[0-9a-f]{4,64}$",
+            "type": "string"
+          }
+        },
+        "required": [
+          "hash"
+        ],
+        "type": "object"
+      },
+      "mimeType": "application/octet-stream",
+      "name": "cas_object",
+      "scopes": [
+        "cas:read"
+      ],
+      "source": "local",
+      "subscribable": false,
+      "template": true,
+      "uri": "cas://objects/{hash}"
+    },
+    {
+      "arguments": [
+        {
+          "description": "The hash prefix.",
+          "idlType": "string",
+          "name": "prefix",
+          "required": true,
+          "type": "string"
+        },
+        {
+          "default": 0,
+          "description": "The page, from 0.",
+          "idlType": "u32",
+          "name": "page",
+          "required": false,
+          "type": "integer"
+        }
+      ],
+      "category": "cas",
+      "completions": [],
+      "contents": {
+        "idlType": "CasListing",
+        "kind": "typed"
+      },
+      "description": "A page of the objects under a prefix.",
+      "errors": [],
+      "inputSchema": {
+        "additionalProperties": false,
+        "properties": {
+          "page": {
+            "default": 0,
+            "description": "The page, from 0.",
+            "maximum": 4294967295,
+            "minimum": 0,
+            "type": "integer"
+          },
+          "prefix": {
+            "description": "The hash prefix.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "prefix"
+        ],
+        "type": "object"
+      },
+      "mimeType": "application/json",
+      "name": "cas_listing",
+      "scopes": [],
+      "source": "local",
+      "subscribable": true,
+      "template": true,
+      "uri": "cas://listing/{prefix}{?page}"
+    },
+    {
+      "arguments": [],
+      "category": "cas",
+      "completions": [],
+      "contents": {
+        "idlType": "string",
+        "kind": "text"
+      },
+      "description": "The store's licence.",
+      "errors": [],
+      "inputSchema": {
+        "additionalProperties": false,
+        "properties": {},
+        "type": "object"
+      },
+      "mimeType": "text/markdown",
+      "name": "licence",
+      "scopes": [],
+      "source": "local",
+      "subscribable": false,
+      "template": false,
+      "uri": "cas://licence"
+    }
+  ],
   "tools": [
     {
       "annotations": {

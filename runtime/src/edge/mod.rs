@@ -12,7 +12,9 @@
 //! - [`chunk_text`]: a stream chunk as JSON text, for progress messages,
 //!   and [`msgpack_to_json`]: any MsgPack value as JSON, `bin` as base64.
 //! - [`Schema`]: the catalogue's generated MCP schema text, parsed once.
-//! - [`Entries`]: its resources and prompts, with how each is read or got.
+//! - [`Entries`]: its resources and prompts, with how each is read or got,
+//!   and [`entry_json`]: an entry's request through the port and its
+//!   answer as JSON.
 //! - [`drop_absent_nulls`]: a `null` a property's schema does not admit,
 //!   as providers' strict modes send for a property left out, read as absent.
 
@@ -55,8 +57,15 @@ for_json_doors! {
 }
 
 // What fewer doors use.
-#[cfg(feature = "mcp")]
+// The web routes read resources, prompts and completions; the lists,
+// subscriptions and capabilities in it are MCP's alone.
+#[cfg(any(feature = "mcp", feature = "web"))]
+#[cfg_attr(not(feature = "mcp"), allow(dead_code))]
 mod entries;
+// The web routes' for now; MCP's `mcp/entries/answer.rs` and its server's
+// `ask` and `complete_argument` say the same and can take it from here.
+#[cfg(feature = "web")]
+pub(crate) mod entry_json;
 #[cfg(any(feature = "web", all(feature = "client", feature = "hoot")))]
 pub(crate) use call::Outcome;
 #[cfg(any(feature = "mcp", feature = "web"))]
@@ -68,8 +77,10 @@ pub(crate) use chunk::Arguments;
 #[cfg(feature = "mcp")]
 pub(crate) use chunk::text as chunk_text;
 #[cfg(feature = "mcp")]
-pub(crate) use entries::{Completions, Entries, Entry, scopes_of};
+pub(crate) use entries::scopes_of;
+#[cfg(any(feature = "mcp", feature = "web"))]
+pub(crate) use entries::{Completions, Entries, Entry};
 #[cfg(feature = "web")]
 pub(crate) use request::WithTag;
-#[cfg(feature = "mcp")]
+#[cfg(any(feature = "mcp", feature = "web"))]
 pub(crate) use request::request_msgpack_tagged;

@@ -12,10 +12,10 @@ use serde::Serialize;
 
 use super::Web;
 use super::events::query_values;
-use crate::edge::{Edge, Outcome};
+use crate::edge::{Edge, JsonObject, Outcome};
 use crate::http::body::Unread;
 use crate::port::CallPort;
-use crate::{Json, ResponseEnvelope, ToolError, codes};
+use crate::{Json, Principal, ResponseEnvelope, ToolError, codes};
 
 pub(super) async fn serve<P: CallPort>(
     State(web): State<Arc<Web<P>>>,
@@ -24,24 +24,9 @@ pub(super) async fn serve<P: CallPort>(
     uri: Uri,
     body: Body,
 ) -> Response {
-    let principal = match web.access.admit(&headers).await {
-        Ok(principal) => principal,
-        Err(refused) => return refused.into_response(),
-    };
-    let limit = web.config.max_body_bytes;
-    let bytes = match crate::http::body::read(&headers, body, limit).await {
-        Ok(bytes) => bytes,
-        Err(Unread::TooLarge) => return too_large(limit),
-        Err(Unread::Broken) => {
-            return answer::<()>(&invalid("the request body was cut off"));
-        }
-    };
-    let args = match serde_json::from_slice::<Json>(&bytes) {
-        Ok(Json::Object(args)) => args,
-        // An empty body is a call without arguments.
-        Err(_) if bytes.iter().all(u8::is_ascii_whitespace) => serde_json::Map::new(),
-        Ok(_) => return answer::<()>(&invalid("the arguments must be a JSON object")),
-        Err(e) => return answer::<()>(&invalid(format!("the body is not JSON: {e}"))),
+    let (principal, args) = match admitted(&web, &headers, body).await {
+        Ok(admitted) => admitted,
+        Err(refused) => return refused,
     };
     let tool = match Edge::<P>::tool(&name) {
         Ok(tool) => tool,
@@ -74,28 +59,87 @@ pub(super) async fn serve<P: CallPort>(
     match outcome {
         Outcome::Port(envelope) => answer(&envelope),
         Outcome::Edge(Ok(edge)) => answer(&ResponseEnvelope::Success(edge.value)),
-        // The caller lacks a scope: HTTP says so as RFC 6750 does.
-        Outcome::Edge(Err(e)) if e.code == codes::FORBIDDEN => {
-            let challenge = web.access.insufficient_scope(tool.scopes);
-            let mut response = answer::<()>(&ResponseEnvelope::Error(e));
-            if let Ok(value) = challenge.parse() {
-                response
-                    .headers_mut()
-                    .insert(header::WWW_AUTHENTICATE, value);
-            }
-            response
-        }
-        Outcome::Edge(Err(e)) => answer::<()>(&ResponseEnvelope::Error(e)),
+        Outcome::Edge(Err(e)) => failed(&web, e, tool.scopes),
     }
 }
 
+/// The caller, admitted by the access rules, and its request's body as a
+/// JSON object of arguments (an empty body is no arguments); or the
+/// answer that refuses either.
+pub(super) async fn admitted<P>(
+    web: &Web<P>,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<(Option<Arc<Principal>>, JsonObject), Response> {
+    let principal = web
+        .access
+        .admit(headers)
+        .await
+        .map_err(IntoResponse::into_response)?;
+    Ok((principal, arguments(web, headers, body).await?))
+}
+
+async fn arguments<P>(
+    web: &Web<P>,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<JsonObject, Response> {
+    let limit = web.config.max_body_bytes;
+    let bytes = match crate::http::body::read(headers, body, limit).await {
+        Ok(bytes) => bytes,
+        Err(Unread::TooLarge) => return Err(too_large(limit)),
+        Err(Unread::Broken) => {
+            return Err(failed(
+                web,
+                invalid_request("the request body was cut off"),
+                NO_SCOPES,
+            ));
+        }
+    };
+    match serde_json::from_slice::<Json>(&bytes) {
+        Ok(Json::Object(args)) => Ok(args),
+        // An empty body is a call without arguments.
+        Err(_) if bytes.iter().all(u8::is_ascii_whitespace) => Ok(JsonObject::new()),
+        Ok(_) => Err(failed(
+            web,
+            invalid_request("the arguments must be a JSON object"),
+            NO_SCOPES,
+        )),
+        Err(e) => Err(failed(
+            web,
+            invalid_request(format!("the body is not JSON: {e}")),
+            NO_SCOPES,
+        )),
+    }
+}
+
+/// What [`failed`] names for an error no entry's scopes explain.
+pub(super) const NO_SCOPES: &[&str] = &[];
+
+/// An error as the error envelope with its status; a caller that lacks a
+/// scope of `scopes` is told so in `WWW-Authenticate`, as RFC 6750 does.
+pub(super) fn failed<P, S: AsRef<str>>(web: &Web<P>, e: ToolError, scopes: &[S]) -> Response {
+    let forbidden = e.code == codes::FORBIDDEN;
+    let mut response = answer::<()>(&ResponseEnvelope::Error(e));
+    if forbidden {
+        let scopes: Vec<&str> = scopes.iter().map(AsRef::as_ref).collect();
+        let challenge = web.access.insufficient_scope(&scopes);
+        if let Ok(value) = challenge.parse() {
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, value);
+        }
+    }
+    response
+}
+
 /// The envelope as JSON with its status (docs/web.md § Calling a tool).
-fn answer<R: Serialize>(envelope: &ResponseEnvelope<R>) -> Response {
+pub(super) fn answer<R: Serialize>(envelope: &ResponseEnvelope<R>) -> Response {
     let status = match envelope {
         ResponseEnvelope::JobStarted { .. } => StatusCode::ACCEPTED,
         ResponseEnvelope::Error(e) => match e.code.as_ref() {
             codes::INVALID_REQUEST | codes::UNKNOWN_ACTION => StatusCode::BAD_REQUEST,
-            codes::UNKNOWN_TOOL => StatusCode::NOT_FOUND,
+            codes::UNKNOWN_TOOL | codes::UNKNOWN_ENTRY => StatusCode::NOT_FOUND,
             codes::FORBIDDEN => StatusCode::FORBIDDEN,
             codes::UNAVAILABLE | codes::BUSY => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::OK,
@@ -113,7 +157,11 @@ fn answer<R: Serialize>(envelope: &ResponseEnvelope<R>) -> Response {
 }
 
 fn invalid(message: impl Into<String>) -> ResponseEnvelope<()> {
-    ResponseEnvelope::Error(ToolError::new(codes::INVALID_REQUEST, message))
+    ResponseEnvelope::Error(invalid_request(message))
+}
+
+pub(super) fn invalid_request(message: impl Into<String>) -> ToolError {
+    ToolError::new(codes::INVALID_REQUEST, message)
 }
 
 fn too_large(limit: usize) -> Response {

@@ -1,10 +1,14 @@
 //! The routes for web frontends, served beside MCP on the same router and
 //! behind the same rules (docs/web.md): the tool metadata, the live event
-//! feed, a call endpoint, TOON frames over a WebSocket, and the viewer.
+//! feed, a call endpoint, resources, prompts and completion, TOON frames
+//! over a WebSocket, and the viewer.
 
 mod call;
+mod complete;
 mod events;
 mod page;
+mod prompts;
+mod resources;
 mod tools;
 mod toon;
 #[cfg(feature = "otel")]
@@ -15,18 +19,14 @@ use std::sync::Arc;
 use axum::Router;
 use axum::routing::{get, post};
 
-use crate::edge::Edge;
+use crate::edge::{Edge, Entries};
 use crate::http::{Access, HttpConfig};
 use crate::jobs::Owner;
 use crate::port::CallPort;
 
-/// What every route shares.
-/// The options of every call made through these routes. They act for
-/// one principal, the holder of the server's token: the jobs they start
-/// belong to it, apart from every MCP session's.
 /// The options of a call made through the web routes: for its principal,
 /// when the server authenticates callers; else for the one owner every
-/// web caller shares.
+/// web caller shares, apart from every MCP session's.
 fn call_options(principal: Option<Arc<crate::Principal>>) -> crate::port::CallOptions {
     let options = crate::port::CallOptions::default();
     match principal {
@@ -35,12 +35,15 @@ fn call_options(principal: Option<Arc<crate::Principal>>) -> crate::port::CallOp
     }
 }
 
+/// What every route shares.
 pub(crate) struct Web<P> {
     /// The stage every call goes through, shared with MCP.
     pub(crate) edge: Edge<P>,
     pub(crate) access: Access,
     pub(crate) config: HttpConfig,
     pub(crate) tools: tools::Document,
+    /// The catalogue's resources and prompts.
+    pub(crate) entries: Entries,
 }
 
 /// The web routes for the port of `edge`, to merge with the MCP route.
@@ -50,16 +53,22 @@ pub(crate) struct Web<P> {
 /// hand-written catalogue can cause.
 pub(crate) fn routes<P: CallPort>(edge: Edge<P>, config: &HttpConfig) -> Result<Router, String> {
     let tools = tools::Document::new::<P>(edge.port().events().source())?;
+    let entries = Entries::parse(<P::Catalogue as crate::Catalogue>::MCP_SCHEMA)
+        .map_err(|e| format!("the catalogue's MCP_SCHEMA has no valid entries: {e}"))?;
     let web = Arc::new(Web {
         access: Access::new(config),
         config: config.clone(),
         tools,
+        entries,
         edge,
     });
     Ok(Router::new()
         .route("/", get(page::serve::<P>))
         .route("/api/tools", get(tools::serve::<P>))
         .route("/api/tools/{name}", post(call::serve::<P>))
+        .route("/api/resources", get(resources::serve::<P>))
+        .route("/api/prompts/{name}", post(prompts::serve::<P>))
+        .route("/api/complete", post(complete::serve::<P>))
         .route("/api/events", get(events::serve::<P>))
         .route("/api/toon", get(toon::serve::<P>))
         .with_state(web))

@@ -1,5 +1,6 @@
-//! `GET /api/tools`: the catalogue's generated metadata, each tool's
-//! `source` set to where this port runs it, with an ETag.
+//! `GET /api/tools`: the catalogue's generated metadata, each tool's,
+//! resource's and prompt's `source` set to where this port runs it, with
+//! an ETag.
 
 use std::sync::Arc;
 
@@ -22,9 +23,14 @@ impl Document {
     pub(super) fn new<P: CallPort>(source: ToolSource) -> Result<Self, String> {
         let mut document: Json = serde_json::from_str(<P::Catalogue as Catalogue>::METADATA)
             .map_err(|e| format!("the catalogue's METADATA is not JSON: {e}"))?;
-        if let Some(tools) = document.get_mut("tools").and_then(Json::as_array_mut) {
-            for tool in tools.iter_mut().filter_map(Json::as_object_mut) {
-                tool.insert("source".to_owned(), source.as_str().into());
+        for list in ["tools", "resources", "prompts"] {
+            let entries = document.get_mut(list).and_then(Json::as_array_mut);
+            for entry in entries
+                .into_iter()
+                .flatten()
+                .filter_map(Json::as_object_mut)
+            {
+                entry.insert("source".to_owned(), source.as_str().into());
             }
         }
         let body = document.to_string();

@@ -1,6 +1,7 @@
 //! The catalogue as Markdown, for a repository: contents by category, then
 //! a section per tool with its parameters, response, errors, stream,
-//! actions and an example.
+//! actions and an example; then the resources and the prompts, each with
+//! its URI, arguments, completions, scopes and errors.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -41,7 +42,96 @@ pub(super) fn render(document: &Value) -> String {
             tool_section(tool, &mut out);
         }
     }
+    for (key, heading) in [("resources", "Resources"), ("prompts", "Prompts")] {
+        let entries = document[key].as_array().filter(|e| !e.is_empty());
+        if let Some(entries) = entries {
+            let _ = write!(out, "\n## {heading}\n");
+            for entry in entries {
+                entry_section(entry, key == "resources", &mut out);
+            }
+        }
+    }
     out
+}
+
+/// A resource's or a prompt's section.
+fn entry_section(entry: &Value, resource: bool, out: &mut String) {
+    let _ = write!(out, "\n### {}\n\n", text(entry, "name"));
+    if let Some(title) = entry.get("title").and_then(Value::as_str) {
+        let _ = writeln!(out, "**{}**\n", cell(title));
+    }
+    if let Some(reason) = entry.get("deprecated").and_then(Value::as_str) {
+        let _ = writeln!(out, "> **Deprecated.** {}\n", cell(reason));
+    }
+    if let Some(description) = entry.get("description").and_then(Value::as_str) {
+        let _ = writeln!(out, "{description}\n");
+    }
+    if resource {
+        let mut facts = vec![
+            format!("`{}`", text(entry, "uri")),
+            format!("`{}`", text(entry, "mimeType")),
+        ];
+        if entry["subscribable"] == Value::Bool(true) {
+            facts.push("subscribable".to_owned());
+        }
+        let _ = writeln!(out, "{}\n", facts.join(" · "));
+    }
+    scopes(out, entry);
+    let heading = if resource { "Variable" } else { "Argument" };
+    parameters(out, heading, &entry["arguments"]);
+    let completions: Vec<String> = entry["completions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            let how = match c.get("values").and_then(Value::as_array) {
+                Some(values) => {
+                    let values: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
+                    format!("from {}", values.join(", "))
+                }
+                None => "by its handler".to_owned(),
+            };
+            format!("`{}` {}", text(c, "argument"), cell(&how))
+        })
+        .collect();
+    if !completions.is_empty() {
+        let _ = writeln!(out, "Completes: {}.\n", completions.join("; "));
+    }
+    errors(out, entry);
+}
+
+fn scopes(out: &mut String, item: &Value) {
+    if let Some(scopes) = item
+        .get("scopes")
+        .and_then(Value::as_array)
+        .filter(|s| !s.is_empty())
+    {
+        let scopes: Vec<String> = scopes
+            .iter()
+            .filter_map(Value::as_str)
+            .map(|s| format!("`{s}`"))
+            .collect();
+        let _ = writeln!(out, "Requires scopes: {}\n", scopes.join(", "));
+    }
+}
+
+fn errors(out: &mut String, item: &Value) {
+    if let Some(errors) = item
+        .get("errors")
+        .and_then(Value::as_array)
+        .filter(|e| !e.is_empty())
+    {
+        let _ = writeln!(out, "| Error | When |\n|---|---|");
+        for e in errors {
+            let _ = writeln!(
+                out,
+                "| `{}` | {} |",
+                text(e, "code"),
+                cell(e.get("description").and_then(Value::as_str).unwrap_or(""))
+            );
+        }
+        out.push('\n');
+    }
 }
 
 fn tool_section(tool: &Value, out: &mut String) {
@@ -77,18 +167,7 @@ fn tool_section(tool: &Value, out: &mut String) {
         let _ = writeln!(out, "{description}\n");
     }
     let _ = writeln!(out, "{}\n", facts.join(" · "));
-    if let Some(scopes) = tool
-        .get("scopes")
-        .and_then(Value::as_array)
-        .filter(|s| !s.is_empty())
-    {
-        let scopes: Vec<String> = scopes
-            .iter()
-            .filter_map(Value::as_str)
-            .map(|s| format!("`{s}`"))
-            .collect();
-        let _ = writeln!(out, "Requires scopes: {}\n", scopes.join(", "));
-    }
+    scopes(out, tool);
     parameters(out, "Parameters", &tool["parameters"]);
     if tool.get("actions").is_none() {
         parameters(out, "Response", &tool["response"]);
@@ -105,18 +184,7 @@ fn tool_section(tool: &Value, out: &mut String) {
                 .unwrap_or_default()
         );
     }
-    if let Some(errors) = tool.get("errors").and_then(Value::as_array) {
-        let _ = writeln!(out, "| Error | When |\n|---|---|");
-        for e in errors {
-            let _ = writeln!(
-                out,
-                "| `{}` | {} |",
-                text(e, "code"),
-                cell(e.get("description").and_then(Value::as_str).unwrap_or(""))
-            );
-        }
-        out.push('\n');
-    }
+    errors(out, tool);
     for action in tool
         .get("actions")
         .and_then(Value::as_array)
@@ -253,5 +321,28 @@ mod tests {
         assert!(md.contains("| `OVERFLOW` | Too big. |"));
         assert!(md.contains("`sync` · read-only\n\nRequires scopes: `math:read`, `math:add`\n"));
         assert!(md.contains("```json\n{\n  \"a\": 1\n}\n```"));
+    }
+
+    #[test]
+    fn resources_and_prompts_get_sections_of_their_own() {
+        let document = serde_json::json!({"tools": [], "resources": [{
+            "name": "cas_object", "uri": "cas://objects/{hash}", "mimeType": "image/png",
+            "subscribable": true, "scopes": ["cas:read"],
+            "arguments": [{"name": "hash", "type": "string", "idlType": "string", "required": true}],
+            "completions": [{"argument": "hash", "by": "handler"}], "errors": []
+        }], "prompts": [{
+            "name": "compose", "description": "Ask for a tune.", "scopes": [],
+            "arguments": [{"name": "key", "type": "string", "idlType": "Key", "required": true}],
+            "completions": [{"argument": "key", "by": "enum", "values": ["c_major", "a_minor"]}],
+            "errors": []
+        }]});
+        let md = render(&document);
+        assert!(md.contains("## Resources\n\n### cas_object\n"));
+        assert!(md.contains("`cas://objects/{hash}` · `image/png` · subscribable\n"));
+        assert!(md.contains("Requires scopes: `cas:read`"));
+        assert!(md.contains("| `hash` | `string` | required |"));
+        assert!(md.contains("Completes: `hash` by its handler."));
+        assert!(md.contains("## Prompts\n\n### compose\n\nAsk for a tune.\n"));
+        assert!(md.contains("Completes: `key` from c_major, a_minor."));
     }
 }

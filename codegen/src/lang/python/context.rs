@@ -35,6 +35,10 @@ pub(crate) struct Package {
     pub(crate) action_tools: Vec<String>,
     /// Registry entries: Python literals of the shared metadata.
     pub(crate) tools: Vec<String>,
+    /// Each resource's registry entry, likewise.
+    pub(crate) resources: Vec<String>,
+    /// Each prompt's registry entry, likewise.
+    pub(crate) prompts: Vec<String>,
 }
 
 /// A declared or generated type.
@@ -136,6 +140,16 @@ pub(crate) fn package(model: &Model, package: &str, distribution: &str) -> Packa
             .tools
             .iter()
             .map(|t| super::registry::tool_entry(model, t))
+            .collect(),
+        resources: model
+            .resources
+            .iter()
+            .map(|r| super::registry::entry(&crate::lang::metadata::resource(model, r)))
+            .collect(),
+        prompts: model
+            .prompts
+            .iter()
+            .map(|p| super::registry::entry(&crate::lang::metadata::prompt(model, p)))
             .collect(),
     }
 }

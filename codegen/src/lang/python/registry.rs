@@ -1,6 +1,7 @@
-//! The entries of `registry.py`: the shared tool metadata
-//! ([`crate::lang::metadata`]) written as Python literals, which
-//! `ToolMetadata.model_validate` reads as it reads `GET /api/tools`.
+//! The entries of `registry.py`: the shared metadata of tools, resources
+//! and prompts ([`crate::lang::metadata`]) written as Python literals, which
+//! `ToolMetadata.model_validate` (and its siblings) read as they read
+//! `GET /api/tools`.
 
 use serde_json::Value;
 
@@ -10,8 +11,13 @@ use crate::model::{Model, Tool};
 
 /// A tool's entry as a Python literal, indented for a place in a tuple.
 pub(super) fn tool_entry(model: &Model, tool: &Tool) -> String {
-    let entry =
-        serde_json::to_value(crate::lang::metadata::entry(model, tool)).unwrap_or(Value::Null);
+    entry(&crate::lang::metadata::entry(model, tool))
+}
+
+/// An entry (a tool's, a resource's or a prompt's metadata) as a Python
+/// literal, indented for a place in a tuple.
+pub(super) fn entry(metadata: &impl serde::Serialize) -> String {
+    let entry = serde_json::to_value(metadata).unwrap_or(Value::Null);
     let mut out = String::from("    ");
     literal(&entry, 4, 4, &mut out);
     out

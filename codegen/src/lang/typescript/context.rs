@@ -20,6 +20,10 @@ pub(crate) struct Context {
     pub(crate) tools: Vec<ToolCtx>,
     /// True when some tool has actions.
     pub(crate) has_actions: bool,
+    /// Each resource's registry entry (the shared metadata), a JSON literal.
+    pub(crate) resources: Vec<String>,
+    /// Each prompt's registry entry, likewise.
+    pub(crate) prompts: Vec<String>,
 }
 
 /// One named type.
@@ -156,6 +160,16 @@ impl Context {
             types,
             tools,
             has_actions: model.action_count() > 0,
+            resources: model
+                .resources
+                .iter()
+                .map(|r| literal(&crate::lang::metadata::resource(model, r)))
+                .collect(),
+            prompts: model
+                .prompts
+                .iter()
+                .map(|p| literal(&crate::lang::metadata::prompt(model, p)))
+                .collect(),
         }
     }
 }
@@ -530,15 +544,14 @@ fn tool_ctx(model: &Model, tool: &crate::model::Tool) -> ToolCtx {
         doc: tsdoc(tool.docs.as_deref(), tool.deprecated.as_ref(), 2),
         endpoint,
         actions,
-        metadata: registry_entry(model, tool),
+        metadata: literal(&crate::lang::metadata::entry(model, tool)),
     }
 }
 
-/// The registry entry of `tool` (the shared metadata), as a JSON literal
-/// indented for a place inside an array.
-fn registry_entry(model: &Model, tool: &crate::model::Tool) -> String {
-    let entry = crate::lang::metadata::entry(model, tool);
-    let text = serde_json::to_string_pretty(&entry).unwrap_or_default();
+/// A registry entry (the shared metadata of a tool, resource or prompt),
+/// as a JSON literal indented for a place inside an array.
+fn literal(entry: &impl Serialize) -> String {
+    let text = serde_json::to_string_pretty(entry).unwrap_or_default();
     text.lines()
         .map(|l| {
             if l.is_empty() {

@@ -22,8 +22,15 @@ from .codec import (
     response_to_msgpack,
 )
 from .errors import ErrorKind, TOONError, WireError
-from .metadata import ToolCompleteEvent, ToolMetadata, ToolSource, ToolStartEvent
-from .registry import REGISTRY, TOOLS, get_tool_registry
+from .metadata import (
+    PromptMetadata,
+    ResourceMetadata,
+    ToolCompleteEvent,
+    ToolMetadata,
+    ToolSource,
+    ToolStartEvent,
+)
+from .registry import PROMPTS, REGISTRY, RESOURCES, TOOLS, get_tool_registry
 from .tools import CALLS, RESULTS, ToolRequest, ToolResponse
 from .toon import HEADER_FORMAT, HEADER_SIZE, MessageType, decode, encode
 
@@ -31,11 +38,15 @@ __all__ = [
     "CALLS",
     "HEADER_FORMAT",
     "HEADER_SIZE",
+    "PROMPTS",
     "REGISTRY",
+    "RESOURCES",
     "RESULTS",
     "TOOLS",
     "ErrorKind",
     "MessageType",
+    "PromptMetadata",
+    "ResourceMetadata",
     "TOONError",
     "ToolCompleteEvent",
     "ToolError",

@@ -194,6 +194,116 @@ class ToolMetadata(_Metadata):
     """Its MCP output schema (in ``GET /api/tools``)."""
 
 
+class ResourceContents(_Metadata):
+    """What reading a resource returns."""
+
+    kind: Literal["text", "bytes", "typed"]
+    """``text``, ``bytes`` (base64 in JSON), or ``typed`` (a declared type's JSON)."""
+    idl_type: str
+    """The IDL type: ``string``, ``bytes``, or the declared type's name."""
+
+
+class ResourceAnnotations(_Metadata):
+    """MCP's resource annotations."""
+
+    audience: tuple[Literal["user", "assistant"], ...] = ()
+    """Who it is for; empty when not said."""
+    priority: float | None = None
+    """How important it is, from 0 (least) to 1 (most)."""
+
+
+class ResourceCache(_Metadata):
+    """``@cache``: how long a read may be kept, and by whom."""
+
+    ttl_ms: int
+    """How long, in milliseconds."""
+    scope: Literal["public", "private"]
+    """``public``: any cache; ``private``: only the client that read it."""
+
+
+class CompletionMetadata(_Metadata):
+    """An argument of a resource or prompt that completes, and how."""
+
+    argument: str
+    """The argument (a template's variable, a prompt's argument)."""
+    by: Literal["enum", "handler"]
+    """``enum``: from ``values``, with no call; ``handler``: its ``@complete`` handler."""
+    values: tuple[str, ...] | None = None
+    """The enum's values (``by == "enum"``)."""
+
+
+class ResourceMetadata(_Metadata):
+    """What a frontend knows about a resource: an entry of ``resources`` in
+    ``GET /api/tools`` (docs/web.md)."""
+
+    name: str
+    """Its name."""
+    title: str | None = None
+    """Human-readable title."""
+    description: str | None = None
+    """What it is."""
+    category: str = ""
+    """The category of the file that declares it."""
+    source: ToolSource = ToolSource.LOCAL
+    """Where it is served from."""
+    uri: str
+    """The fixed URI, or the RFC 6570 template as written."""
+    template: bool = False
+    """True when ``uri`` is a template (its variables are ``arguments``)."""
+    mime_type: str
+    """The MIME type a read returns (one read may say its own)."""
+    contents: ResourceContents
+    """What a read returns."""
+    size: int | None = None
+    """Its size in bytes, when known in advance."""
+    annotations: ResourceAnnotations | None = None
+    """MCP annotations, when declared."""
+    subscribable: bool = False
+    """True when clients may subscribe to its updates."""
+    cache: ResourceCache | None = None
+    """How long a read may be kept, when declared."""
+    scopes: tuple[str, ...] = ()
+    """The OAuth scopes a read needs, all of them; empty when it needs none."""
+    arguments: tuple[ToolParameter, ...] = ()
+    """The template's variables; empty for a fixed URI."""
+    completions: tuple[CompletionMetadata, ...] = ()
+    """The arguments that complete, and how."""
+    errors: tuple[ToolErrorMetadata, ...] = ()
+    """Its own errors, with what they mean."""
+    deprecated: str | None = None
+    """Why it is deprecated (empty string: no reason given)."""
+    input_schema: dict[str, Any] | None = None
+    """The schema its arguments are checked against (in ``GET /api/tools``)."""
+
+
+class PromptMetadata(_Metadata):
+    """What a frontend knows about a prompt: an entry of ``prompts`` in
+    ``GET /api/tools`` (docs/web.md)."""
+
+    name: str
+    """Its name."""
+    title: str | None = None
+    """Human-readable title."""
+    description: str | None = None
+    """What it is for."""
+    category: str = ""
+    """The category of the file that declares it."""
+    source: ToolSource = ToolSource.LOCAL
+    """Where it is served from."""
+    scopes: tuple[str, ...] = ()
+    """The OAuth scopes getting it needs, all of them; empty when it needs none."""
+    arguments: tuple[ToolParameter, ...] = ()
+    """Its arguments."""
+    completions: tuple[CompletionMetadata, ...] = ()
+    """The arguments that complete, and how."""
+    errors: tuple[ToolErrorMetadata, ...] = ()
+    """Its own errors, with what they mean."""
+    deprecated: str | None = None
+    """Why it is deprecated (empty string: no reason given)."""
+    input_schema: dict[str, Any] | None = None
+    """The schema its arguments are checked against (in ``GET /api/tools``)."""
+
+
 class ToolRegistry:
     """Tools by name, with their metadata."""
 

@@ -139,6 +139,104 @@ export interface ToolMetadata {
   readonly deprecated?: string;
 }
 
+/** What reading a resource returns. */
+export interface ResourceContentsMetadata {
+  /** `text`, `bytes` (base64 in JSON), or `typed` (a declared type's JSON). */
+  readonly kind: "text" | "bytes" | "typed";
+  /** The IDL type: `string`, `bytes`, or the declared type's name. */
+  readonly idlType: string;
+}
+
+/** MCP's resource annotations. */
+export interface ResourceAnnotations {
+  /** Who it is for. */
+  readonly audience?: readonly ("user" | "assistant")[];
+  /** How important it is, from 0 (least) to 1 (most). */
+  readonly priority?: number;
+}
+
+/** `@cache`: how long a read may be kept, and by whom. */
+export interface ResourceCache {
+  /** How long, in milliseconds. */
+  readonly ttlMs: number;
+  /** `public`: any cache; `private`: only the client that read it. */
+  readonly scope: "public" | "private";
+}
+
+/** An argument of a resource or prompt that completes, and how. */
+export interface CompletionMetadata {
+  /** The argument (a template's variable, a prompt's argument). */
+  readonly argument: string;
+  /** `enum`: from `values`, with no call; `handler`: through `POST /api/complete`'s handler. */
+  readonly by: "enum" | "handler";
+  /** The enum's values (`by: "enum"`). */
+  readonly values?: readonly string[];
+}
+
+/** What a frontend knows about a resource. */
+export interface ResourceMetadata {
+  /** Its name. */
+  readonly name: string;
+  /** Human-readable title. */
+  readonly title?: string;
+  /** What it is. */
+  readonly description?: string;
+  /** The category of the file that declares it. */
+  readonly category: string;
+  /** Where it is served from. */
+  readonly source: ToolSource;
+  /** The fixed URI, or the RFC 6570 template as written. */
+  readonly uri: string;
+  /** True when `uri` is a template (its variables are `arguments`). */
+  readonly template: boolean;
+  /** The MIME type a read returns (one read may say its own). */
+  readonly mimeType: string;
+  /** What a read returns. */
+  readonly contents: ResourceContentsMetadata;
+  /** Its size in bytes, when known in advance. */
+  readonly size?: number;
+  /** MCP annotations, when declared. */
+  readonly annotations?: ResourceAnnotations;
+  /** True when clients may subscribe to its updates. */
+  readonly subscribable: boolean;
+  /** How long a read may be kept, when declared. */
+  readonly cache?: ResourceCache;
+  /** The OAuth scopes a read needs, all of them; empty when it needs none. */
+  readonly scopes: readonly string[];
+  /** The template's variables; empty for a fixed URI. */
+  readonly arguments: readonly ToolParameter[];
+  /** The arguments that complete, and how. */
+  readonly completions: readonly CompletionMetadata[];
+  /** Its own errors, with what they mean. */
+  readonly errors: readonly ToolErrorMetadata[];
+  /** Set when deprecated: why, and what to use instead (may be empty). */
+  readonly deprecated?: string;
+}
+
+/** What a frontend knows about a prompt. */
+export interface PromptMetadata {
+  /** Its name. */
+  readonly name: string;
+  /** Human-readable title. */
+  readonly title?: string;
+  /** What it is for. */
+  readonly description?: string;
+  /** The category of the file that declares it. */
+  readonly category: string;
+  /** Where it is served from. */
+  readonly source: ToolSource;
+  /** The OAuth scopes getting it needs, all of them; empty when it needs none. */
+  readonly scopes: readonly string[];
+  /** Its arguments. */
+  readonly arguments: readonly ToolParameter[];
+  /** The arguments that complete, and how. */
+  readonly completions: readonly CompletionMetadata[];
+  /** Its own errors, with what they mean. */
+  readonly errors: readonly ToolErrorMetadata[];
+  /** Set when deprecated: why, and what to use instead (may be empty). */
+  readonly deprecated?: string;
+}
+
 /** Sent when a tool starts running. */
 export interface ToolStartEvent {
   /** The event's tag. */

@@ -4,7 +4,14 @@
 
 import type { Catalogue, ToolResult } from "./calls.js";
 import { ToolCallError, type TOONTransport } from "./client.js";
-import type { ToolCompleteEvent, ToolEvent, ToolMetadata, ToolStartEvent } from "./metadata.js";
+import type {
+  PromptMetadata,
+  ResourceMetadata,
+  ToolCompleteEvent,
+  ToolEvent,
+  ToolMetadata,
+  ToolStartEvent,
+} from "./metadata.js";
 import { MessageType } from "./toon.js";
 import { readWireJson, writeWireJson } from "./wire.js";
 
@@ -209,6 +216,10 @@ export function connectToon(base: string | URL, options: ToonSocketOptions = {})
 export interface ToolDocument {
   /** Every tool's metadata. */
   readonly tools: readonly ToolMetadata[];
+  /** Every resource's metadata (empty from a server that serves none, or predates them). */
+  readonly resources: readonly ResourceMetadata[];
+  /** Every prompt's metadata, likewise. */
+  readonly prompts: readonly PromptMetadata[];
   /** The ETag to send as `If-None-Match` next time. */
   readonly etag?: string;
 }
@@ -226,9 +237,14 @@ export async function fetchTools(
   const response = await doFetch(route(base, "api/tools"), { headers: headersFor(options, extra) });
   if (response.status === 304) return undefined;
   if (!response.ok) throw await httpError(response, "GET /api/tools");
-  const document = (await response.json()) as { tools: ToolMetadata[] };
+  const document = (await response.json()) as {
+    tools: ToolMetadata[];
+    resources?: ResourceMetadata[];
+    prompts?: PromptMetadata[];
+  };
+  const entries = { tools: document.tools, resources: document.resources ?? [], prompts: document.prompts ?? [] };
   const etag = response.headers.get("etag") ?? undefined;
-  return etag === undefined ? { tools: document.tools } : { tools: document.tools, etag };
+  return etag === undefined ? entries : { ...entries, etag };
 }
 
 /** What {@link subscribeToolEvents} calls. */

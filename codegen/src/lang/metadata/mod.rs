@@ -2,6 +2,11 @@
 //! and rendered by every target: the TypeScript registry prints it as a
 //! literal, the Rust catalogue carries it as `Catalogue::METADATA` (the
 //! `GET /api/tools` document, docs/web.md), the HTML catalogue renders it.
+//! Resources and prompts have their entries in [`entries`].
+
+mod entries;
+
+pub(crate) use entries::{prompt, resource};
 
 use serde::Serialize;
 
@@ -118,10 +123,12 @@ struct Parameter {
     deprecated: Option<String>,
 }
 
-/// The `GET /api/tools` document: `{"tools": [..]}`, every tool of the
-/// catalogue in declaration order, each with its MCP `inputSchema` and
-/// `outputSchema` (and each action's), and its typed errors'
-/// `errorSchema`, from the schema backend.
+/// The `GET /api/tools` document: `{"tools": [..], "resources": [..],
+/// "prompts": [..]}`, every tool of the catalogue in declaration order,
+/// each with its MCP `inputSchema` and `outputSchema` (and each action's),
+/// and its typed errors' `errorSchema`, from the schema backend; then
+/// every resource and prompt, each with the `inputSchema` its arguments
+/// are checked against.
 pub(crate) fn document(model: &Model, schemas: &serde_json::Value) -> serde_json::Value {
     let tools: Vec<serde_json::Value> = model
         .tools
@@ -151,7 +158,26 @@ pub(crate) fn document(model: &Model, schemas: &serde_json::Value) -> serde_json
             entry
         })
         .collect();
-    serde_json::json!({ "tools": tools })
+    let with_input = |mut entry: serde_json::Value, list: &str| {
+        let name = entry["name"].as_str().unwrap_or_default().to_owned();
+        if let Some(schema) = schemas[list][&name].get("inputSchema") {
+            entry["inputSchema"] = schema.clone();
+        }
+        entry
+    };
+    let resources: Vec<serde_json::Value> = model
+        .resources
+        .iter()
+        .map(|r| serde_json::to_value(resource(model, r)).unwrap_or_default())
+        .map(|entry| with_input(entry, "readers"))
+        .collect();
+    let prompts: Vec<serde_json::Value> = model
+        .prompts
+        .iter()
+        .map(|p| serde_json::to_value(prompt(model, p)).unwrap_or_default())
+        .map(|entry| with_input(entry, "getters"))
+        .collect();
+    serde_json::json!({ "tools": tools, "resources": resources, "prompts": prompts })
 }
 
 /// The entry of `tool`.

@@ -1,0 +1,125 @@
+//! `POST /api/complete`: the values an argument of a resource template or
+//! a prompt may take, as MCP's `completion/complete` gives them — an
+//! enum's from the schema with no call, an `@complete` argument's from its
+//! handler through the port.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{HeaderMap, header};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::Web;
+use super::call::{NO_SCOPES, admitted, answer, failed, invalid_request};
+use crate::edge::JsonObject;
+use crate::edge::entry_json::{Completing, ask, completing, completion_json};
+use crate::entry::{EntryAnswer, EntryKind};
+use crate::port::CallPort;
+use crate::{Json, ResponseEnvelope, ToolError, codes};
+
+/// The request's body.
+#[derive(Deserialize)]
+struct Asked {
+    #[serde(rename = "ref")]
+    reference: Reference,
+    argument: Argument,
+    #[serde(default)]
+    context: Context,
+}
+
+/// What is completed: a resource template's variable or a prompt's
+/// argument.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum Reference {
+    Resource { uri: String },
+    Prompt { name: String },
+}
+
+#[derive(Deserialize)]
+struct Argument {
+    name: String,
+    #[serde(default)]
+    value: String,
+}
+
+#[derive(Default, Deserialize)]
+struct Context {
+    #[serde(default)]
+    arguments: JsonObject,
+}
+
+pub(super) async fn serve<P: CallPort>(
+    State(web): State<Arc<Web<P>>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let (principal, object) = match admitted(&web, &headers, body).await {
+        Ok(admitted) => admitted,
+        Err(refused) => return refused,
+    };
+    let asked: Asked = match serde_json::from_value(Json::Object(object)) {
+        Ok(asked) => asked,
+        Err(e) => {
+            let e = invalid_request(format!(
+                "the body is {{\"ref\": {{\"type\": \"resource\", \"uri\"}} or {{\"type\": \
+                 \"prompt\", \"name\"}}, \"argument\": {{\"name\", \"value\"}}}}: {e}"
+            ));
+            return failed(&web, e, NO_SCOPES);
+        }
+    };
+    let (entry, shown) = match &asked.reference {
+        Reference::Resource { uri } => (web.entries.resource_by_template(uri), uri),
+        Reference::Prompt { name } => (web.entries.prompt(name), name),
+    };
+    let Some(entry) = entry else {
+        let e = ToolError::new(
+            codes::UNKNOWN_ENTRY,
+            format!("nothing to complete: no prompt or resource template is `{shown}`"),
+        )
+        .with_details(json!({ "ref": shown }));
+        return failed(&web, e, NO_SCOPES);
+    };
+    // The other arguments as the handler takes them: strings.
+    let context: JsonObject = asked
+        .context
+        .arguments
+        .into_iter()
+        .map(|(k, v)| match v {
+            Json::String(_) => (k, v),
+            other => (k, Json::String(other.to_string())),
+        })
+        .collect();
+    let argument = &asked.argument;
+    let completion = match completing(entry, &argument.name, &argument.value, &context) {
+        Completing::Done(completion) => completion,
+        Completing::Ask(request) => {
+            let options = super::call_options(principal);
+            match ask(
+                web.edge.port(),
+                EntryKind::Complete,
+                entry,
+                &request,
+                options,
+            )
+            .await
+            {
+                Ok(ResponseEnvelope::Success(EntryAnswer::Completion(c))) => c,
+                Ok(ResponseEnvelope::Error(e)) | Err(e) => return failed(&web, e, &entry.scopes),
+                Ok(_) => {
+                    return answer::<()>(&ResponseEnvelope::Error(ToolError::internal(
+                        "the server answered a completion with something else",
+                    )));
+                }
+            }
+        }
+    };
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        completion_json(completion).to_string(),
+    )
+        .into_response()
+}
