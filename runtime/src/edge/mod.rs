@@ -62,9 +62,7 @@ for_json_doors! {
 #[cfg(any(feature = "mcp", feature = "web"))]
 #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
 mod entries;
-// The web routes' for now; MCP's `mcp/entries/answer.rs` and its server's
-// `ask` and `complete_argument` say the same and can take it from here.
-#[cfg(feature = "web")]
+#[cfg(any(feature = "mcp", feature = "web"))]
 pub(crate) mod entry_json;
 #[cfg(any(feature = "web", all(feature = "client", feature = "hoot")))]
 pub(crate) use call::Outcome;

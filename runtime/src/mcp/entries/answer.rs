@@ -2,14 +2,13 @@
 //! `resources/read`, the messages of `prompts/get`, the values of
 //! `completion/complete`; and an entry's error as a JSON-RPC error.
 
-use base64::Engine as _;
-use base64::engine::general_purpose::STANDARD;
 use rmcp::ErrorData;
 use rmcp::model::{CompleteResult, GetPromptResult, ReadResourceResult};
 use serde_json::{Value as Json, json};
 
 use crate::edge::Entry;
-use crate::entry::{Completion, EntryAnswer, PromptContent, PromptMessages, ResourceBody, Role};
+use crate::edge::entry_json::{body_json, completion_json, prompt_json};
+use crate::entry::{Completion, EntryAnswer};
 use crate::{ResponseEnvelope, ToolError, codes};
 
 /// `resources/read`'s result for `uri`, read from `entry`: in the read's
@@ -45,25 +44,8 @@ pub(crate) fn prompt(
     envelope: ResponseEnvelope<EntryAnswer>,
 ) -> Result<GetPromptResult, ErrorData> {
     match envelope {
-        ResponseEnvelope::Success(EntryAnswer::Prompt(PromptMessages {
-            description: own,
-            messages,
-        })) => {
-            let messages: Vec<Json> = messages
-                .iter()
-                .map(|m| {
-                    let role = match m.role {
-                        Role::User => "user",
-                        Role::Assistant => "assistant",
-                    };
-                    json!({ "role": role, "content": content_json(&m.content) })
-                })
-                .collect();
-            let mut out = json!({ "messages": messages });
-            if let Some(description) = own.as_deref().or(description) {
-                out["description"] = json!(description);
-            }
-            result(out)
+        ResponseEnvelope::Success(EntryAnswer::Prompt(prompt)) => {
+            result(prompt_json(&prompt, description))
         }
         other => Err(failure(other, "name", name)),
     }
@@ -71,16 +53,7 @@ pub(crate) fn prompt(
 
 /// `completion/complete`'s result.
 pub(crate) fn completion(completion: Completion) -> Result<CompleteResult, ErrorData> {
-    let Completion {
-        values,
-        total,
-        has_more,
-    } = completion.capped();
-    let mut info = json!({ "values": values, "hasMore": has_more });
-    if let Some(total) = total {
-        info["total"] = json!(total.min(u64::from(u32::MAX)));
-    }
-    result(json!({ "completion": info }))
+    result(json!({ "completion": completion_json(completion) }))
 }
 
 /// The completion in an entry's envelope.
@@ -126,39 +99,6 @@ fn failure(envelope: ResponseEnvelope<EntryAnswer>, key: &str, value: &str) -> E
     }
 }
 
-fn body_json(body: &ResourceBody) -> serde_json::Map<String, Json> {
-    let mut out = serde_json::Map::new();
-    match body {
-        ResourceBody::Text(text) => out.insert("text".into(), json!(text)),
-        ResourceBody::Blob(bytes) => out.insert("blob".into(), json!(STANDARD.encode(&bytes.0))),
-    };
-    out
-}
-
-fn content_json(content: &PromptContent) -> Json {
-    match content {
-        PromptContent::Text(text) => json!({ "type": "text", "text": text }),
-        PromptContent::Image { data, mime_type } => {
-            json!({ "type": "image", "data": STANDARD.encode(&data.0), "mimeType": mime_type })
-        }
-        PromptContent::Audio { data, mime_type } => {
-            json!({ "type": "audio", "data": STANDARD.encode(&data.0), "mimeType": mime_type })
-        }
-        PromptContent::Resource {
-            uri,
-            mime_type,
-            body,
-        } => {
-            let mut resource = body_json(body);
-            resource.insert("uri".into(), json!(uri));
-            if let Some(mime) = mime_type {
-                resource.insert("mimeType".into(), json!(mime));
-            }
-            json!({ "type": "resource", "resource": resource })
-        }
-    }
-}
-
 /// An rmcp result from its JSON, `resultType` `complete` (which rmcp
 /// leaves out for a client of a revision before 2026-07-28).
 fn result<T: serde::de::DeserializeOwned>(mut value: Json) -> Result<T, ErrorData> {
@@ -170,6 +110,7 @@ fn result<T: serde::de::DeserializeOwned>(mut value: Json) -> Result<T, ErrorDat
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::entry::{PromptContent, PromptMessages, ResourceBody};
 
     #[test]
     fn contents_carry_the_uri_and_the_mime_type() {

@@ -18,8 +18,9 @@ use tokio::sync::mpsc;
 use super::McpServer;
 use super::listing::{LIST_TTL_MS, no_cursor};
 use super::owner::principal_of;
-use crate::edge::{Completions, Entries, Entry, scopes_of};
-use crate::entry::{Completion, EntryKind};
+use crate::edge::entry_json::{Completing, completing};
+use crate::edge::{Entries, Entry, scopes_of};
+use crate::entry::EntryKind;
 use crate::mcp::entries::answer;
 use crate::mcp::talk_back::caller::McpCaller;
 use crate::mcp::talk_back::told::{Told, drain, tell};
@@ -257,20 +258,17 @@ impl<P: CallPort> McpServer<P> {
             ));
         };
         let argument = &request.argument;
-        match entry.completions(&argument.name) {
-            Completions::Values(values) => {
-                answer::completion(Completion::matching(values, &argument.value))
-            }
-            Completions::None => answer::completion(Completion::default()),
-            Completions::Handler => {
-                let context_arguments = request
-                    .context
-                    .and_then(|c| c.arguments)
-                    .unwrap_or_default();
-                let mut asked = JsonObject::new();
-                asked.insert("argument".into(), json!(argument.name));
-                asked.insert("value".into(), json!(argument.value));
-                asked.insert("context".into(), json!(context_arguments));
+        let context_arguments = request
+            .context
+            .and_then(|c| c.arguments)
+            .unwrap_or_default();
+        let context_arguments: JsonObject = context_arguments
+            .into_iter()
+            .map(|(k, v)| (k, Json::String(v)))
+            .collect();
+        match completing(entry, &argument.name, &argument.value, &context_arguments) {
+            Completing::Done(completion) => answer::completion(completion),
+            Completing::Ask(asked) => {
                 let envelope = self
                     .ask(EntryKind::Complete, entry, &asked, &context)
                     .await
