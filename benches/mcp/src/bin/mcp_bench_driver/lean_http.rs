@@ -93,6 +93,11 @@ impl LeanHttp {
         Ok(result["structuredContent"].clone())
     }
 
+    /// Sends one request and checks it did not fail; its result.
+    pub async fn call(&mut self, method: &str, params: Value) -> Result<Value, Error> {
+        Ok(self.request(method, params).await?.0)
+    }
+
     /// Sends one request; its result and the session id the server gave.
     async fn request(
         &mut self,

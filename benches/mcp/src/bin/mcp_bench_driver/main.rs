@@ -1,8 +1,19 @@
-//! The client driver of the MCP benchmark: one session, a warm-up, then N
-//! sequential `tools/call`s of `add`, each answer checked. Prints one JSON
-//! line: `{"calls", "seconds", "calls_per_sec", "p50_us", "p99_us"}`.
+//! The client driver of the MCP benchmarks: one session, a warm-up, then N
+//! sequential requests, each answer checked. Prints one JSON line:
+//! `{"calls", "seconds", "calls_per_sec", "p50_us", "p99_us", "answer"}`,
+//! `answer` a digest of the last answer's content (equal digests, equal
+//! answers).
 //!
-//! `mcp_bench_driver [--calls N] [--warmup N] [--authorization VALUE] (--http URL | --lean-http URL | --lean-http-stateless URL | --stdio PROGRAM [ARG]...)`
+//! `mcp_bench_driver [--calls N] [--warmup N] [--authorization VALUE] [OPERATION] (--http URL | --lean-http URL | --lean-http-stateless URL | --stdio PROGRAM [ARG]...)`
+//!
+//! The operation is `tools/call` of `add` unless one of these says
+//! otherwise (see `operation`):
+//! - `--read URI FILE`: `resources/read` of `URI`, whose one blob must
+//!   be `FILE`'s bytes;
+//! - `--prompt NAME JSON`: `prompts/get` of `NAME` with the arguments
+//!   `JSON`, whose messages must not change from one answer to the next;
+//! - `--store FILE MIME`: one `tools/call` of `cas_store` with `FILE`'s
+//!   bytes, printing `{"hash"}` instead (to fill a store before a read).
 //!
 //! `--authorization` sends that `Authorization` header with every request
 //! of the lean client (`Bearer TOKEN`).
@@ -11,22 +22,23 @@
 //! few hundred lines over one keep-alive connection (see `lean_http`).
 
 mod lean_http;
+mod operation;
 
 use std::time::{Duration, Instant};
 
 use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 const USAGE: &str = "usage: mcp_bench_driver [--calls N] [--warmup N] [--authorization VALUE] \
-     (--http URL | --lean-http URL | --lean-http-stateless URL | --stdio PROGRAM [ARG]...)";
+     [--read URI FILE | --prompt NAME JSON | --store FILE MIME] (--http URL | --lean-http URL | --lean-http-stateless URL | --stdio PROGRAM [ARG]...)";
 
 struct Options {
     calls: usize,
     warmup: usize,
     authorization: Option<String>,
+    operation: operation::Operation,
     target: Vec<String>,
 }
 
@@ -35,6 +47,7 @@ fn parse(mut args: &[String]) -> Result<Options, String> {
         calls: 5_000,
         warmup: 500,
         authorization: None,
+        operation: operation::Operation::Add,
         target: Vec::new(),
     };
     loop {
@@ -52,6 +65,12 @@ fn parse(mut args: &[String]) -> Result<Options, String> {
                 options.authorization = Some(value.clone());
                 args = rest;
             }
+            [flag, first, second, rest @ ..]
+                if ["--read", "--prompt", "--store"].contains(&flag.as_str()) =>
+            {
+                options.operation = operation::Operation::parse(flag, first, second)?;
+                args = rest;
+            }
             [flag, ..]
                 if ["--http", "--lean-http", "--lean-http-stateless", "--stdio"]
                     .contains(&flag.as_str()) =>
@@ -65,7 +84,7 @@ fn parse(mut args: &[String]) -> Result<Options, String> {
 }
 
 /// A connected client of either kind.
-enum Client {
+pub(crate) enum Client {
     Sdk(RunningService<RoleClient, ()>),
     Lean(lean_http::LeanHttp),
 }
@@ -97,43 +116,26 @@ async fn connect(
     })
 }
 
-/// Calls `add(a, 1)` and checks the answer.
-async fn call_add(client: &mut Client, a: i64) -> Result<(), Box<dyn std::error::Error>> {
-    let expected = json!({"result": a + 1});
-    let answered = match client {
-        Client::Sdk(client) => {
-            let mut arguments = Map::new();
-            arguments.insert("a".into(), json!(a));
-            arguments.insert("b".into(), json!(1));
-            let result = client
-                .call_tool(CallToolRequestParams::new("add").with_arguments(arguments))
-                .await?;
-            if result.is_error == Some(true) {
-                return Err(format!("add({a}, 1) failed: {result:?}").into());
-            }
-            result.structured_content
-        }
-        Client::Lean(client) => Some(client.add(a, 1).await?),
-    };
-    match answered {
-        Some(value) if value == expected => Ok(()),
-        other => Err(format!("add({a}, 1) answered {other:?}, not {expected}").into()),
-    }
-}
-
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let options = parse(&args)?;
     let mut client = connect(&options.target, options.authorization.as_deref()).await?;
+    let mut operation = options.operation;
+    if let operation::Operation::Store { .. } = operation {
+        let hash = operation.store(&mut client).await?;
+        println!("{}", json!({ "hash": hash }));
+        return Ok(());
+    }
+    let mut answer = 0;
     for i in 0..options.warmup {
-        call_add(&mut client, i as i64).await?;
+        answer = operation.run(&mut client, i as i64).await?;
     }
     let mut latencies = Vec::with_capacity(options.calls);
     let started = Instant::now();
     for i in 0..options.calls {
         let call_started = Instant::now();
-        call_add(&mut client, i as i64).await?;
+        answer = operation.run(&mut client, i as i64).await?;
         latencies.push(call_started.elapsed());
     }
     let seconds = started.elapsed().as_secs_f64();
@@ -159,6 +161,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             "calls_per_sec": options.calls as f64 / seconds,
             "p50_us": percentile(0.50),
             "p99_us": percentile(0.99),
+            "answer": format!("{answer:016x}"),
         })
     );
     Ok(())
