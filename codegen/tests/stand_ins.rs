@@ -63,6 +63,14 @@ fn the_macro_tests_entries_catalogue_is_fresh() {
 }
 
 #[test]
+fn the_runtime_tests_apps_catalogue_is_fresh() {
+    fresh_or_bless(
+        "runtime/tests/support/apps.rs",
+        generated("runtime/tests/support/apps.tool"),
+    );
+}
+
+#[test]
 fn the_runtime_tests_catalogue_is_fresh() {
     fresh_or_bless(
         "runtime/tests/support/catalogue.rs",

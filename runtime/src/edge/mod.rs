@@ -68,7 +68,7 @@ pub(crate) use chunk::Arguments;
 #[cfg(feature = "mcp")]
 pub(crate) use chunk::text as chunk_text;
 #[cfg(feature = "mcp")]
-pub(crate) use entries::{Completions, Entries, Entry, scopes_of};
+pub(crate) use entries::{App, Completions, Entries, Entry, scopes_of};
 #[cfg(feature = "web")]
 pub(crate) use request::WithTag;
 #[cfg(feature = "mcp")]
