@@ -18,7 +18,11 @@ use toolwright_codegen::{Generator, Options, Sources, generate};
 fn generated(tool: &str) -> String {
     let mut sources = Sources::new();
     sources.add_job_tools();
-    sources.add(tool, std::fs::read(root().join(tool)).unwrap());
+    sources.add_at(
+        tool,
+        root().join(tool),
+        std::fs::read(root().join(tool)).unwrap(),
+    );
     let files = generate(&sources, &Options::new(Generator::Cli)).unwrap_or_else(|d| {
         panic!(
             "{}",

@@ -112,7 +112,10 @@ async fn serves_the_app(client: &RunningService<RoleClient, ()>) {
     assert_eq!(contents["mimeType"], "text/html;profile=mcp-app");
     assert_eq!(contents["_meta"], csp);
     let html = contents["text"].as_str().unwrap();
-    assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
+    assert!(
+        html.to_ascii_lowercase().starts_with("<!doctype html>"),
+        "{html}"
+    );
     // The page carries the tool's entry, which a host's view reads.
     let start = html.find(r#"id="toolwright-tool">"#).unwrap() + r#"id="toolwright-tool">"#.len();
     let end = start + html[start..].find("</script>").unwrap();
