@@ -3,7 +3,7 @@
 category math;
 
 /// Add two integers.
-@read_only @idempotent
+@read_only @idempotent @app
 tool add {
     timing sync
     title "Add"
@@ -12,8 +12,9 @@ tool add {
     errors MathError
 }
 
+// Its app is written by hand; it may reach the studio's own web routes.
 /// Multiply two integers.
-@read_only @idempotent
+@read_only @idempotent @app("apps/multiply.html") @app_connect("http://localhost:8787")
 tool multiply {
     timing sync
     title "Multiply"

@@ -358,7 +358,11 @@ impl Builder {
         let Generated {
             files,
             mut warnings,
+            inputs,
         } = generate::run(&sources, &options, &targets).map_err(report)?;
+        // A hand-written app's HTML is embedded: editing it reruns the
+        // build.
+        watched.extend(inputs);
         warnings.retain(|d| !self.allowed.contains(&d.code));
         if !warnings.is_empty() {
             if self.deny_warnings {

@@ -17,6 +17,9 @@ pub(crate) struct Generated {
     pub(crate) files: Vec<(Target, Vec<OutputFile>)>,
     /// The catalogue's warnings (`TW4xx`); may be empty.
     pub(crate) warnings: Diagnostics,
+    /// The files read besides the `.tool` files (hand-written apps), for
+    /// build scripts to watch.
+    pub(crate) inputs: Vec<std::path::PathBuf>,
 }
 
 impl Generated {
@@ -64,7 +67,18 @@ pub(crate) fn run(
     for (&target, out) in targets.iter().zip(outputs) {
         files.push((target, out?));
     }
-    Ok(Generated { files, warnings })
+    let inputs = model
+        .apps()
+        .filter_map(|(_, app)| match &app.source {
+            crate::model::AppSource::File { resolved, .. } => Some(resolved.clone()),
+            crate::model::AppSource::Generated => None,
+        })
+        .collect();
+    Ok(Generated {
+        files,
+        warnings,
+        inputs,
+    })
 }
 
 /// One target's files, with a binding's paths under its directory and

@@ -227,6 +227,19 @@ impl Sources {
         self.push(name.into(), None, bytes.into(), false)
     }
 
+    /// Adds a file from memory under `name` (what diagnostics print), as if
+    /// read from `path`: the files it names by a relative path (an
+    /// `@app("apps/view.html")`) are found beside `path`. For callers that
+    /// name files independently of where they are (tests, snapshots).
+    pub fn add_at(
+        &mut self,
+        name: impl Into<String>,
+        path: impl Into<PathBuf>,
+        bytes: impl Into<Vec<u8>>,
+    ) -> FileId {
+        self.push(name.into(), Some(path.into()), bytes.into(), false)
+    }
+
     /// Adds the job tools (`job_status`, `job_list`, `job_poll`,
     /// `job_cancel`) that every catalogue serves, from the `.tool` file built
     /// into the generator, named `<builtin>/jobs.tool` in diagnostics. Add it

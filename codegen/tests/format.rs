@@ -17,10 +17,11 @@ fn format_text(name: &str, text: &str) -> Option<String> {
     format_file(&sources, id).ok()
 }
 
-/// The model as JSON without source locations, which formatting moves.
-fn model_without_locations(name: &str, text: &str) -> Option<serde_json::Value> {
+/// The model as JSON without source locations, which formatting moves;
+/// `dir` is where the file is, for the files it names (`@app`).
+fn model_without_locations(dir: &str, name: &str, text: &str) -> Option<serde_json::Value> {
     let mut sources = Sources::new();
-    sources.add(name, text);
+    sources.add_at(name, root().join(dir).join(name), text);
     let mut json = serde_json::to_value(check(&sources).ok()?).unwrap();
     strip_locations(&mut json);
     Some(json)
@@ -90,13 +91,13 @@ fn the_reference_catalogue_is_formatted() {
 
 #[test]
 fn formatting_is_idempotent_faithful_and_keeps_comments() {
-    for (_, name, text) in corpus() {
+    for (dir, name, text) in corpus() {
         let once = format_text(&name, &text).unwrap_or_else(|| panic!("{name} parses"));
         let twice = format_text(&name, &once).unwrap();
         assert_eq!(once, twice, "{name}: formatting twice changed it");
         assert_eq!(
-            model_without_locations(&name, &text),
-            model_without_locations(&name, &once),
+            model_without_locations(dir, &name, &text),
+            model_without_locations(dir, &name, &once),
             "{name}: formatting changed the model"
         );
         let mut before = comment_lines(&text);
@@ -188,8 +189,8 @@ proptest! {
         let canonical = format_text("f.tool", file).unwrap();
         let formatted = format_text("f.tool", &mangled).unwrap();
         prop_assert_eq!(
-            model_without_locations("f.tool", file),
-            model_without_locations("f.tool", &formatted)
+            model_without_locations(".", "f.tool", file),
+            model_without_locations(".", "f.tool", &formatted)
         );
         prop_assert_eq!(format_text("f.tool", &formatted).unwrap(), formatted.clone());
         // Extra blank lines between entries are kept (once); everything else
@@ -238,8 +239,8 @@ proptest! {
         after.sort();
         prop_assert_eq!(before, after);
         prop_assert_eq!(
-            model_without_locations("f.tool", &text),
-            model_without_locations("f.tool", &once)
+            model_without_locations(".", "f.tool", &text),
+            model_without_locations(".", "f.tool", &once)
         );
     }
 }

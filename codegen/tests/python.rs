@@ -30,7 +30,7 @@ fn reference() -> Vec<OutputFile> {
     paths.sort();
     for path in paths {
         let name = format!("idl/{}", path.file_name().unwrap().to_string_lossy());
-        sources.add(name, std::fs::read(&path).unwrap());
+        sources.add_at(name, &path, std::fs::read(&path).unwrap());
     }
     generate_bindings(&sources, &[Binding::Python])
         .unwrap_or_else(|d| panic!("{}", d.render(&sources, ColorChoice::Never)))

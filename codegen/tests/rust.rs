@@ -27,7 +27,7 @@ fn load(sources: &mut Sources, paths: &[PathBuf]) {
             .unwrap()
             .to_string_lossy()
             .replace('\\', "/");
-        sources.add(name, std::fs::read(path).unwrap());
+        sources.add_at(name, path, std::fs::read(path).unwrap());
     }
 }
 

@@ -40,7 +40,7 @@ fn sources(paths: &[PathBuf], job_tools: bool) -> Sources {
             .unwrap()
             .to_string_lossy()
             .replace('\\', "/");
-        sources.add(name, std::fs::read(path).unwrap());
+        sources.add_at(name, path, std::fs::read(path).unwrap());
     }
     sources
 }

@@ -18,7 +18,11 @@ use toolwright_codegen::{Generator, Options, Sources, generate};
 fn generated(tool: &str) -> String {
     let mut sources = Sources::new();
     sources.add_job_tools();
-    sources.add(tool, std::fs::read(root().join(tool)).unwrap());
+    sources.add_at(
+        tool,
+        root().join(tool),
+        std::fs::read(root().join(tool)).unwrap(),
+    );
     let files = generate(&sources, &Options::new(Generator::Cli)).unwrap_or_else(|d| {
         panic!(
             "{}",
@@ -59,6 +63,14 @@ fn the_macro_tests_entries_catalogue_is_fresh() {
     fresh_or_bless(
         "macros/tests/support/entries.rs",
         generated("macros/tests/support/entries.tool"),
+    );
+}
+
+#[test]
+fn the_runtime_tests_apps_catalogue_is_fresh() {
+    fresh_or_bless(
+        "runtime/tests/support/apps.rs",
+        generated("runtime/tests/support/apps.tool"),
     );
 }
 

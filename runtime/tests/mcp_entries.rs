@@ -299,6 +299,13 @@ async fn the_capabilities_and_lists_come_from_the_catalogue() {
     assert!(capabilities["resources"].is_object(), "{capabilities}");
     assert!(capabilities["prompts"].is_object(), "{capabilities}");
     assert!(capabilities["completions"].is_object(), "{capabilities}");
+    // No tool has an app: the MCP Apps extension is not declared.
+    assert!(
+        capabilities["extensions"]
+            .get("io.modelcontextprotocol/ui")
+            .is_none(),
+        "{capabilities}"
+    );
 
     let resources = client.list_resources(None).await.unwrap();
     let listed = serde_json::to_value(&resources).unwrap();

@@ -116,6 +116,10 @@ const ANYTHING: &[Target] = &[
     Target::EnumValue,
 ];
 
+/// Where `@app` and its CSP attributes go instead of an action.
+const APP_ON_TOOL: &str =
+    "a tool names one app (`_meta.ui.resourceUri`) for all its actions: write it on the tool";
+
 const SPECS: &[Spec] = &[
     Spec {
         name: "read_only",
@@ -260,6 +264,27 @@ const SPECS: &[Spec] = &[
         on_action: None,
     },
     Spec {
+        name: keywords::APP,
+        targets: TOOL,
+        targets_text: "tools",
+        args: Args::OptionalString,
+        on_action: Some(APP_ON_TOOL),
+    },
+    Spec {
+        name: keywords::APP_CONNECT,
+        targets: TOOL,
+        targets_text: "tools with `@app`",
+        args: Args::Strings,
+        on_action: Some(APP_ON_TOOL),
+    },
+    Spec {
+        name: keywords::APP_RESOURCES,
+        targets: TOOL,
+        targets_text: "tools with `@app`",
+        args: Args::Strings,
+        on_action: Some(APP_ON_TOOL),
+    },
+    Spec {
         name: "complete",
         targets: FIELD,
         targets_text: "`string` and integer fields of a resource's or prompt's `arguments`",
@@ -314,6 +339,14 @@ pub(crate) struct Attrs {
     pub(crate) cache: Option<(Span, u64, Option<CacheScope>)>,
     /// `@complete`: the handler completes the field.
     pub(crate) complete: Option<Span>,
+    /// `@app` or `@app("path")`: the span of the attribute, and the path
+    /// with the span of its string.
+    pub(crate) app: Option<(Span, Option<(String, Span)>)>,
+    /// `@app_connect(…)`: the attribute's span and each origin with its
+    /// string's span.
+    pub(crate) app_connect: Option<(Span, Vec<(String, Span)>)>,
+    /// `@app_resources(…)`, as `app_connect`.
+    pub(crate) app_resources: Option<(Span, Vec<(String, Span)>)>,
 }
 
 /// Checks `attrs` written on `target` and collects their values.
@@ -420,6 +453,14 @@ fn string(kind: &LitKind) -> Option<String> {
     }
 }
 
+/// Each string argument with its span.
+fn strings(attr: &Attr) -> Vec<(String, Span)> {
+    attr.args
+        .iter()
+        .filter_map(|a| string(&a.kind).map(|s| (s, a.span)))
+        .collect()
+}
+
 /// Stores an attribute whose arguments `args_fit` has accepted.
 fn apply(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
     let args = &attr.args;
@@ -445,6 +486,14 @@ fn apply(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
             out.header = Some((attr.span, name));
         }
         "toolset" => toolsets(out, cx, attr),
+        keywords::APP => {
+            let path = args
+                .first()
+                .and_then(|a| string(&a.kind).map(|path| (path, a.span)));
+            out.app = Some((attr.span, path));
+        }
+        keywords::APP_CONNECT => out.app_connect = Some((attr.span, strings(attr))),
+        keywords::APP_RESOURCES => out.app_resources = Some((attr.span, strings(attr))),
         keywords::SCOPES => out.scopes = Some(super::scopes::written(cx, attr)),
         "content" => {
             let name = args

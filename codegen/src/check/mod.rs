@@ -3,13 +3,14 @@
 //!
 //! Phases: add the fields `@paged` implies (`paged`) → collect names
 //! (`symbols`) → lower types (`types`, `fields`, `defaults`, `resolve`) →
-//! lower tools (`tools`, `clauses`), resources (`resources`, `uri`) and
+//! lower tools (`tools`, `clauses`, `apps`), resources (`resources`, `uri`) and
 //! prompts (`prompts`) → analyse the type graph (`graph`) → check
 //! `@content` and `@header` fields against their tools (`content`,
 //! `header`), `@complete` fields against the arguments they complete
 //! (`complete`) and `@form` types against what elicitation asks (`form`).
 //! Each phase keeps going after an error; the caller gates.
 
+mod apps;
 pub(crate) mod attrs;
 mod clauses;
 mod complete;
@@ -45,6 +46,7 @@ pub(crate) fn check(sources: &Sources, files: &[ast::File], cx: &mut Ctxt) -> Mo
     let tools = tools::lower(&symbols, sources, cx);
     let resources = resources::lower(&symbols, &types, sources, cx);
     let prompts = prompts::lower(&symbols, &types, sources, cx);
+    apps::collisions(&symbols, &tools, cx);
     let type_order = graph::analyse(&symbols, &mut types, cx);
     content::check(&types, &tools, sources, cx);
     header::check(&types, &tools, sources, cx);

@@ -30,7 +30,8 @@ fn lower_tool(
 ) -> Option<Tool> {
     let tool = entry.tool;
     let name = &tool.name.name;
-    let attrs = attrs::lower(cx, &tool.meta.attrs, Target::Tool);
+    let mut attrs = attrs::lower(cx, &tool.meta.attrs, Target::Tool);
+    let app = super::apps::lower(cx, sources, name, &mut attrs);
     let clauses = Clauses::gather(cx, &tool.clauses, false);
     let tool_timing = clauses.timing.and_then(|t| timing(cx, t));
     let errors = clauses.errors.and_then(|e| {
@@ -117,6 +118,7 @@ fn lower_tool(
         errors,
         stream,
         task_required,
+        app,
         location: sources.location(tool.name.span),
     })
 }

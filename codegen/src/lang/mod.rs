@@ -3,6 +3,7 @@
 //! list of them: adding a target is its folder and a line there.
 //! [`crate::generate::run`] is the pipeline every door calls.
 
+pub(crate) mod app;
 pub(crate) mod docs;
 pub(crate) mod docs_text;
 pub(crate) mod header;

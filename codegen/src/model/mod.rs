@@ -3,9 +3,11 @@
 //! (IDL names, no target casing) and serializable, so `toolwright check
 //! --emit model.json` shows exactly what the backends see.
 
+mod apps;
 mod resources;
 mod types;
 
+pub use apps::{APP_MIME, APP_SCHEME, App, AppSource, MAX_APP_BYTES};
 pub use resources::{Cache, CacheScope, Completion, Contents, Prompt, Resource, Role};
 /// The kinds of `@content`, shared with the runtime (`toolwright::ContentKind`).
 pub use toolwright_vocab::ContentKind;
@@ -162,6 +164,13 @@ impl Model {
         scopes.into_iter().collect()
     }
 
+    /// The tools with an app, in model order.
+    pub fn apps(&self) -> impl Iterator<Item = (&Tool, &App)> {
+        self.tools
+            .iter()
+            .filter_map(|t| t.app.as_ref().map(|app| (t, app)))
+    }
+
     /// Number of actions across all tools.
     pub fn action_count(&self) -> usize {
         self.tools
@@ -254,6 +263,9 @@ pub struct Tool {
     /// "required"`; `-32021` on 2026-07-28 without the tasks extension).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub task_required: bool,
+    /// `@app`: the MCP App a host renders for its calls.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub app: Option<App>,
     /// Where it is declared.
     pub location: Location,
 }

@@ -73,6 +73,17 @@ pub const BYTES: &str = "bytes";
 /// its category's), so the formatter keeps it.
 pub const SCOPES: &str = "scopes";
 
+/// `@app` or `@app("apps/add.html")`: the tool's MCP App, generated from
+/// its schema or a hand-written HTML file (docs/idl.md, "Apps").
+pub const APP: &str = "app";
+/// `@app_connect("https://api.example.com", …)`: origins the app may
+/// connect to (`_meta.ui.csp.connectDomains`).
+pub const APP_CONNECT: &str = "app_connect";
+/// `@app_resources("https://cdn.example.com", …)`: origins the app may load
+/// scripts, styles, images, fonts and media from
+/// (`_meta.ui.csp.resourceDomains`).
+pub const APP_RESOURCES: &str = "app_resources";
+
 /// `true` literal.
 pub const TRUE: &str = "true";
 /// `false` literal.

@@ -51,8 +51,9 @@ pub fn feature_fixture_texts(binding: Binding, shaped: &[&str]) -> Vec<(String, 
     for path in fixtures {
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
         let mut sources = Sources::new();
-        sources.add(
+        sources.add_at(
             format!("codegen/tests/fixtures/rust/{stem}.tool"),
+            &path,
             std::fs::read(&path).unwrap(),
         );
         let files = generate_bindings(&sources, &[binding])

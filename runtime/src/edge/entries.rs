@@ -29,6 +29,9 @@ struct Listed {
     readers: HashMap<String, Reader>,
     #[serde(default)]
     getters: HashMap<String, Getter>,
+    /// The HTML of each tool's MCP App, by its `ui://` URI.
+    #[serde(default)]
+    apps: HashMap<String, String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -92,6 +95,18 @@ pub(crate) enum Completions<'a> {
     None,
 }
 
+/// A tool's MCP App: a resource served from the catalogue, with no
+/// handler.
+#[derive(Clone, Debug)]
+pub(crate) struct App {
+    /// Its MIME type, `text/html;profile=mcp-app`.
+    pub(crate) mime: Option<String>,
+    /// Its `_meta` as listed (the CSP under `ui`), which a read returns too.
+    pub(crate) meta: Option<JsonObject>,
+    /// The page.
+    pub(crate) html: String,
+}
+
 /// A resource a URI names, and the URI's variables as its arguments.
 pub(crate) struct Found<'a> {
     pub(crate) entry: &'a Entry,
@@ -109,6 +124,8 @@ pub(crate) struct Entries {
     /// Every resource, its URI template compiled, fixed ones first.
     readers: Vec<(UriTemplate, Entry)>,
     getters: HashMap<String, Entry>,
+    /// The tools' apps, by URI.
+    apps: HashMap<String, App>,
 }
 
 impl Entries {
@@ -119,6 +136,7 @@ impl Entries {
     pub(crate) fn parse(text: &str) -> Result<Self, serde_json::Error> {
         let mut listed: Listed = serde_json::from_str(text)?;
         let mut readers = Vec::new();
+        let mut apps = HashMap::new();
         for (object, key) in listed
             .resources
             .iter()
@@ -127,6 +145,18 @@ impl Entries {
         {
             let uri = text_of(object, key);
             let name = text_of(object, "name");
+            if let Some(html) = listed.apps.remove(uri) {
+                let app = App {
+                    mime: object
+                        .get("mimeType")
+                        .and_then(Json::as_str)
+                        .map(str::to_owned),
+                    meta: object.get("_meta").and_then(Json::as_object).cloned(),
+                    html,
+                };
+                apps.insert(uri.to_owned(), app);
+                continue;
+            }
             let template = UriTemplate::parse(uri).map_err(serde::de::Error::custom)?;
             let reader = listed.readers.remove(name).ok_or_else(|| {
                 serde::de::Error::custom(format!("resource `{name}` has no reader"))
@@ -173,12 +203,23 @@ impl Entries {
             prompts: listed.prompts,
             readers,
             getters,
+            apps,
         })
     }
 
-    /// Whether the catalogue has resources.
+    /// Whether the catalogue has resources (its tools' apps among them).
     pub(crate) fn has_resources(&self) -> bool {
-        !self.readers.is_empty()
+        !self.readers.is_empty() || self.has_apps()
+    }
+
+    /// Whether a tool of the catalogue has an MCP App.
+    pub(crate) fn has_apps(&self) -> bool {
+        !self.apps.is_empty()
+    }
+
+    /// The app whose URI is `uri`.
+    pub(crate) fn app(&self, uri: &str) -> Option<&App> {
+        self.apps.get(uri)
     }
 
     /// Whether the catalogue has prompts.
@@ -437,5 +478,31 @@ mod tests {
         let none = Entries::parse(r#"{"tools": []}"#).unwrap();
         assert!(!none.has_resources() && !none.has_prompts() && !none.completes());
         assert!(!none.subscribes());
+    }
+
+    #[test]
+    fn an_app_is_served_from_the_schema_with_no_reader() {
+        let schema = json!({
+            "tools": [],
+            "resources": [{
+                "uri": "ui://add", "name": "add", "mimeType": "text/html;profile=mcp-app",
+                "_meta": {"ui": {"csp": {"connectDomains": ["https://api.example.com"]}}}
+            }],
+            "apps": {"ui://add": "<!DOCTYPE html>"}
+        });
+        let entries = Entries::parse(&schema.to_string()).unwrap();
+        assert!(entries.has_resources() && entries.has_apps());
+        assert_eq!(entries.resources.len(), 1);
+        let app = entries.app("ui://add").unwrap();
+        assert_eq!(app.html, "<!DOCTYPE html>");
+        assert_eq!(app.mime.as_deref(), Some("text/html;profile=mcp-app"));
+        assert_eq!(
+            app.meta.as_ref().unwrap()["ui"]["csp"]["connectDomains"][0],
+            "https://api.example.com"
+        );
+        assert!(entries.app("ui://other").is_none());
+        assert!(matches!(entries.resource("ui://add"), Err(None)));
+        assert!(!entries.subscribes() && !entries.completes());
+        assert!(!self::entries().has_apps());
     }
 }

@@ -75,7 +75,7 @@ pub(crate) use chunk::Arguments;
 #[cfg(feature = "mcp")]
 pub(crate) use chunk::text as chunk_text;
 #[cfg(feature = "mcp")]
-pub(crate) use entries::scopes_of;
+pub(crate) use entries::{App, scopes_of};
 #[cfg(any(feature = "mcp", feature = "web"))]
 pub(crate) use entries::{Completions, Entries, Entry};
 #[cfg(feature = "web")]

@@ -2,6 +2,7 @@
 //! a stable code, one file per family of codes. Phases call these
 //! constructors; none formats a message of its own.
 
+mod apps;
 mod attributes;
 mod lexical;
 mod names;
@@ -11,6 +12,7 @@ mod syntax;
 mod tools;
 mod warnings;
 
+pub(crate) use apps::*;
 pub(crate) use attributes::*;
 pub(crate) use lexical::*;
 pub(crate) use names::*;
@@ -132,6 +134,9 @@ codes! {
     OverlappingResources = "TW507": "two resources whose URIs can match the same URI",
     InvalidContents = "TW508": "resource `contents` or `mime` that names no kind of contents or MIME type",
     CompleteTarget = "TW509": "`@complete` where no completion applies",
+    AppFile = "TW510": "an `@app` file that is missing, unreadable, not UTF-8 or too large",
+    AppOrigin = "TW511": "an `@app_connect` or `@app_resources` domain that is not an origin",
+    AppUriTaken = "TW512": "a tool's app whose `ui://` URI a declared resource also matches",
 }
 
 /// "1 file", "2 files".

@@ -5,6 +5,7 @@
 //! `docs/schemas.md` describes the mapping.
 
 mod actions;
+mod apps;
 mod defs;
 mod dialect;
 mod entries;
@@ -42,7 +43,8 @@ use validate::{Origin, Validator};
 /// `resourceTemplates` and `prompts` (their MCP lists), `readers` (each
 /// resource's arguments schema, contents, subscription, cache and
 /// completions) and `getters` (each prompt's arguments schema and
-/// completions); docs/schemas.md.
+/// completions). A catalogue with apps lists each app's `ui://` resource
+/// in `resources` too, and adds `apps`, `{uri: html}`; docs/schemas.md.
 pub(crate) fn mcp_schema(model: &Model) -> Value {
     let cx = Cx::new(model);
     let mut tools = Vec::new();
@@ -58,9 +60,17 @@ pub(crate) fn mcp_schema(model: &Model) -> Value {
             errors.insert(tool.name.clone(), tools::error_schema(&cx, id));
         }
     }
+    let (app_resources, app_pages) = apps::apps(model, &tools);
     let mut schema = json!({ "tools": tools, "actions": actions, "errors": errors });
     if let Some(object) = schema.as_object_mut() {
         object.extend(entries::entries(&cx));
+        if !app_pages.is_empty() {
+            let listed = object.entry("resources").or_insert_with(|| json!([]));
+            if let Some(listed) = listed.as_array_mut() {
+                listed.extend(app_resources);
+            }
+            object.insert("apps".into(), Value::Object(app_pages));
+        }
     }
     schema
 }

@@ -7,7 +7,7 @@ use super::defs::{rooted, with_defs};
 use super::dialect::DIALECT;
 use super::input::request;
 use super::types::{Cx, describe};
-use super::{actions, output, reach};
+use super::{actions, apps, output, reach};
 use crate::model::{Endpoint, Tool, ToolKind, TypeId};
 
 /// The `_meta` key that names a tool's typed errors:
@@ -63,6 +63,9 @@ pub(super) fn tool(cx: &Cx<'_>, tool: &Tool) -> (Json, Option<Json>) {
             SCOPES_META.into(),
             json!(tool.scope_names().collect::<Vec<_>>()),
         );
+    }
+    if let Some(app) = &tool.app {
+        meta.insert(apps::UI_META.into(), apps::tool_meta(app));
     }
     if !meta.is_empty() {
         object.insert("_meta".into(), Json::Object(meta));

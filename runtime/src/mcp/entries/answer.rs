@@ -6,8 +6,8 @@ use rmcp::ErrorData;
 use rmcp::model::{CompleteResult, GetPromptResult, ReadResourceResult};
 use serde_json::{Value as Json, json};
 
-use crate::edge::Entry;
 use crate::edge::entry_json::{body_json, completion_json, prompt_json};
+use crate::edge::{App, Entry};
 use crate::entry::{Completion, EntryAnswer};
 use crate::{ResponseEnvelope, ToolError, codes};
 
@@ -35,6 +35,19 @@ pub(crate) fn contents(
         }
         other => Err(failure(other, "uri", uri)),
     }
+}
+
+/// `resources/read`'s result for a tool's app: its page, from the
+/// catalogue, with the `_meta` it is listed with (its CSP).
+pub(crate) fn app(uri: &str, app: &App) -> Result<ReadResourceResult, ErrorData> {
+    let mut item = json!({ "uri": uri, "text": app.html });
+    if let Some(mime) = &app.mime {
+        item["mimeType"] = json!(mime);
+    }
+    if let Some(meta) = &app.meta {
+        item["_meta"] = Json::Object(meta.clone());
+    }
+    result(json!({ "contents": [item] }))
 }
 
 /// `prompts/get`'s result; `description` when the handler gave none.

@@ -174,6 +174,10 @@ impl<P: CallPort> McpServer<P> {
             return Err(not_found("resources/read"));
         }
         let uri = request.uri.as_str();
+        // A tool's app is the catalogue's own: no handler, no port.
+        if let Some(app) = self.entries().app(uri) {
+            return answer::app(uri, app);
+        }
         let found = match self.entries().resource(uri) {
             Ok(found) => found,
             Err(None) => {

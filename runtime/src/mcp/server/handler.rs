@@ -323,6 +323,13 @@ impl<P: CallPort> McpServer<P> {
         if entries.completes() {
             capabilities.completions = Some(rmcp::model::JsonObject::new());
         }
+        if entries.has_apps() {
+            let (id, settings) = crate::mcp::entries::apps::extension();
+            capabilities
+                .extensions
+                .get_or_insert_with(Default::default)
+                .insert(id.to_owned(), settings);
+        }
         let instructions = if self.shared.discovery.is_some() {
             format!("{INSTRUCTIONS}{PROGRESSIVE}")
         } else {

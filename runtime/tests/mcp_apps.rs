@@ -1,0 +1,146 @@
+//! MCP Apps (extension `io.modelcontextprotocol/ui`) over MCP, for the
+//! test catalogue `runtime/tests/support/apps.tool`, whose tool `add` has
+//! a generated app: `tools/list` names its `ui://` resource,
+//! `resources/list` lists it with its MIME type and CSP, `resources/read`
+//! answers with its page from the catalogue, and the server declares the
+//! extension; read by rmcp's own client, in process and through a HOOT01
+//! gateway in front of a worker.
+#![cfg(all(feature = "mcp", feature = "hoot", feature = "client"))]
+
+use std::time::Duration;
+
+use rmcp::model::ReadResourceRequestParams;
+use rmcp::service::RunningService;
+use rmcp::{RoleClient, ServiceExt as _};
+use serde_json::{Value, json};
+use toolwright::hoot::{Client, ClientConfig, ServerConfig, ServerHandle};
+use toolwright::mcp::McpServer;
+use toolwright::{Dispatcher, ToolError};
+
+include!("support/apps.rs");
+
+struct Sums;
+
+#[toolwright::tools]
+impl Sums {
+    #[tool]
+    fn add(&self, request: AddRequest) -> Result<AddResponse, ToolError> {
+        Ok(AddResponse {
+            sum: request.a + request.b,
+        })
+    }
+}
+
+const SOON: Duration = Duration::from_secs(10);
+
+/// An rmcp client of `server` over an in-process pipe (stdio's framing).
+async fn piped<P: toolwright::port::CallPort>(
+    server: McpServer<P>,
+) -> RunningService<RoleClient, ()> {
+    let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+    let (read, write) = tokio::io::split(server_end);
+    tokio::spawn(server.serve_io(read, write));
+    ().serve(tokio::io::split(client_end))
+        .await
+        .expect("the handshake")
+}
+
+async fn in_process() -> RunningService<RoleClient, ()> {
+    piped(McpServer::new(Dispatcher::new(Sums)).expect("the schema parses")).await
+}
+
+/// A HOOT01 worker serving the tool, and an MCP gateway in front of it.
+async fn gateway() -> (ServerHandle, RunningService<RoleClient, ()>) {
+    let worker = toolwright::hoot::Server::serve(
+        Dispatcher::new(Sums),
+        ServerConfig::new("tcp://127.0.0.1:0"),
+    )
+    .expect("the worker binds");
+    let client = Client::<ToolCatalogue>::connect(&[worker.endpoint()], ClientConfig::default())
+        .expect("the gateway connects");
+    assert!(client.ready(SOON).await, "the worker answers");
+    (
+        worker,
+        piped(McpServer::new(client).expect("the schema parses")).await,
+    )
+}
+
+/// What every door must answer alike.
+async fn serves_the_app(client: &RunningService<RoleClient, ()>) {
+    let capabilities = serde_json::to_value(&client.peer_info().unwrap().capabilities).unwrap();
+    assert!(capabilities["resources"].is_object(), "{capabilities}");
+    assert_eq!(
+        capabilities["extensions"]["io.modelcontextprotocol/ui"],
+        json!({"mimeTypes": ["text/html;profile=mcp-app"]}),
+    );
+
+    let tools = serde_json::to_value(client.list_tools(None).await.unwrap()).unwrap();
+    let add = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "add")
+        .expect("add is listed");
+    assert_eq!(add["_meta"]["ui"], json!({"resourceUri": "ui://add"}));
+
+    let csp = json!({"ui": {"csp": {
+        "connectDomains": ["https://api.example.com"],
+        "resourceDomains": ["https://cdn.example.com"],
+    }}});
+    let resources = serde_json::to_value(client.list_resources(None).await.unwrap()).unwrap();
+    assert_eq!(
+        resources["resources"],
+        json!([{
+            "uri": "ui://add",
+            "name": "add",
+            "title": "Add",
+            "description": "The app of tool `add`: a form for its arguments and a view of its result.",
+            "mimeType": "text/html;profile=mcp-app",
+            "_meta": csp,
+        }])
+    );
+
+    let read = client
+        .read_resource(ReadResourceRequestParams::new("ui://add"))
+        .await
+        .unwrap();
+    let [contents] = &read.contents[..] else {
+        panic!("one contents: {read:?}");
+    };
+    let contents = serde_json::to_value(contents).unwrap();
+    assert_eq!(contents["uri"], "ui://add");
+    assert_eq!(contents["mimeType"], "text/html;profile=mcp-app");
+    assert_eq!(contents["_meta"], csp);
+    let html = contents["text"].as_str().unwrap();
+    assert!(
+        html.to_ascii_lowercase().starts_with("<!doctype html>"),
+        "{html}"
+    );
+    // The page carries the tool's entry, which a host's view reads.
+    let start = html.find(r#"id="toolwright-tool">"#).unwrap() + r#"id="toolwright-tool">"#.len();
+    let end = start + html[start..].find("</script>").unwrap();
+    let tool: Value = serde_json::from_str(&html[start..end]).unwrap();
+    assert_eq!(tool["name"], "add");
+    assert_eq!(tool["timing"], "sync");
+    assert_eq!(tool["inputSchema"], add["inputSchema"]);
+
+    let missing = client
+        .read_resource(ReadResourceRequestParams::new("ui://multiply"))
+        .await
+        .unwrap_err();
+    let rmcp::ServiceError::McpError(missing) = missing else {
+        panic!("a JSON-RPC error");
+    };
+    assert_eq!(missing.code.0, -32602);
+}
+
+#[tokio::test]
+async fn an_app_is_served_in_process() {
+    serves_the_app(&in_process().await).await;
+}
+
+#[tokio::test]
+async fn an_app_is_served_through_the_gateway() {
+    let (_worker, client) = gateway().await;
+    serves_the_app(&client).await;
+}

@@ -1,0 +1,22 @@
+/// The catalogue the runtime's MCP Apps tests serve: a tool with an app
+/// generated from its schema and the origins it may reach. `apps.rs`
+/// beside it is the generator's output for it (with the built-in job
+/// tools), checked in and kept fresh by codegen's `stand_ins` test.
+category apps;
+
+/// Add two integers.
+@app @app_connect("https://api.example.com") @app_resources("https://cdn.example.com")
+tool add {
+    timing sync
+    title "Add"
+    request {
+        /// Left operand.
+        a: i64,
+        /// Right operand.
+        b: i64,
+    }
+    response {
+        /// The sum.
+        sum: i64,
+    }
+}
