@@ -1218,6 +1218,8 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
   ]
 }"##;
     const METADATA: &'static str = r##"{
+  "prompts": [],
+  "resources": [],
   "tools": [
     {
       "annotations": {
