@@ -9,12 +9,14 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value as Json, json};
 
-use super::{Completions, Entry, JsonObject, request_msgpack_tagged};
-use crate::entry::{
-    Completion, EntryAnswer, EntryKind, PromptContent, PromptMessages, ResourceBody, Role,
+use super::{Completions, Entry, JsonObject};
+use crate::entry::{Completion, PromptContent, PromptMessages, ResourceBody, Role};
+#[cfg(feature = "web")]
+use crate::{
+    ResponseEnvelope, ToolError,
+    entry::{EntryAnswer, EntryKind},
+    port::{CallOptions, CallPort},
 };
-use crate::port::{CallOptions, CallPort};
-use crate::{ResponseEnvelope, ToolError};
 
 /// Sends `{kind: entry, …arguments}` to `port`. A principal that lacks a
 /// scope of the entry's is refused here, before the port (which checks
@@ -23,6 +25,9 @@ use crate::{ResponseEnvelope, ToolError};
 /// # Errors
 /// `FORBIDDEN` for a missing scope; `INTERNAL` or `INVALID_REQUEST` when
 /// the request cannot be encoded or is over the port's size limit.
+// MCP asks through its own loop, which relays what the handler says to
+// the client while it runs.
+#[cfg(feature = "web")]
 pub(crate) async fn ask<P: CallPort>(
     port: &P,
     kind: EntryKind,
@@ -33,7 +38,7 @@ pub(crate) async fn ask<P: CallPort>(
     if let Some(principal) = &options.principal {
         entry.permits(principal)?;
     }
-    let request = request_msgpack_tagged(kind.tag(), &entry.name, arguments, port.limits())?;
+    let request = super::request_msgpack_tagged(kind.tag(), &entry.name, arguments, port.limits())?;
     Ok(port.entry(request, options).await)
 }
 
