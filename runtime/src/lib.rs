@@ -46,6 +46,8 @@ pub mod jobs;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 mod metrics;
+#[cfg(feature = "mount")]
+pub mod mount;
 #[cfg(feature = "otel")]
 pub mod otel;
 pub mod port;

@@ -18,6 +18,11 @@
 //!   some toolsets, and `--progressive` to let each MCP session start from
 //!   `search_tools`, `describe_tools` and `select_toolsets`, and
 //!   `--envelope` to answer in HIP-0300's unified envelope.
+//! - `serve` and `gateway` take `--mount NAME=URL` (a Streamable HTTP
+//!   endpoint) or `--mount "NAME=PROGRAM ARG…"` (a command speaking MCP
+//!   on stdio), again for more: that MCP server's tools, resources and
+//!   prompts are served beside the studio's, named `NAME_…`, with
+//!   `source: "mcp"` on the web routes and in the events.
 //! - `gateway --backend ENDPOINT… [--iopub ENDPOINT…] (--stdio | --http
 //!   [ADDR])` serves MCP in front of HOOT01 backends (`serve --hoot`):
 //!   JSON at the edge, MsgPack to the workers, each call to the least busy
@@ -147,7 +152,7 @@ const USAGE: &str = "usage: studio [call TOOL [JSON]
               | gateway --backend ENDPOINT... [--iopub ENDPOINT...] [--service NAME] (--stdio | --http [ADDR] [AUTH]) [LISTING] [--jobs STORE] [CURVE_CLIENT]
               | gateway --route NAME=ENDPOINT... --http [ADDR] [AUTH] [LISTING] [--jobs STORE] [CURVE_CLIENT]
               | keygen PATH]
-LISTING: [--toolset NAME[,NAME...]]... [--progressive] [--envelope] [--callable-only] [--event-streams]
+LISTING: [--toolset NAME[,NAME...]]... [--progressive] [--envelope] [--callable-only] [--event-streams] [--mount NAME=URL | --mount 'NAME=PROGRAM ARG...']...
 STORE: memory | PATH (a redb file) | redis://HOST:PORT/DB; default $STUDIO_JOBS, else memory
 AUTH: [--auth-issuer URL]... [--auth-audience URI] [--token T (default $STUDIO_TOKEN)]
 CURVE_SERVER: --curve-secret FILE --curve-allow FILE_OR_DIR [--curve-allow FILE_OR_DIR]...
@@ -203,6 +208,7 @@ struct Listing {
     envelope: bool,
     callable_only: bool,
     event_streams: bool,
+    mounts: Vec<toolwright::mount::Mount>,
 }
 
 impl Listing {
@@ -223,6 +229,7 @@ impl Listing {
                 "--envelope" => listing.envelope = true,
                 "--callable-only" => listing.callable_only = true,
                 "--event-streams" => listing.event_streams = true,
+                "--mount" => listing.mounts.push(mount(&iter.next().ok_or(USAGE)?)?),
                 _ => rest.push(arg),
             }
         }
@@ -248,8 +255,27 @@ impl Listing {
         if self.callable_only {
             server = server.list_callable_only();
         }
+        for mount in &self.mounts {
+            server = server.mount(mount.clone());
+        }
         Ok(server)
     }
+}
+
+/// `NAME=URL` (`http://…` or `https://…`) or `NAME=PROGRAM ARG…`.
+fn mount(spec: &str) -> Result<toolwright::mount::Mount, Box<dyn std::error::Error>> {
+    use toolwright::mount::Mount;
+    let (name, target) = spec
+        .split_once('=')
+        .ok_or_else(|| format!("--mount takes NAME=URL or \"NAME=PROGRAM ARG…\", not `{spec}`"))?;
+    if target.starts_with("http://") || target.starts_with("https://") {
+        return Ok(Mount::http(name, target)?);
+    }
+    let mut words = target.split_whitespace();
+    let program = words
+        .next()
+        .ok_or_else(|| format!("--mount {name}= names no URL or program"))?;
+    Ok(Mount::command(name, program, words)?)
 }
 
 /// Serves MCP in front of HOOT01 backends until the client (stdio) or the

@@ -150,7 +150,7 @@ impl ToolTransport for McpTransport {
 /// A tool result as the batch client reports it: `structuredContent`
 /// (else the content blocks) for a success; for `isError`, the structured
 /// `{code, message, details}` the Toolwright server sends, else the text.
-fn tool_outcome(result: CallToolResult) -> Result<Json, ToolError> {
+pub(crate) fn tool_outcome(result: CallToolResult) -> Result<Json, ToolError> {
     if result.is_error != Some(true) {
         return Ok(match result.structured_content {
             Some(structured) => structured,
@@ -176,7 +176,7 @@ fn tool_outcome(result: CallToolResult) -> Result<Json, ToolError> {
     Err(ToolError::new(TOOL_ERROR, message))
 }
 
-fn service_error(error: ServiceError) -> ToolError {
+pub(crate) fn service_error(error: ServiceError) -> ToolError {
     match error {
         ServiceError::McpError(error) => {
             let mut details = json!({"jsonrpc_code": error.code.0});

@@ -42,5 +42,7 @@ pub use call::{ToolCall, ToolResult};
 #[cfg(feature = "hoot")]
 pub use hoot::HootTransport;
 pub use mcp::{ConnectError, McpTransport};
+#[cfg(feature = "mount")]
+pub(crate) use mcp::{service_error, tool_outcome};
 pub use options::BatchOptions;
 pub use transport::{ToolTransport, codes};

@@ -31,6 +31,9 @@ pub(crate) struct Edge<P> {
     schema: Arc<Schema>,
     version: Arc<str>,
     calls: Calls,
+    /// The MCP servers mounted beside the catalogue.
+    #[cfg(feature = "mount")]
+    mounts: crate::mount::Mounts,
 }
 
 /// A call made ready for the port, or answered without it.
@@ -68,7 +71,27 @@ impl<P: CallPort> Edge<P> {
             schema,
             version,
             calls,
+            #[cfg(feature = "mount")]
+            mounts: crate::mount::Mounts::default(),
         }
+    }
+
+    /// Sets the version `status` reports as the server's.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn set_version(&mut self, version: Arc<str>) {
+        self.version = version;
+    }
+
+    /// The MCP servers mounted beside the catalogue.
+    #[cfg(feature = "mount")]
+    pub(crate) fn mounts(&self) -> &crate::mount::Mounts {
+        &self.mounts
+    }
+
+    /// Mounts one more MCP server.
+    #[cfg(feature = "mount")]
+    pub(crate) fn mount(&mut self, mount: crate::mount::Mount) {
+        self.mounts.add(mount);
     }
 
     /// The stage for `port`, reading its catalogue's generated schema;

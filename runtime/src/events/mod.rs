@@ -190,6 +190,27 @@ impl ToolEvents {
         Some(CallTrace::start(self.clone(), request, owner))
     }
 
+    /// Starts tracing a call of a mounted MCP server's tool, made for
+    /// `owner` with JSON `arguments`: its events say `source: "mcp"`.
+    /// `None` when nobody listens.
+    #[cfg(feature = "mount")]
+    pub(crate) fn start_mounted(
+        &self,
+        tool: &str,
+        arguments: impl FnOnce() -> crate::Json,
+        owner: Option<&Owner>,
+    ) -> Option<CallTrace> {
+        if !self.is_observed() {
+            return None;
+        }
+        Some(CallTrace::start_mounted(
+            self.clone(),
+            tool,
+            arguments(),
+            owner,
+        ))
+    }
+
     fn next_call(&self) -> u64 {
         self.inner.next_call.fetch_add(1, Ordering::Relaxed)
     }

@@ -52,6 +52,10 @@ pub(super) enum Kind {
 pub(super) enum Payload {
     Msgpack(Vec<u8>),
     Json(Json),
+    /// JSON that carries no `tool` or `action` tag to leave out: a
+    /// mounted server's arguments and results, whatever their fields.
+    #[cfg(feature = "mount")]
+    Plain(Json),
     TooLarge(usize),
 }
 
@@ -74,6 +78,8 @@ impl Payload {
                 Err(_) => return "null".to_owned(),
             },
             Payload::Json(value) => value.clone(),
+            #[cfg(feature = "mount")]
+            Payload::Plain(value) => return bounded(value.to_string()),
         };
         let text = match value {
             Json::Object(mut fields) => {
@@ -88,11 +94,16 @@ impl Payload {
             }
             other => other.to_string(),
         };
-        if text.len() > MAX_EVENT_TEXT {
-            format!("{{\"truncated_bytes\":{}}}", text.len())
-        } else {
-            text
-        }
+        bounded(text)
+    }
+}
+
+/// `text`, or what replaces it when it is too large to carry.
+fn bounded(text: String) -> String {
+    if text.len() > MAX_EVENT_TEXT {
+        format!("{{\"truncated_bytes\":{}}}", text.len())
+    } else {
+        text
     }
 }
 

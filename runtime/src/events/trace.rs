@@ -27,6 +27,7 @@ pub struct CallTrace {
     action: Option<String>,
     started: Instant,
     owner: Option<Owner>,
+    source: super::ToolSource,
 }
 
 impl CallTrace {
@@ -43,10 +44,40 @@ impl CallTrace {
             action,
             started: Instant::now(),
             owner: owner.cloned(),
+            source: hub.source(),
             hub,
         };
         trace.send(Kind::Start(Payload::msgpack(request)));
         trace
+    }
+
+    /// Starts a call of a mounted server's tool: its arguments are JSON
+    /// (it has no IDL) and its source is `mcp`.
+    #[cfg(feature = "mount")]
+    pub(super) fn start_mounted(
+        hub: ToolEvents,
+        tool: &str,
+        arguments: Json,
+        owner: Option<&Owner>,
+    ) -> Self {
+        let trace = CallTrace {
+            call_id: hub.next_call(),
+            tool: tool.to_owned(),
+            action: None,
+            started: Instant::now(),
+            owner: owner.cloned(),
+            source: super::ToolSource::Mcp,
+            hub,
+        };
+        trace.send(Kind::Start(Payload::Plain(arguments)));
+        trace
+    }
+
+    /// Sends `tool_complete` for a mounted tool's call: its result as
+    /// the mounted server gave it, or the error.
+    #[cfg(feature = "mount")]
+    pub(crate) fn end_mounted(self, outcome: Result<Json, ToolError>) {
+        self.complete(None, outcome.map(Payload::Plain));
     }
 
     /// The call's id, as its events carry it.
@@ -95,7 +126,7 @@ impl CallTrace {
             call_id: self.call_id,
             tool: self.tool.clone(),
             action: self.action.clone(),
-            source: self.hub.source(),
+            source: self.source,
             at: time::now_ms(),
             owner: self.owner.clone(),
         });

@@ -30,7 +30,13 @@ pub(super) async fn serve<P: CallPort>(
     };
     let tool = match Edge::<P>::tool(&name) {
         Ok(tool) => tool,
-        Err(e) => return answer::<()>(&ResponseEnvelope::Error(e)),
+        Err(e) => {
+            #[cfg(feature = "mount")]
+            if web.edge.mounts().routes_tool(&name) {
+                return super::mounted::call(&web, &name, args, principal).await;
+            }
+            return answer::<()>(&ResponseEnvelope::Error(e));
+        }
     };
     #[cfg(feature = "otel")]
     let span = super::traced::span(tool.name, &headers, principal.as_ref());

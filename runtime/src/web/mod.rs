@@ -6,6 +6,8 @@
 mod call;
 mod complete;
 mod events;
+#[cfg(feature = "mount")]
+mod mounted;
 mod page;
 mod prompts;
 mod resources;

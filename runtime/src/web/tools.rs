@@ -13,10 +13,31 @@ use crate::events::ToolSource;
 use crate::port::CallPort;
 use crate::{Catalogue, Json};
 
-/// The document as served, built once.
+/// The document as served: the catalogue's, built once, and with mounted
+/// servers, rebuilt when what they list changes.
 pub(crate) struct Document {
+    local: Arc<Served>,
+    /// The catalogue's document, to add mounted tools to.
+    #[cfg(feature = "mount")]
+    base: Json,
+    /// The document with the mounts' tools, and the mounts' generation it
+    /// was built at.
+    #[cfg(feature = "mount")]
+    mounted: std::sync::Mutex<Option<(u64, Arc<Served>)>>,
+}
+
+/// A document's text and its tag.
+pub(super) struct Served {
     body: String,
     etag: String,
+}
+
+impl Served {
+    fn new(document: &Json) -> Arc<Self> {
+        let body = document.to_string();
+        let etag = format!("\"{:016x}\"", fnv1a(body.as_bytes()));
+        Arc::new(Served { body, etag })
+    }
 }
 
 impl Document {
@@ -33,9 +54,39 @@ impl Document {
                 entry.insert("source".to_owned(), source.as_str().into());
             }
         }
-        let body = document.to_string();
-        let etag = format!("\"{:016x}\"", fnv1a(body.as_bytes()));
-        Ok(Document { body, etag })
+        Ok(Document {
+            local: Served::new(&document),
+            #[cfg(feature = "mount")]
+            base: document,
+            #[cfg(feature = "mount")]
+            mounted: std::sync::Mutex::default(),
+        })
+    }
+
+    /// The document as it is now: with the tools of the mounts that
+    /// answer, when there are mounts.
+    fn current<P: CallPort>(&self, web: &Web<P>) -> Arc<Served> {
+        #[cfg(feature = "mount")]
+        {
+            let mounts = web.edge.mounts();
+            if !mounts.is_empty() {
+                let generation = mounts.generation();
+                let mut mounted = self
+                    .mounted
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                if let Some((built, served)) = mounted.as_ref()
+                    && *built == generation
+                {
+                    return served.clone();
+                }
+                let served = Served::new(&super::mounted::document(&self.base, mounts));
+                *mounted = Some((generation, served.clone()));
+                return served;
+            }
+        }
+        let _ = web;
+        self.local.clone()
     }
 }
 
@@ -46,7 +97,7 @@ pub(super) async fn serve<P: CallPort>(
     if let Err(refused) = web.access.admit(&headers).await {
         return refused.into_response();
     }
-    let document = &web.tools;
+    let document = web.tools.current(&web);
     let cached = headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())

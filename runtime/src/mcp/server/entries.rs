@@ -51,6 +51,7 @@ fn page(
     cursor: Option<&str>,
     personal: bool,
     keep: impl Fn(&JsonObject) -> bool,
+    changes: bool,
 ) -> Result<Json, ErrorData> {
     no_cursor(cursor, listed)?;
     let items: Vec<&JsonObject> = items.iter().filter(|i| keep(i)).collect();
@@ -58,7 +59,7 @@ fn page(
     Ok(json!({
         "resultType": "complete",
         key: items,
-        "ttlMs": LIST_TTL_MS,
+        "ttlMs": if changes { 0 } else { LIST_TTL_MS },
         "cacheScope": scope,
     }))
 }
@@ -96,9 +97,15 @@ impl<P: CallPort> McpServer<P> {
             EntryList::Resources | EntryList::Templates => entries.has_resources(),
             EntryList::Prompts => entries.has_prompts(),
         };
-        if !declared {
+        if !declared && !self.has_mounts() {
             return Err(not_found(method));
         }
+        #[cfg(feature = "mount")]
+        let items = &{
+            let mut all = items.clone();
+            all.extend(self.mounted_entries(list));
+            all
+        };
         let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
         let principal = principal_of(&context.extensions).filter(|_| self.shared.callable_only);
         let keep = |item: &JsonObject| {
@@ -108,7 +115,14 @@ impl<P: CallPort> McpServer<P> {
                 .as_ref()
                 .is_none_or(|p| p.missing(&needed).is_empty())
         };
-        let page = page(key, items, cursor, principal.is_some(), keep)?;
+        let page = page(
+            key,
+            items,
+            cursor,
+            principal.is_some(),
+            keep,
+            self.has_mounts(),
+        )?;
         serde_json::from_value(page)
             .map_err(|e| ErrorData::internal_error(format!("cannot build the list: {e}"), None))
     }
@@ -170,7 +184,7 @@ impl<P: CallPort> McpServer<P> {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResult, ErrorData> {
-        if !self.entries().has_resources() {
+        if !self.entries().has_resources() && !self.has_mounts() {
             return Err(not_found("resources/read"));
         }
         let uri = request.uri.as_str();
@@ -181,6 +195,10 @@ impl<P: CallPort> McpServer<P> {
         let found = match self.entries().resource(uri) {
             Ok(found) => found,
             Err(None) => {
+                #[cfg(feature = "mount")]
+                if let Some(read) = self.read_mounted(uri).await {
+                    return read;
+                }
                 return Err(ErrorData::invalid_params(
                     format!("no resource has the URI `{uri}`"),
                     Some(json!({ "uri": uri })),
@@ -202,8 +220,16 @@ impl<P: CallPort> McpServer<P> {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResult, ErrorData> {
-        if !self.entries().has_prompts() {
+        if !self.entries().has_prompts() && !self.has_mounts() {
             return Err(not_found("prompts/get"));
+        }
+        #[cfg(feature = "mount")]
+        let mut request = request;
+        #[cfg(feature = "mount")]
+        if self.entries().prompt(&request.name).is_none()
+            && let Some(got) = self.prompt_mounted(&mut request).await
+        {
+            return got;
         }
         let name = request.name.as_str();
         let Some(entry) = self.entries().prompt(name) else {

@@ -110,7 +110,15 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.definition(name).cloned()
+        let tool = self.definition(name).cloned();
+        #[cfg(feature = "mount")]
+        let tool = tool.or_else(|| self.mounted_tool(name));
+        tool
+    }
+
+    #[cfg(feature = "mount")]
+    async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        self.follow_mounts(&context);
     }
 
     async fn call_tool(
@@ -288,6 +296,14 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
 }
 
 impl<P: CallPort> McpServer<P> {
+    /// True when other MCP servers are mounted beside the catalogue.
+    pub(super) fn has_mounts(&self) -> bool {
+        #[cfg(feature = "mount")]
+        return self.mounts().is_some();
+        #[cfg(not(feature = "mount"))]
+        false
+    }
+
     /// What `get_info` answers: the capabilities this server's catalogue
     /// and options give it, its instructions and its name.
     #[allow(deprecated)] // `logging`: see talk_back/told.rs
@@ -310,15 +326,23 @@ impl<P: CallPort> McpServer<P> {
         };
         let mut capabilities = capabilities;
         // Each kind only when the catalogue has some: rmcp answers the
-        // methods of the others `-32601` itself.
+        // methods of the others `-32601` itself. Mounted servers' lists
+        // change as they come and go, and may hold any kind.
         let entries = self.entries();
-        if entries.has_resources() {
+        let mounts = self.has_mounts();
+        if mounts && let Some(tools) = capabilities.tools.as_mut() {
+            tools.list_changed = Some(true);
+        }
+        if entries.has_resources() || mounts {
             let mut resources = rmcp::model::ResourcesCapability::default();
             resources.subscribe = self.offers_subscriptions().then_some(true);
+            resources.list_changed = mounts.then_some(true);
             capabilities.resources = Some(resources);
         }
-        if entries.has_prompts() {
-            capabilities.prompts = Some(rmcp::model::PromptsCapability::default());
+        if entries.has_prompts() || mounts {
+            let mut prompts = rmcp::model::PromptsCapability::default();
+            prompts.list_changed = mounts.then_some(true);
+            capabilities.prompts = Some(prompts);
         }
         if entries.completes() {
             capabilities.completions = Some(rmcp::model::JsonObject::new());
@@ -403,6 +427,12 @@ impl<P: CallPort> McpServer<P> {
                 .await);
         }
         let Some(tool) = self.served_tool(&request.name) else {
+            #[cfg(feature = "mount")]
+            let mut request = request;
+            #[cfg(feature = "mount")]
+            if let Some(answer) = Box::pin(self.call_mounted(&mut request, &context)).await {
+                return answer;
+            }
             return Err(unknown_tool(&request.name));
         };
         let mut args = request.arguments.unwrap_or_default();

@@ -97,6 +97,8 @@ impl<P: CallPort> McpServer<P> {
     ) -> Result<ToolsPage, ErrorData> {
         no_cursor(cursor, "tool")?;
         let mut tools = self.listed();
+        #[cfg(feature = "mount")]
+        tools.extend(self.mounted_tools());
         // With `list_callable_only`, the tools the caller's principal may
         // not call are left out.
         let principal = principal_of(extensions).filter(|_| self.shared.callable_only);
@@ -110,9 +112,11 @@ impl<P: CallPort> McpServer<P> {
         // caller's alone.
         let discovers = self.shared.discovery.is_some();
         let personal = discovers || principal.is_some();
+        // Neither is one that mounted servers' coming and going changes.
+        let changes = discovers || self.has_mounts();
         Ok(ToolsPage {
             tools,
-            ttl_ms: if discovers { 0 } else { LIST_TTL_MS },
+            ttl_ms: if changes { 0 } else { LIST_TTL_MS },
             scope: if personal {
                 CacheScope::Private
             } else {

@@ -5,6 +5,8 @@
 mod entries;
 pub(super) mod handler;
 mod listing;
+#[cfg(feature = "mount")]
+mod mounted;
 mod owner;
 #[cfg(feature = "redis")]
 mod shared_session;
@@ -262,11 +264,18 @@ impl<P: CallPort> McpServer<P> {
         let shared = self.shared_mut();
         shared.name = Arc::from(name);
         shared.version = Arc::from(version);
-        shared.edge = Edge::new(
-            shared.edge.port().clone(),
-            shared.schema.edge.clone(),
-            shared.version.clone(),
-        );
+        shared.edge.set_version(shared.version.clone());
+        self
+    }
+
+    /// Serves the tools, resources and prompts of the MCP server `mount`
+    /// names beside the catalogue's, under its prefix (see
+    /// [`mount`](crate::mount)). Its connection is opened and kept in a
+    /// task of its own, started here: call this inside a Tokio runtime.
+    #[cfg(feature = "mount")]
+    #[must_use]
+    pub fn mount(mut self, mount: crate::mount::Mount) -> Self {
+        self.shared_mut().edge.mount(mount);
         self
     }
 

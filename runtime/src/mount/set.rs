@@ -1,0 +1,286 @@
+//! [`Mounts`]: the servers a server mounts, each kept connected by its own
+//! task, and the requests proxied to them.
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, GetPromptRequestParams, GetPromptResult,
+    ReadResourceRequestParams, ReadResourceResult, ResultType, Tool,
+};
+use rmcp::service::{RoleClient, ServiceError};
+use rmcp::{ErrorData, Peer};
+use serde_json::{Map, Value as Json};
+use tokio::sync::{Notify, watch};
+use tokio_util::sync::{CancellationToken, DropGuard};
+
+use super::listing::Listing;
+use super::names::{Mount, Target, unprefixed_uri};
+use super::supervise::supervise;
+
+/// The servers mounted, shared by every door of one server. Cheap to
+/// clone; when the last clone goes, the mounts' tasks stop and the
+/// commands they started are killed.
+#[derive(Clone)]
+pub(crate) struct Mounts {
+    mounts: Arc<Vec<Arc<Mounted>>>,
+    /// Bumped whenever a mount's listing or availability changes.
+    generation: Arc<watch::Sender<u64>>,
+    stop: CancellationToken,
+    _stopped: Arc<DropGuard>,
+}
+
+impl Default for Mounts {
+    fn default() -> Self {
+        let stop = CancellationToken::new();
+        Mounts {
+            mounts: Arc::default(),
+            generation: Arc::new(watch::Sender::new(0)),
+            _stopped: Arc::new(stop.clone().drop_guard()),
+            stop,
+        }
+    }
+}
+
+// A result is re-marked `complete` on its way through: the mounted
+// session may be on a revision before 2026-07-28, which leaves the mark
+// out, and this server's client may be on one that needs it (rmcp drops
+// it again for an older client).
+
+/// One mounted server and what is known of it now.
+pub(crate) struct Mounted {
+    pub(super) prefix: String,
+    pub(super) target: Target,
+    pub(super) state: watch::Sender<Arc<State>>,
+    /// Told when a request failed as if the connection were gone, so that
+    /// the mount's task checks it at once.
+    pub(super) broken: Notify,
+}
+
+/// A mount's connection and lists.
+#[derive(Default)]
+pub(crate) struct State {
+    /// The session, while the server answers.
+    pub(super) peer: Option<Peer<RoleClient>>,
+    /// What it listed when it last answered.
+    pub(super) listing: Arc<Listing>,
+    /// Why it is not connected, when it is not.
+    pub(super) down: Option<String>,
+}
+
+/// Why a proxied request has no result.
+#[derive(Debug)]
+pub(crate) enum Proxied {
+    /// The mounted server answered with a JSON-RPC error: passed on.
+    Refused(ErrorData),
+    /// The mounted server is not connected, or the connection failed
+    /// during the request (`UNAVAILABLE`).
+    Unavailable(String),
+    /// The request timed out or was cancelled on the way.
+    Failed(ServiceError),
+}
+
+impl Proxied {
+    /// As the web routes and the events say it: a JSON-RPC error is
+    /// `PROTOCOL` with its code in `details`, a lost server
+    /// `UNAVAILABLE`.
+    pub(crate) fn into_tool_error(self) -> crate::ToolError {
+        match self {
+            Proxied::Refused(error) => crate::client::service_error(ServiceError::McpError(error)),
+            Proxied::Unavailable(message) => {
+                crate::ToolError::new(crate::codes::UNAVAILABLE, message)
+            }
+            Proxied::Failed(error) => crate::client::service_error(error),
+        }
+    }
+}
+
+impl Mounts {
+    /// Mounts `mount`: its task starts connecting now (so this must run
+    /// inside a Tokio runtime).
+    pub(crate) fn add(&mut self, mount: Mount) {
+        let mounted = Arc::new(Mounted {
+            prefix: mount.prefix,
+            target: mount.target,
+            state: watch::Sender::new(Arc::new(State {
+                down: Some("not connected yet".to_owned()),
+                ..State::default()
+            })),
+            broken: Notify::new(),
+        });
+        Arc::make_mut(&mut self.mounts).push(mounted.clone());
+        tokio::spawn(supervise(
+            mounted,
+            self.generation.clone(),
+            self.stop.child_token(),
+        ));
+    }
+
+    /// True when nothing is mounted.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.mounts.is_empty()
+    }
+
+    /// A number that changes whenever a mount's lists or availability do.
+    #[cfg(feature = "web")]
+    pub(crate) fn generation(&self) -> u64 {
+        *self.generation.borrow()
+    }
+
+    /// Changes whenever a mount's lists or availability do.
+    pub(crate) fn changes(&self) -> watch::Receiver<u64> {
+        self.generation.subscribe()
+    }
+
+    /// The listings of the mounts that answer now, with their prefixes.
+    pub(crate) fn listings(&self) -> Vec<(&str, Arc<Listing>)> {
+        self.mounts
+            .iter()
+            .filter_map(|m| {
+                let state = m.state.borrow();
+                state
+                    .peer
+                    .is_some()
+                    .then(|| (m.prefix.as_str(), state.listing.clone()))
+            })
+            .collect()
+    }
+
+    /// The tools of the mounts that answer now.
+    pub(crate) fn tools(&self) -> Vec<Tool> {
+        let listings = self.listings();
+        listings
+            .iter()
+            .flat_map(|(_, l)| l.tools.iter().cloned())
+            .collect()
+    }
+
+    /// The mount whose prefix `name` carries (`<prefix>_…`).
+    fn by_name(&self, name: &str) -> Option<&Arc<Mounted>> {
+        self.mounts.iter().find(|m| {
+            name.strip_prefix(m.prefix.as_str())
+                .is_some_and(|rest| rest.starts_with('_'))
+        })
+    }
+
+    /// True when `name` is a mounted tool's: one a mount that answers
+    /// lists, or any name under the prefix of one that does not (whose
+    /// call is `UNAVAILABLE`).
+    pub(crate) fn routes_tool(&self, name: &str) -> bool {
+        self.by_name(name).is_some_and(|m| {
+            let state = m.state.borrow();
+            state.peer.is_none() || state.listing.tool_names.contains_key(name)
+        })
+    }
+
+    /// Calls the mounted tool served as `name`; `None` when no mount
+    /// serves it (see [`routes_tool`](Self::routes_tool)).
+    pub(crate) async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Json>>,
+    ) -> Option<Result<CallToolResult, Proxied>> {
+        let mounted = self.by_name(name)?;
+        let state = mounted.state.borrow().clone();
+        let Some(peer) = &state.peer else {
+            return Some(Err(mounted.unavailable(&state)));
+        };
+        let own = state.listing.tool_names.get(name)?;
+        let mut params = CallToolRequestParams::new(own.clone());
+        params.arguments = arguments;
+        Some(
+            mounted
+                .answered(peer.call_tool(params).await)
+                .map(|mut result| {
+                    result.result_type = Some(ResultType::COMPLETE);
+                    result
+                }),
+        )
+    }
+
+    /// Reads the mounted resource served as `uri`; `None` when it is no
+    /// mount's.
+    pub(crate) async fn read(&self, uri: &str) -> Option<Result<ReadResourceResult, Proxied>> {
+        let (mounted, own) = self
+            .mounts
+            .iter()
+            .find_map(|m| Some((m, unprefixed_uri(&m.prefix, uri)?)))?;
+        let state = mounted.state.borrow().clone();
+        let Some(peer) = &state.peer else {
+            return Some(Err(mounted.unavailable(&state)));
+        };
+        let read = peer
+            .read_resource(ReadResourceRequestParams::new(own))
+            .await;
+        Some(mounted.answered(read).map(|mut result| {
+            result.result_type = Some(ResultType::COMPLETE);
+            for contents in &mut result.contents {
+                rename_contents(contents, &mounted.prefix);
+            }
+            result
+        }))
+    }
+
+    /// Gets the mounted prompt served as `name`; `None` when no mount
+    /// serves it.
+    pub(crate) async fn prompt(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Json>>,
+    ) -> Option<Result<GetPromptResult, Proxied>> {
+        let mounted = self.by_name(name)?;
+        let state = mounted.state.borrow().clone();
+        let Some(peer) = &state.peer else {
+            return Some(Err(mounted.unavailable(&state)));
+        };
+        let own = state.listing.prompt_names.get(name)?;
+        let mut params = GetPromptRequestParams::new(own.clone());
+        params.arguments = arguments;
+        Some(
+            mounted
+                .answered(peer.get_prompt(params).await)
+                .map(|mut result| {
+                    result.result_type = Some(ResultType::COMPLETE);
+                    result
+                }),
+        )
+    }
+}
+
+impl Mounted {
+    fn unavailable(&self, state: &State) -> Proxied {
+        let why = state.down.as_deref().unwrap_or("it is not connected");
+        Proxied::Unavailable(format!(
+            "the mounted MCP server `{}` ({}) is unavailable: {why}; its tools are listed again \
+             when it is back",
+            self.prefix, self.target
+        ))
+    }
+
+    /// A proxied request's outcome: a failed connection is `UNAVAILABLE`
+    /// and has the mount's task check the connection now.
+    fn answered<T>(&self, outcome: Result<T, ServiceError>) -> Result<T, Proxied> {
+        outcome.map_err(|error| match error {
+            ServiceError::McpError(error) => Proxied::Refused(error),
+            error @ (ServiceError::TransportSend(_) | ServiceError::TransportClosed) => {
+                self.broken.notify_one();
+                Proxied::Unavailable(format!(
+                    "the mounted MCP server `{}` ({}) did not answer: {error}",
+                    self.prefix, self.target
+                ))
+            }
+            error => Proxied::Failed(error),
+        })
+    }
+}
+
+/// A read's contents with their URI as served under `prefix`.
+fn rename_contents(contents: &mut rmcp::model::ResourceContents, prefix: &str) {
+    use rmcp::model::ResourceContents;
+    let uri = match contents {
+        ResourceContents::TextResourceContents { uri, .. }
+        | ResourceContents::BlobResourceContents { uri, .. } => uri,
+        // A kind of contents newer than this server has no URI it knows.
+        _ => return,
+    };
+    *uri = super::names::prefixed_uri(prefix, uri);
+}

@@ -1,0 +1,283 @@
+//! Mounting another MCP server: a server serving the test catalogue
+//! `support/apps.tool` mounts a second one over Streamable HTTP under the
+//! prefix `b`, and serves its tool as `b_add` beside its own `add` — on
+//! MCP (rmcp's client) and on the web routes, with events that say
+//! `source: "mcp"`. When the mounted server stops, a call is
+//! `UNAVAILABLE` and the tool leaves the list; when it is back on the
+//! same address, the tool is listed and answers again, and the session
+//! is told each time with `notifications/tools/list_changed`.
+#![cfg(all(feature = "mount", feature = "web"))]
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::{NotificationContext, RunningService};
+use rmcp::{ClientHandler, RoleClient, ServiceExt as _};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio_util::sync::CancellationToken;
+use toolwright::events::{ToolEvent, ToolSource};
+use toolwright::mcp::{HttpConfig, McpServer};
+use toolwright::mount::Mount;
+use toolwright::port::CallPort as _;
+use toolwright::{Dispatcher, ToolError};
+
+include!("support/apps.rs");
+
+struct Sums;
+
+#[toolwright::tools]
+impl Sums {
+    #[tool]
+    fn add(&self, request: AddRequest) -> Result<AddResponse, ToolError> {
+        Ok(AddResponse {
+            sum: request.a + request.b,
+        })
+    }
+}
+
+const SOON: Duration = Duration::from_secs(15);
+
+/// Serves `server` on `listener` until the token is cancelled.
+fn serve<P: toolwright::port::CallPort>(
+    server: McpServer<P>,
+    listener: TcpListener,
+) -> CancellationToken {
+    let stop = CancellationToken::new();
+    let config = HttpConfig::default().shutdown(stop.clone());
+    tokio::spawn(server.serve_http_on(listener, config));
+    stop
+}
+
+/// The mounted server, on `addr`.
+async fn mounted_on(addr: SocketAddr) -> CancellationToken {
+    // The address was just freed by the server before: binding it again
+    // may have to wait for the old socket to go.
+    let deadline = tokio::time::Instant::now() + SOON;
+    let listener = loop {
+        match TcpListener::bind(addr).await {
+            Ok(listener) => break listener,
+            Err(e) if tokio::time::Instant::now() < deadline => {
+                let _ = e;
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) => panic!("cannot bind {addr} again: {e}"),
+        }
+    };
+    serve(
+        McpServer::new(Dispatcher::new(Sums)).expect("the schema parses"),
+        listener,
+    )
+}
+
+/// Counts the `tools/list_changed` notifications it hears.
+#[derive(Clone, Default)]
+struct Heard(Arc<AtomicUsize>);
+
+impl ClientHandler for Heard {
+    async fn on_tool_list_changed(&self, _: NotificationContext<RoleClient>) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+/// One HTTP/1.1 request to the web routes: the status and the body.
+async fn web(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, Value) {
+    let mut stream = TcpStream::connect(addr).await.expect("connect");
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.expect("send");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.expect("read");
+    let (head, body) = answer.split_once("\r\n\r\n").expect("a head");
+    let status = head[9..12].parse().expect("a status");
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(body)
+    } else {
+        body.to_owned()
+    };
+    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
+}
+
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if size == 0 {
+            break;
+        }
+        out.push_str(&rest[..size]);
+        body = &rest[size + 2..];
+    }
+    out
+}
+
+async fn tool_names(client: &RunningService<RoleClient, Heard>) -> Vec<String> {
+    let tools = client.list_tools(None).await.expect("tools/list");
+    tools.tools.iter().map(|t| t.name.to_string()).collect()
+}
+
+/// Waits until `b_add` is listed (`true`) or not (`false`).
+async fn until_listed(client: &RunningService<RoleClient, Heard>, listed: bool) {
+    let deadline = tokio::time::Instant::now() + SOON;
+    loop {
+        let names = tool_names(client).await;
+        if names.iter().any(|n| n == "b_add") == listed {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "b_add listed should be {listed}: {names:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn call(client: &RunningService<RoleClient, Heard>, name: &str) -> CallToolResult {
+    let arguments = json!({"a": 2, "b": 3}).as_object().cloned();
+    let mut params = CallToolRequestParams::new(name.to_owned());
+    params.arguments = arguments;
+    client.call_tool(params).await.expect("tools/call")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mounted_server_is_served_beside_the_catalogue_and_comes_back_after_it_stops() {
+    // The mounted server.
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let b_addr = listener.local_addr().unwrap();
+    let b_stop = serve(
+        McpServer::new(Dispatcher::new(Sums)).expect("the schema parses"),
+        listener,
+    );
+
+    // The mounting one, on MCP over a pipe and on HTTP with the web routes.
+    let dispatcher = Dispatcher::new(Sums);
+    let mut events = dispatcher.events().subscribe();
+    let server = McpServer::new(dispatcher)
+        .expect("the schema parses")
+        .mount(Mount::http("b", format!("http://{b_addr}/mcp")).expect("a prefix"));
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let a_addr = listener.local_addr().unwrap();
+    let _a_stop = serve(server.clone(), listener);
+    let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+    let (read, write) = tokio::io::split(server_end);
+    tokio::spawn(server.serve_io(read, write));
+    let heard = Heard::default();
+    let client = heard
+        .clone()
+        .serve(tokio::io::split(client_end))
+        .await
+        .expect("the handshake");
+    let capabilities = serde_json::to_value(&client.peer_info().unwrap().capabilities).unwrap();
+    assert_eq!(capabilities["tools"]["listChanged"], true, "{capabilities}");
+
+    // Listed beside the catalogue's own tool, and called through.
+    until_listed(&client, true).await;
+    let names = tool_names(&client).await;
+    assert!(names.contains(&"add".to_owned()), "{names:?}");
+    let tools = client.list_tools(None).await.unwrap();
+    let mounted = tools.tools.iter().find(|t| t.name == "b_add").unwrap();
+    let meta = serde_json::to_value(&mounted.meta).unwrap();
+    assert_eq!(meta["toolwright/mount"], "b", "{meta}");
+    let result = call(&client, "b_add").await;
+    assert_eq!(result.is_error, Some(false), "{result:?}");
+    assert_eq!(result.structured_content, Some(json!({"sum": 5})));
+
+    // Its events say where it ran.
+    let mut sources = Vec::new();
+    while sources.len() < 2 {
+        let published = tokio::time::timeout(SOON, events.recv())
+            .await
+            .expect("an event")
+            .expect("not lagged");
+        match published.event() {
+            ToolEvent::ToolStart(start) if start.tool_name == "b_add" => {
+                assert_eq!(start.tool_input, r#"{"a":2,"b":3}"#);
+                sources.push(start.source);
+            }
+            ToolEvent::ToolComplete(done) if done.tool_name == "b_add" => {
+                assert!(done.success, "{done:?}");
+                assert_eq!(done.tool_result, r#"{"sum":5}"#);
+                sources.push(done.source);
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(sources, [ToolSource::Mcp, ToolSource::Mcp]);
+
+    // On the web routes too.
+    let (status, document) = web(a_addr, "GET", "/api/tools", "").await;
+    assert_eq!(status, 200);
+    let listed: Vec<&Value> = document["tools"].as_array().unwrap().iter().collect();
+    let entry = listed.iter().find(|t| t["name"] == "b_add").expect("b_add");
+    assert_eq!(entry["source"], "mcp");
+    assert_eq!(entry["mount"], "b");
+    assert_eq!(entry["parameters"][0]["name"], "a");
+    assert_eq!(entry["parameters"][0]["type"], "integer");
+    let local = listed.iter().find(|t| t["name"] == "add").expect("add");
+    assert_eq!(local["source"], "local");
+    let (status, answer) = web(a_addr, "POST", "/api/tools/b_add", r#"{"a":2,"b":3}"#).await;
+    assert_eq!((status, answer), (200, json!({"success": {"sum": 5}})));
+
+    // It stops: a call is UNAVAILABLE, and it leaves the lists.
+    let told = heard.0.load(Ordering::SeqCst);
+    b_stop.cancel();
+    let deadline = tokio::time::Instant::now() + SOON;
+    loop {
+        let result = call(&client, "b_add").await;
+        if result.is_error == Some(true) {
+            let error = result.structured_content.unwrap();
+            assert_eq!(error["code"], "UNAVAILABLE", "{error}");
+            break;
+        }
+        // A call made before the server closed its connections still
+        // answers.
+        assert!(tokio::time::Instant::now() < deadline, "still answering");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    until_listed(&client, false).await;
+    let (status, answer) = web(a_addr, "POST", "/api/tools/b_add", r#"{"a":2,"b":3}"#).await;
+    assert_eq!(status, 503, "{answer}");
+    assert_eq!(answer["error"]["code"], "UNAVAILABLE");
+    let (_, document) = web(a_addr, "GET", "/api/tools", "").await;
+    assert!(
+        !document["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["name"] == "b_add"),
+        "b_add is still on the web list"
+    );
+
+    // It is back on the same address: listed and answering again.
+    let _b_stop = mounted_on(b_addr).await;
+    until_listed(&client, true).await;
+    let result = call(&client, "b_add").await;
+    assert_eq!(result.structured_content, Some(json!({"sum": 5})));
+    assert!(
+        heard.0.load(Ordering::SeqCst) >= told + 2,
+        "the session is told the list changed when the mount goes and when it comes back"
+    );
+
+    // A name under the prefix that the mounted server does not have is
+    // nobody's.
+    let mut params = CallToolRequestParams::new("b_nothing".to_owned());
+    params.arguments = Some(serde_json::Map::new());
+    let error = client.call_tool(params).await.expect_err("-32602");
+    assert!(error.to_string().contains("b_nothing"), "{error}");
+}
+
+#[test]
+fn a_prefix_must_be_a_plain_name() {
+    let error = Mount::http("b_2", "http://127.0.0.1:1/mcp").unwrap_err();
+    assert!(error.to_string().contains("`b_2` cannot prefix"), "{error}");
+}
