@@ -71,6 +71,8 @@ type Keep = Vec<Box<dyn std::any::Any>>;
 fn stores() -> (Vec<(&'static str, Make)>, Keep) {
     let config = DispatcherConfig::default().max_finished_jobs(1_000);
     let mut stores: Vec<(&'static str, Make)> = Vec::new();
+    // Only the stores behind features keep something alive.
+    #[cfg_attr(not(any(feature = "durable", feature = "redis")), allow(unused_mut))]
     let mut keep: Keep = Vec::new();
     stores.push((
         "memory",

@@ -33,7 +33,9 @@ mod connect;
 mod listing;
 mod names;
 mod set;
+mod state;
 mod supervise;
 
 pub use names::{InvalidPrefix, Mount};
-pub(crate) use set::{Mounts, Proxied};
+pub(crate) use set::Mounts;
+pub(crate) use state::Proxied;

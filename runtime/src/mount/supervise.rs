@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::connect::{Client, connect};
 use super::listing::Listing;
-use super::set::{Mounted, State};
+use super::state::{Mounted, State};
 
 /// How often a connected mount is pinged: how long a server that died
 /// without closing its connection (an HTTP endpoint) stays listed at most

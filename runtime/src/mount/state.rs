@@ -1,0 +1,86 @@
+//! One mounted server and what is known of it now, and why a request
+//! proxied to it has no result.
+
+use std::sync::Arc;
+
+use rmcp::service::{RoleClient, ServiceError};
+use rmcp::{ErrorData, Peer};
+use tokio::sync::{Notify, watch};
+
+use super::listing::Listing;
+use super::names::Target;
+
+/// One mounted server and what is known of it now.
+pub(crate) struct Mounted {
+    pub(super) prefix: String,
+    pub(super) target: Target,
+    pub(super) state: watch::Sender<Arc<State>>,
+    /// Told when a request failed as if the connection were gone, so that
+    /// the mount's task checks it at once.
+    pub(super) broken: Notify,
+}
+
+/// A mount's connection and lists.
+#[derive(Default)]
+pub(crate) struct State {
+    /// The session, while the server answers.
+    pub(super) peer: Option<Peer<RoleClient>>,
+    /// What it listed when it last answered.
+    pub(super) listing: Arc<Listing>,
+    /// Why it is not connected, when it is not.
+    pub(super) down: Option<String>,
+}
+
+/// Why a proxied request has no result.
+#[derive(Debug)]
+pub(crate) enum Proxied {
+    /// The mounted server answered with a JSON-RPC error: passed on.
+    Refused(ErrorData),
+    /// The mounted server is not connected, or the connection failed
+    /// during the request (`UNAVAILABLE`).
+    Unavailable(String),
+    /// The request timed out or was cancelled on the way.
+    Failed(ServiceError),
+}
+
+impl Proxied {
+    /// As the web routes and the events say it: a JSON-RPC error is
+    /// `PROTOCOL` with its code in `details`, a lost server
+    /// `UNAVAILABLE`.
+    pub(crate) fn into_tool_error(self) -> crate::ToolError {
+        match self {
+            Proxied::Refused(error) => crate::client::service_error(ServiceError::McpError(error)),
+            Proxied::Unavailable(message) => {
+                crate::ToolError::new(crate::codes::UNAVAILABLE, message)
+            }
+            Proxied::Failed(error) => crate::client::service_error(error),
+        }
+    }
+}
+
+impl Mounted {
+    pub(super) fn unavailable(&self, state: &State) -> Proxied {
+        let why = state.down.as_deref().unwrap_or("it is not connected");
+        Proxied::Unavailable(format!(
+            "the mounted MCP server `{}` ({}) is unavailable: {why}; its tools are listed again \
+             when it is back",
+            self.prefix, self.target
+        ))
+    }
+
+    /// A proxied request's outcome: a failed connection is `UNAVAILABLE`
+    /// and has the mount's task check the connection now.
+    pub(super) fn answered<T>(&self, outcome: Result<T, ServiceError>) -> Result<T, Proxied> {
+        outcome.map_err(|error| match error {
+            ServiceError::McpError(error) => Proxied::Refused(error),
+            error @ (ServiceError::TransportSend(_) | ServiceError::TransportClosed) => {
+                self.broken.notify_one();
+                Proxied::Unavailable(format!(
+                    "the mounted MCP server `{}` ({}) did not answer: {error}",
+                    self.prefix, self.target
+                ))
+            }
+            error => Proxied::Failed(error),
+        })
+    }
+}
