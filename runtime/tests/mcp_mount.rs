@@ -281,3 +281,69 @@ fn a_prefix_must_be_a_plain_name() {
     let error = Mount::http("b_2", "http://127.0.0.1:1/mcp").unwrap_err();
     assert!(error.to_string().contains("`b_2` cannot prefix"), "{error}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_listener_hears_the_mounts_come_and_go() {
+    use rmcp::model::{ProtocolVersion, ServerNotification, SubscriptionFilter};
+    use rmcp::service::{ClientLifecycleMode, ClientServiceExt as _};
+
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let b_addr = listener.local_addr().unwrap();
+    let b_stop = serve(
+        McpServer::new(Dispatcher::new(Sums)).expect("the schema parses"),
+        listener,
+    );
+    let server = McpServer::new(Dispatcher::new(Sums))
+        .expect("the schema parses")
+        .mount(Mount::http("b", format!("http://{b_addr}/mcp")).expect("a prefix"));
+    // A 2026-07-28 client: `server/discover`, no session,
+    // `subscriptions/listen`.
+    let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+    let (read, write) = tokio::io::split(server_end);
+    tokio::spawn(server.serve_io(read, write));
+    let lifecycle = ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    };
+    let client =
+        ().serve_with_lifecycle(tokio::io::split(client_end), lifecycle)
+            .await
+            .expect("discovered");
+    let filter = SubscriptionFilter::builder().tools_list_changed().build();
+    let mut subscription = client.listen(filter).await.expect("acknowledged");
+    assert_eq!(subscription.acknowledged().tools_list_changed, Some(true));
+
+    // Each change of the mount is told: it connects (unless it did before
+    // the stream opened), then it stops.
+    let listed = async |client: &RunningService<RoleClient, ()>| {
+        let tools = client.list_tools(None).await.expect("tools/list");
+        tools.tools.iter().any(|t| t.name == "b_add")
+    };
+    let mut stopped = false;
+    if listed(&client).await {
+        b_stop.cancel();
+        stopped = true;
+    }
+    loop {
+        let notification = tokio::time::timeout(SOON, subscription.next())
+            .await
+            .expect("in time")
+            .expect("a notification")
+            .expect("the stream is open");
+        assert!(
+            matches!(
+                notification,
+                ServerNotification::ToolListChangedNotification(_)
+            ),
+            "{notification:?}"
+        );
+        match (listed(&client).await, stopped) {
+            (true, false) => {
+                b_stop.cancel();
+                stopped = true;
+            }
+            (false, true) => break,
+            // Told of a change not yet seen in the list: wait for the next.
+            _ => {}
+        }
+    }
+}

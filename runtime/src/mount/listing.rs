@@ -17,6 +17,9 @@ type JsonObject = Map<String, Json>;
 /// The `_meta` key a mounted entry names its mount under; its value is
 /// the prefix.
 pub(crate) const MOUNT_META: &str = "toolwright/mount";
+/// The `_meta` key a listed tool names the scopes it needs under, as a
+/// catalogue tool does.
+const SCOPES_META: &str = "toolwright/scopes";
 
 /// One mounted server's lists, as served.
 #[derive(Debug, Default)]
@@ -38,7 +41,11 @@ impl Listing {
     ///
     /// # Errors
     /// The first request that fails.
-    pub(super) async fn of(prefix: &str, peer: &Peer<RoleClient>) -> Result<Self, ServiceError> {
+    pub(super) async fn of(
+        prefix: &str,
+        scopes: &[String],
+        peer: &Peer<RoleClient>,
+    ) -> Result<Self, ServiceError> {
         let capabilities = peer.peer_info().map(|info| info.capabilities.clone());
         let has = |kind: fn(&rmcp::model::ServerCapabilities) -> bool| {
             capabilities.as_ref().is_some_and(kind)
@@ -53,6 +60,7 @@ impl Listing {
                 tool.name = served.into();
                 let mut meta = tool.meta.take().unwrap_or_default();
                 meta.0.insert(MOUNT_META.to_owned(), prefix.into());
+                meta.0.insert(SCOPES_META.to_owned(), scopes.into());
                 tool.meta = Some(meta);
                 listing.tools.push(tool);
             }
@@ -62,19 +70,27 @@ impl Listing {
                 .list_all_resources()
                 .await?
                 .iter()
-                .filter_map(|r| renamed(r, "uri", |uri| prefixed_uri(prefix, uri), prefix))
+                .filter_map(|r| renamed(r, "uri", |uri| prefixed_uri(prefix, uri), prefix, scopes))
                 .collect();
             listing.templates = peer
                 .list_all_resource_templates()
                 .await?
                 .iter()
-                .filter_map(|r| renamed(r, "uriTemplate", |uri| prefixed_uri(prefix, uri), prefix))
+                .filter_map(|r| {
+                    renamed(
+                        r,
+                        "uriTemplate",
+                        |uri| prefixed_uri(prefix, uri),
+                        prefix,
+                        scopes,
+                    )
+                })
                 .collect();
         }
         if has(|c| c.prompts.is_some()) {
             for prompt in peer.list_all_prompts().await? {
                 let served = prefixed(prefix, &prompt.name);
-                if let Some(object) = renamed(&prompt, "name", |_| served.clone(), prefix) {
+                if let Some(object) = renamed(&prompt, "name", |_| served.clone(), prefix, scopes) {
                     listing.prompt_names.insert(served, prompt.name.clone());
                     listing.prompts.push(object);
                 }
@@ -84,13 +100,14 @@ impl Listing {
     }
 }
 
-/// `item` as a JSON object with `key` renamed by `rename` and the mount
-/// named in its `_meta`.
+/// `item` as a JSON object with `key` renamed by `rename`, and the mount
+/// and the scopes it needs in its `_meta`.
 fn renamed(
     item: &impl Serialize,
     key: &str,
     rename: impl Fn(&str) -> String,
     prefix: &str,
+    scopes: &[String],
 ) -> Option<JsonObject> {
     let Ok(Json::Object(mut object)) = serde_json::to_value(item) else {
         return None;
@@ -102,6 +119,7 @@ fn renamed(
         .or_insert_with(|| Json::Object(JsonObject::new()));
     if let Some(meta) = meta.as_object_mut() {
         meta.insert(MOUNT_META.to_owned(), prefix.into());
+        meta.insert(SCOPES_META.to_owned(), scopes.into());
     }
     Some(object)
 }

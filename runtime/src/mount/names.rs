@@ -13,6 +13,7 @@ const MAX_PREFIX: usize = 32;
 pub struct Mount {
     pub(super) prefix: String,
     pub(super) target: Target,
+    pub(super) scopes: Vec<String>,
 }
 
 /// Where a mounted server is.
@@ -67,6 +68,7 @@ impl Mount {
         Ok(Mount {
             prefix: checked(prefix)?,
             target: Target::Http(url.into()),
+            scopes: Vec::new(),
         })
     }
 
@@ -86,7 +88,19 @@ impl Mount {
                 program: program.into(),
                 args: args.into_iter().map(Into::into).collect(),
             },
+            scopes: Vec::new(),
         })
+    }
+
+    /// Lets only callers holding every one of `scopes` use the mounted
+    /// server's tools, resources and prompts (a server that authenticates
+    /// its callers; see [`Principal`](crate::Principal)): others are
+    /// answered `FORBIDDEN`, as for a catalogue tool's `@scopes`. By
+    /// default a mount needs none, and every caller let in may use it.
+    #[must_use]
+    pub fn scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.scopes = scopes.into_iter().map(Into::into).collect();
+        self
     }
 
     /// The prefix of its names.

@@ -52,6 +52,7 @@ impl Mounts {
         let mounted = Arc::new(Mounted {
             prefix: mount.prefix,
             target: mount.target,
+            scopes: mount.scopes,
             state: watch::Sender::new(Arc::new(State {
                 down: Some("not connected yet".to_owned()),
                 ..State::default()
@@ -96,6 +97,11 @@ impl Mounts {
             .collect()
     }
 
+    /// The scopes a caller needs for the mounted tool (or prompt) `name`.
+    pub(crate) fn scopes_of(&self, name: &str) -> &[String] {
+        self.by_name(name).map_or(&[], |m| m.scopes.as_slice())
+    }
+
     /// The tools of the mounts that answer now.
     pub(crate) fn tools(&self) -> Vec<Tool> {
         let listings = self.listings();
@@ -129,8 +135,12 @@ impl Mounts {
         &self,
         name: &str,
         arguments: Option<Map<String, Json>>,
+        principal: Option<&crate::Principal>,
     ) -> Option<Result<CallToolResult, Proxied>> {
         let mounted = self.by_name(name)?;
+        if let Err(refused) = mounted.permits(principal, name) {
+            return Some(Err(refused));
+        }
         let state = mounted.state.borrow().clone();
         let Some(peer) = &state.peer else {
             return Some(Err(mounted.unavailable(&state)));
@@ -150,11 +160,18 @@ impl Mounts {
 
     /// Reads the mounted resource served as `uri`; `None` when it is no
     /// mount's.
-    pub(crate) async fn read(&self, uri: &str) -> Option<Result<ReadResourceResult, Proxied>> {
+    pub(crate) async fn read(
+        &self,
+        uri: &str,
+        principal: Option<&crate::Principal>,
+    ) -> Option<Result<ReadResourceResult, Proxied>> {
         let (mounted, own) = self
             .mounts
             .iter()
             .find_map(|m| Some((m, unprefixed_uri(&m.prefix, uri)?)))?;
+        if let Err(refused) = mounted.permits(principal, uri) {
+            return Some(Err(refused));
+        }
         let state = mounted.state.borrow().clone();
         let Some(peer) = &state.peer else {
             return Some(Err(mounted.unavailable(&state)));
@@ -177,8 +194,12 @@ impl Mounts {
         &self,
         name: &str,
         arguments: Option<Map<String, Json>>,
+        principal: Option<&crate::Principal>,
     ) -> Option<Result<GetPromptResult, Proxied>> {
         let mounted = self.by_name(name)?;
+        if let Err(refused) = mounted.permits(principal, name) {
+            return Some(Err(refused));
+        }
         let state = mounted.state.borrow().clone();
         let Some(peer) = &state.peer else {
             return Some(Err(mounted.unavailable(&state)));
@@ -207,4 +228,46 @@ fn rename_contents(contents: &mut rmcp::model::ResourceContents, prefix: &str) {
         _ => return,
     };
     *uri = super::names::prefixed_uri(prefix, uri);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Principal;
+
+    /// A mount of an address nothing listens on: never connected.
+    fn unreachable(scopes: &[&str]) -> Mounts {
+        let mut mounts = Mounts::default();
+        let mount = Mount::http("b", "http://127.0.0.1:9/mcp").expect("a prefix");
+        mounts.add(mount.scopes(scopes.iter().copied()));
+        mounts
+    }
+
+    fn code(outcome: Option<Result<CallToolResult, Proxied>>) -> String {
+        match outcome.expect("routed to the mount") {
+            Ok(result) => panic!("answered {result:?}"),
+            Err(proxied) => proxied.into_tool_error().code.to_string(),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_caller_without_the_mounts_scopes_is_forbidden_before_anything_is_sent() {
+        let mounts = unreachable(&["b:use"]);
+        assert!(mounts.routes_tool("b_add"), "a mount that is down routes its prefix");
+        assert!(!mounts.routes_tool("c_add") && !mounts.routes_tool("badd"));
+        let stranger = Principal::new("stranger").with_scopes(["other"]);
+        let member = Principal::new("member").with_scopes(["b:use"]);
+        let forbidden = code(mounts.call_tool("b_add", None, Some(&stranger)).await);
+        assert_eq!(forbidden, crate::codes::FORBIDDEN);
+        // Let through, it finds the mount down.
+        let down = code(mounts.call_tool("b_add", None, Some(&member)).await);
+        assert_eq!(down, crate::codes::UNAVAILABLE);
+        // No authentication: no principal, nothing to check.
+        let open = code(mounts.call_tool("b_add", None, None).await);
+        assert_eq!(open, crate::codes::UNAVAILABLE);
+        let read = mounts.read("cas://b/index", Some(&stranger)).await;
+        assert!(matches!(read, Some(Err(Proxied::Forbidden(_)))));
+        assert!(mounts.read("cas://index", Some(&member)).await.is_none());
+        assert_eq!(mounts.scopes_of("b_add"), ["b:use".to_owned()]);
+    }
 }

@@ -14,6 +14,8 @@ use super::names::Target;
 pub(crate) struct Mounted {
     pub(super) prefix: String,
     pub(super) target: Target,
+    /// The scopes a caller needs to use it.
+    pub(super) scopes: Vec<String>,
     pub(super) state: watch::Sender<Arc<State>>,
     /// Told when a request failed as if the connection were gone, so that
     /// the mount's task checks it at once.
@@ -41,6 +43,9 @@ pub(crate) enum Proxied {
     Unavailable(String),
     /// The request timed out or was cancelled on the way.
     Failed(ServiceError),
+    /// The caller lacks a scope the mount needs (`FORBIDDEN`): nothing
+    /// was sent.
+    Forbidden(crate::ToolError),
 }
 
 impl Proxied {
@@ -54,11 +59,26 @@ impl Proxied {
                 crate::ToolError::new(crate::codes::UNAVAILABLE, message)
             }
             Proxied::Failed(error) => crate::client::service_error(error),
+            Proxied::Forbidden(error) => error,
         }
     }
 }
 
 impl Mounted {
+    /// `Ok` when `principal` may use the mount (`name` is what it asked
+    /// for); a request with no principal (no authentication) may.
+    pub(super) fn permits(
+        &self,
+        principal: Option<&crate::Principal>,
+        name: &str,
+    ) -> Result<(), Proxied> {
+        let Some(principal) = principal else {
+            return Ok(());
+        };
+        let needed: Vec<&str> = self.scopes.iter().map(String::as_str).collect();
+        principal.may_use(name, &needed).map_err(Proxied::Forbidden)
+    }
+
     pub(super) fn unavailable(&self, state: &State) -> Proxied {
         let why = state.down.as_deref().unwrap_or("it is not connected");
         Proxied::Unavailable(format!(

@@ -91,7 +91,7 @@ impl Session<'_> {
         let peer = self.service.peer();
         let target = &self.mounted.target;
         loop {
-            match Listing::of(&self.mounted.prefix, peer).await {
+            match Listing::of(&self.mounted.prefix, &self.mounted.scopes, peer).await {
                 Ok(listing) => publish(State {
                     peer: Some(peer.clone()),
                     listing: Arc::new(listing),

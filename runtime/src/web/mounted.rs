@@ -26,7 +26,7 @@ pub(super) fn document(base: &Json, mounts: &Mounts) -> Json {
         for tool in &listing.tools {
             // A catalogue's tool of the same name is the one served.
             if !local.iter().any(|name| **name == *tool.name) {
-                tools.push(entry(prefix, tool));
+                tools.push(entry(prefix, mounts.scopes_of(&tool.name), tool));
             }
         }
     }
@@ -43,7 +43,7 @@ fn tool_names(document: &Json) -> Vec<String> {
 }
 
 /// One mounted tool's entry.
-fn entry(prefix: &str, tool: &rmcp::model::Tool) -> Json {
+fn entry(prefix: &str, scopes: &[String], tool: &rmcp::model::Tool) -> Json {
     let schema = &*tool.input_schema;
     let required: Vec<&str> = schema
         .get("required")
@@ -72,7 +72,7 @@ fn entry(prefix: &str, tool: &rmcp::model::Tool) -> Json {
             "idempotentHint": hint(hints.and_then(|a| a.idempotent_hint)),
             "openWorldHint": hint(hints.and_then(|a| a.open_world_hint)),
         },
-        "scopes": [],
+        "scopes": scopes,
         "parameters": parameters,
         "errorCodes": [],
         "streams": false,
@@ -132,7 +132,11 @@ pub(super) async fn call<P: CallPort>(
     };
     let events = web.edge.port().events();
     let trace = events.start_mounted(name, || Json::Object(args.clone()), Some(&owner));
-    let outcome = match web.edge.mounts().call_tool(name, Some(args)).await {
+    let mounts = web.edge.mounts();
+    let outcome = match mounts
+        .call_tool(name, Some(args), principal.as_deref())
+        .await
+    {
         Some(Ok(result)) => crate::client::tool_outcome(result),
         Some(Err(e)) => Err(e.into_tool_error()),
         // Unmounted since it was routed: as if it never was.
@@ -143,6 +147,6 @@ pub(super) async fn call<P: CallPort>(
     }
     match outcome {
         Ok(value) => answer(&ResponseEnvelope::Success(value)),
-        Err(e) => answer::<()>(&ResponseEnvelope::Error(e)),
+        Err(e) => super::call::failed(web, e, mounts.scopes_of(name)),
     }
 }

@@ -196,7 +196,7 @@ impl<P: CallPort> McpServer<P> {
             Ok(found) => found,
             Err(None) => {
                 #[cfg(feature = "mount")]
-                if let Some(read) = self.read_mounted(uri).await {
+                if let Some(read) = self.read_mounted(uri, &context).await {
                     return read;
                 }
                 return Err(ErrorData::invalid_params(
@@ -227,7 +227,7 @@ impl<P: CallPort> McpServer<P> {
         let mut request = request;
         #[cfg(feature = "mount")]
         if self.entries().prompt(&request.name).is_none()
-            && let Some(got) = self.prompt_mounted(&mut request).await
+            && let Some(got) = self.prompt_mounted(&mut request, &context).await
         {
             return got;
         }

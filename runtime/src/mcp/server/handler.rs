@@ -171,14 +171,17 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         &self,
         requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
-        // What a 2026-07-28 client may listen for: a progressive session's
-        // list changes, and the updates of subscribable resources.
-        let mut accepted = match self.shared.discovery {
-            Some(_) => {
-                self.listeners().accepted();
-                SubscriptionFilter::builder().tools_list_changed().build()
-            }
-            None => SubscriptionFilter::new(),
+        // What a 2026-07-28 client may listen for: the list changes of a
+        // progressive session or of mounted servers' coming and going, and
+        // the updates of subscribable resources.
+        if self.shared.discovery.is_some() {
+            self.listeners().accepted();
+        }
+        let lists_change = self.shared.discovery.is_some() || self.has_mounts();
+        let mut accepted = if lists_change {
+            SubscriptionFilter::builder().tools_list_changed().build()
+        } else {
+            SubscriptionFilter::new()
         };
         let uris = self.followable(requested.resource_subscriptions.as_ref());
         if !uris.is_empty() {
@@ -187,11 +190,12 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         // A server with something to listen for accepts every listen
         // stream, with what of the request it can honour (maybe nothing);
         // one without answers `-32601`.
-        let listenable = self.shared.discovery.is_some() || self.offers_subscriptions();
+        let listenable = lists_change || self.offers_subscriptions();
         listenable.then_some(accepted)
     }
 
     async fn listen(&self, subscription: SubscriptionContext) -> Result<(), ErrorData> {
+        use tokio::sync::broadcast::error::RecvError;
         let sink = subscription.sink().clone();
         let lists = subscription.accepted().tools_list_changed == Some(true);
         if lists && self.listeners().open(sink.clone()) {
@@ -208,29 +212,30 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
             .cloned()
             .collect();
         // `followable` accepted no URI when the port hears no update.
-        let updates = (!uris.is_empty())
+        let mut updates = (!uris.is_empty())
             .then(|| self.port().resource_updates())
             .flatten();
-        if let Some(mut updates) = updates {
-            loop {
-                tokio::select! {
-                    () = subscription.cancelled() => break,
-                    update = updates.recv() => match update {
-                        Ok(uri) if uris.iter().any(|u| **u == *uri) => {
-                            if sink.notify_resource_updated(uri.to_string()).await.is_err() {
-                                break;
-                            }
-                        }
-                        Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
-                        Err(tokio::sync::broadcast::error::RecvError::Closed) => {
-                            subscription.cancelled().await;
+        let mut mounts = self.mount_changes(lists);
+        loop {
+            tokio::select! {
+                () = subscription.cancelled() => break,
+                update = next_update(&mut updates) => match update {
+                    Ok(uri) if uris.iter().any(|u| **u == *uri) => {
+                        if sink.notify_resource_updated(uri.to_string()).await.is_err() {
                             break;
                         }
-                    },
+                    }
+                    Ok(_) | Err(RecvError::Lagged(_)) => {}
+                    Err(RecvError::Closed) => updates = None,
+                },
+                changed = next_change(&mut mounts) => {
+                    if !changed {
+                        mounts = None;
+                    } else if sink.notify_tool_list_changed().await.is_err() {
+                        break;
+                    }
                 }
             }
-        } else {
-            subscription.cancelled().await;
         }
         if lists {
             self.listeners().close(&sink);
@@ -295,7 +300,39 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
     }
 }
 
+/// The next resource update, or never when nothing is followed.
+async fn next_update(
+    updates: &mut Option<tokio::sync::broadcast::Receiver<Arc<str>>>,
+) -> Result<Arc<str>, tokio::sync::broadcast::error::RecvError> {
+    match updates {
+        Some(updates) => updates.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Whether the mounts changed (`false` once they are gone), or never when
+/// their changes are not followed.
+async fn next_change(mounts: &mut Option<tokio::sync::watch::Receiver<u64>>) -> bool {
+    match mounts {
+        Some(mounts) => mounts.changed().await.is_ok(),
+        None => std::future::pending().await,
+    }
+}
+
 impl<P: CallPort> McpServer<P> {
+    /// The mounts' changes, for a listen stream that follows list changes
+    /// (`follow`) on a server with mounts.
+    fn mount_changes(&self, follow: bool) -> Option<tokio::sync::watch::Receiver<u64>> {
+        #[cfg(feature = "mount")]
+        if follow && let Some(mounts) = self.mounts() {
+            let mut changes = mounts.changes();
+            changes.mark_unchanged();
+            return Some(changes);
+        }
+        let _ = follow;
+        None
+    }
+
     /// True when other MCP servers are mounted beside the catalogue.
     pub(super) fn has_mounts(&self) -> bool {
         #[cfg(feature = "mount")]

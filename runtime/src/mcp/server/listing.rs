@@ -103,8 +103,14 @@ impl<P: CallPort> McpServer<P> {
         // not call are left out.
         let principal = principal_of(extensions).filter(|_| self.shared.callable_only);
         if let Some(principal) = &principal {
-            tools.retain(|tool| {
-                P::Catalogue::tool(&tool.name).is_none_or(|info| principal.may_call(info).is_ok())
+            tools.retain(|tool| match P::Catalogue::tool(&tool.name) {
+                Some(info) => principal.may_call(info).is_ok(),
+                #[cfg(feature = "mount")]
+                None => principal
+                    .missing(&self.mounted_scopes(&tool.name))
+                    .is_empty(),
+                #[cfg(not(feature = "mount"))]
+                None => true,
             });
         }
         // A list that changes within a session (progressive discovery) is

@@ -26,6 +26,13 @@ impl<P: CallPort> McpServer<P> {
         (!mounts.is_empty()).then_some(mounts)
     }
 
+    /// The scopes the mounted tool `name` needs.
+    pub(super) fn mounted_scopes(&self, name: &str) -> Vec<&str> {
+        self.mounts().map_or_else(Vec::new, |m| {
+            m.scopes_of(name).iter().map(String::as_str).collect()
+        })
+    }
+
     /// The tools of the mounts that answer, but for one named as a
     /// catalogue's or a discovery tool (which is served instead).
     pub(super) fn mounted_tools(&self) -> Vec<Tool> {
@@ -82,13 +89,16 @@ impl<P: CallPort> McpServer<P> {
         }
         let arguments = request.arguments.take();
         let owner = self.owner_of(&context.extensions);
+        let principal = super::owner::principal_of(&context.extensions);
         let events = self.shared.edge.port().events();
         let trace = events.start_mounted(
             name,
             || Json::Object(arguments.clone().unwrap_or_default()),
             owner.as_ref(),
         );
-        let called = mounts.call_tool(name, arguments).await?;
+        let called = mounts
+            .call_tool(name, arguments, principal.as_deref())
+            .await?;
         if let Some(trace) = trace {
             trace.end_mounted(match &called {
                 Ok(result) => crate::client::tool_outcome(result.clone()),
@@ -102,6 +112,7 @@ impl<P: CallPort> McpServer<P> {
                     crate::client::codes::TRANSPORT,
                     error.to_string(),
                 )),
+                Err(Proxied::Forbidden(error)) => Err(error.clone()),
             });
         }
         Some(match called {
@@ -115,8 +126,10 @@ impl<P: CallPort> McpServer<P> {
     pub(super) async fn read_mounted(
         &self,
         uri: &str,
+        context: &RequestContext<RoleServer>,
     ) -> Option<Result<ReadResourceResult, ErrorData>> {
-        let read = self.mounts()?.read(uri).await?;
+        let principal = super::owner::principal_of(&context.extensions);
+        let read = self.mounts()?.read(uri, principal.as_deref()).await?;
         Some(read.map_err(|e| proxied_error(e, "uri", uri)))
     }
 
@@ -124,10 +137,16 @@ impl<P: CallPort> McpServer<P> {
     pub(super) async fn prompt_mounted(
         &self,
         request: &mut GetPromptRequestParams,
+        context: &RequestContext<RoleServer>,
     ) -> Option<Result<GetPromptResult, ErrorData>> {
         let mounts = self.mounts()?;
+        let principal = super::owner::principal_of(&context.extensions);
         let got = mounts
-            .prompt(&request.name, request.arguments.take())
+            .prompt(
+                &request.name,
+                request.arguments.take(),
+                principal.as_deref(),
+            )
             .await?;
         Some(got.map_err(|e| proxied_error(e, "name", &request.name)))
     }
@@ -173,17 +192,11 @@ impl<P: CallPort> McpServer<P> {
 }
 
 /// A proxied entry request's error as this request's: the mounted
-/// server's JSON-RPC error as it is, anything else `-32603` naming the
-/// entry.
+/// server's JSON-RPC error as it is, anything else as a catalogue entry's
+/// error of its code.
 fn proxied_error(error: Proxied, key: &str, value: &str) -> ErrorData {
     match error {
         Proxied::Refused(error) => error,
-        other => {
-            let e = other.into_tool_error();
-            ErrorData::internal_error(
-                e.message,
-                Some(serde_json::json!({ key: value, "code": e.code })),
-            )
-        }
+        other => crate::mcp::entries::answer::error(other.into_tool_error(), key, value),
     }
 }
