@@ -1,6 +1,7 @@
 //! `toolwright diff`: one fixture per rule (and per direction where the
 //! verdict differs) under tests/diff/, each holding the old version, a
-//! `// new` line and the new version; the report for people is
+//! `// new` line and the new version (the pages of its hand-written apps
+//! under tests/diff/old/ and tests/diff/new/); the report for people is
 //! snapshotted, and the rule the fixture is named after must be found.
 #![cfg(feature = "diff")]
 
@@ -23,8 +24,16 @@ impl Versions {
             old: Sources::new(),
             new: Sources::new(),
         };
-        versions.old.add(format!("old/{case}.tool"), old);
-        versions.new.add(format!("new/{case}.tool"), new);
+        // As if read from tests/diff/old/ and tests/diff/new/, where the
+        // pages an `@app("apps/….html")` names are.
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/diff");
+        let file = format!("{case}.tool");
+        versions
+            .old
+            .add_at(format!("old/{file}"), dir.join("old").join(&file), old);
+        versions
+            .new
+            .add_at(format!("new/{file}"), dir.join("new").join(&file), new);
         versions
     }
 
@@ -168,6 +177,99 @@ fn verdicts_follow_the_direction_data_travels() {
         [Semantic]
     );
     assert_eq!(verdict("subscribable_added", Rule::SubscribableAdded), []);
+}
+
+#[test]
+fn an_apps_changes_are_judged_by_what_hosts_do_with_it() {
+    let changes = |case: &str| {
+        let (_, text) = fixtures().into_iter().find(|(c, _)| c == case).unwrap();
+        let report = Versions::read(case, &text).report(&AllowList::new());
+        report
+            .changes
+            .into_iter()
+            .map(|c| (c.rule, c.item, c.message, c.breaks))
+            .collect::<Vec<_>>()
+    };
+    use Category::{Semantic, Wire};
+    assert_eq!(
+        changes("app_removed"),
+        [(
+            Rule::AppRemoved,
+            "add.app".to_owned(),
+            "tool `add` lost its app `ui://add`".to_owned(),
+            vec![Wire, Semantic]
+        )]
+    );
+    assert_eq!(
+        changes("app_added"),
+        [(
+            Rule::AppAdded,
+            "add.app".to_owned(),
+            "tool `add` gained the app `ui://add`".to_owned(),
+            vec![]
+        )]
+    );
+    assert_eq!(
+        changes("app_csp_narrowed"),
+        [(
+            Rule::AppCspNarrowed,
+            "add.app".to_owned(),
+            "the app of tool `add` may no longer connect to `https://auth.example.com` \
+             or load from `https://cdn.example.com`"
+                .to_owned(),
+            vec![Semantic]
+        )]
+    );
+    // `https://*.example.com` takes over `https://api.example.com`: wider
+    // only, nothing lost.
+    assert_eq!(
+        changes("app_csp_widened"),
+        [(
+            Rule::AppCspWidened,
+            "add.app".to_owned(),
+            "the app of tool `add` may now connect to `https://*.example.com` \
+             or load from `https://cdn.example.com`"
+                .to_owned(),
+            vec![]
+        )]
+    );
+    assert_eq!(
+        changes("app_page_changed"),
+        [(
+            Rule::AppPageChanged,
+            "add.app".to_owned(),
+            "the page of tool `add`'s app (`apps/add.html`) changed".to_owned(),
+            vec![]
+        )]
+    );
+    assert_eq!(
+        changes("app_page_changed_to_generated"),
+        [(
+            Rule::AppPageChanged,
+            "add.app".to_owned(),
+            "the app of tool `add` was `apps/add.html` and is now generated".to_owned(),
+            vec![]
+        )]
+    );
+}
+
+#[test]
+fn a_generated_page_follows_its_tool_and_is_not_a_change_of_its_own() {
+    let mut versions = Versions {
+        old: Sources::new(),
+        new: Sources::new(),
+    };
+    versions.old.add(
+        "old/add.tool",
+        "@app tool add { timing sync request { a: i64 } response { sum: i64 } }",
+    );
+    versions.new.add(
+        "new/add.tool",
+        "@app tool add { timing sync request { a: i64, b: i64? } response { sum: i64 } }",
+    );
+    let report = versions.report(&AllowList::new());
+    let rules: Vec<Rule> = report.changes.iter().map(|c| c.rule).collect();
+    assert_eq!(rules, [Rule::FieldAdded]);
 }
 
 #[test]

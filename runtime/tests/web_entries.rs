@@ -4,7 +4,8 @@
 //! `macros/tests/support/entries.tool`: a read answered as the body itself
 //! in its MIME type, a prompt's messages, completions from an enum and
 //! from a handler, every error status, and the metadata document listing
-//! them beside the tools.
+//! them beside the tools; and a tool's app read from the catalogue of
+//! `runtime/tests/support/apps.tool`.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -90,6 +91,25 @@ impl Store {
     }
 }
 
+/// The catalogue whose tool `add` has a generated app, beside the store's.
+mod apps {
+    use toolwright::ToolError;
+
+    include!("support/apps.rs");
+
+    pub struct Sums;
+
+    #[toolwright::tools(crate::apps)]
+    impl Sums {
+        #[tool]
+        fn add(&self, request: AddRequest) -> Result<AddResponse, ToolError> {
+            Ok(AddResponse {
+                sum: request.a + request.b,
+            })
+        }
+    }
+}
+
 const SOON: Duration = Duration::from_secs(10);
 
 /// The web routes of the store on loopback; stopped when dropped.
@@ -105,12 +125,16 @@ impl Drop for Server {
 }
 
 async fn start() -> Server {
+    start_with(Dispatcher::new(Store), HttpConfig::default()).await
+}
+
+/// The web routes of `dispatcher` on loopback, as `config` says.
+async fn start_with<P: toolwright::port::CallPort>(port: P, config: HttpConfig) -> Server {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("an address");
     let stop = CancellationToken::new();
-    let config = HttpConfig::default().shutdown(stop.clone());
-    let router =
-        toolwright::http::web_router(Dispatcher::new(Store), &config).expect("the schema parses");
+    let config = config.shutdown(stop.clone());
+    let router = toolwright::http::web_router(port, &config).expect("the schema parses");
     tokio::spawn(async move { toolwright::http::serve_on(router, listener, &config).await });
     Server { addr, stop }
 }
@@ -151,6 +175,15 @@ async fn fetch(
 
 /// `GET /api/resources?uri=…`, the URI percent-encoded.
 async fn read(server: &Server, uri: &str) -> (StatusCode, hyper::HeaderMap, Vec<u8>) {
+    read_as(server, uri, &[]).await
+}
+
+/// `GET /api/resources?uri=…` with `headers`.
+async fn read_as(
+    server: &Server,
+    uri: &str,
+    headers: &[(&str, &str)],
+) -> (StatusCode, hyper::HeaderMap, Vec<u8>) {
     let encoded: String = uri
         .bytes()
         .map(|b| match b {
@@ -161,7 +194,7 @@ async fn read(server: &Server, uri: &str) -> (StatusCode, hyper::HeaderMap, Vec<
         })
         .collect();
     let path = format!("/api/resources?uri={encoded}");
-    fetch(server, Method::GET, &path, &[], "").await
+    fetch(server, Method::GET, &path, headers, "").await
 }
 
 /// A POST whose answer is JSON.
@@ -399,4 +432,60 @@ async fn the_metadata_lists_resources_and_prompts_beside_the_tools() {
     .await;
     assert_eq!(status, StatusCode::NOT_MODIFIED);
     assert!(body.is_empty());
+}
+
+/// The page of the app at `uri`, as the catalogue's MCP schema holds it.
+fn app_page(uri: &str) -> String {
+    let schema: Value =
+        serde_json::from_str(<apps::ToolCatalogue as toolwright::Catalogue>::MCP_SCHEMA)
+            .expect("the schema is JSON");
+    schema["apps"][uri]
+        .as_str()
+        .unwrap_or_else(|| panic!("no app at {uri}"))
+        .to_owned()
+}
+
+#[tokio::test]
+async fn an_app_is_read_from_the_catalogue_as_its_page() {
+    let server = start_with(Dispatcher::new(apps::Sums), HttpConfig::default()).await;
+    let (status, headers, body) = read(&server, "ui://add").await;
+    assert_eq!(status, StatusCode::OK, "{}", String::from_utf8_lossy(&body));
+    assert_eq!(
+        head(&headers, header::CONTENT_TYPE),
+        "text/html;profile=mcp-app"
+    );
+    assert_eq!(String::from_utf8(body).unwrap(), app_page("ui://add"));
+    assert_eq!(head(&headers, header::CACHE_CONTROL), "no-cache");
+    assert_eq!(head(&headers, header::X_CONTENT_TYPE_OPTIONS), "nosniff");
+    assert!(head(&headers, header::CONTENT_SECURITY_POLICY).contains("sandbox"));
+
+    // A tool with no app has no `ui://` resource.
+    let (status, _, body) = read(&server, "ui://job_status").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let error: Value = serde_json::from_slice(&body).expect("JSON");
+    assert_eq!(error["error"]["code"], "UNKNOWN_ENTRY");
+    assert_eq!(
+        error["error"]["details"],
+        json!({"resource": "ui://job_status"})
+    );
+}
+
+#[tokio::test]
+async fn an_app_is_read_only_by_an_admitted_caller() {
+    let config = HttpConfig::default().bearer_token("s3cret");
+    let server = start_with(Dispatcher::new(apps::Sums), config).await;
+    let (status, _, body) = read(&server, "ui://add").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_ne!(body, app_page("ui://add").into_bytes());
+    let wrong = [("authorization", "Bearer s3cre7")];
+    let (status, _, _) = read_as(&server, "ui://add", &wrong).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let right = [("authorization", "Bearer s3cret")];
+    let (status, headers, body) = read_as(&server, "ui://add", &right).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        head(&headers, header::CONTENT_TYPE),
+        "text/html;profile=mcp-app"
+    );
+    assert_eq!(String::from_utf8(body).unwrap(), app_page("ui://add"));
 }

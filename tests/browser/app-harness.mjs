@@ -61,8 +61,9 @@ export const toolError = (code, message, details) => ({
   structuredContent: details === undefined ? { code, message } : { code, message, details },
 });
 
-/** The host page with the app of one tool loaded and initialized. */
-export async function openApp(browser, { tool, viewport = { width: 1280, height: 800 }, hostContext, hostCapabilities, toolInputPartial, toolInput, toolResult, callTool }) {
+/** The host page with the app of one tool loaded and initialized: the
+ *  page filled with `tool`, or `html` as a server gave it. */
+export async function openApp(browser, { tool, html, viewport = { width: 1280, height: 800 }, hostContext, hostCapabilities, toolInputPartial, toolInput, toolResult, callTool }) {
   const page = await browser.newPage({ viewport });
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
@@ -76,7 +77,7 @@ export async function openApp(browser, { tool, viewport = { width: 1280, height:
   });
   await page.goto(hostUrl);
   await page.evaluate((config) => window.host.start(config), {
-    html: fill(tool),
+    html: html ?? fill(tool),
     hostContext: { theme: "light", displayMode: "inline", platform: "web", containerDimensions: { maxHeight: 6000 }, ...hostContext },
     hostCapabilities,
     toolInputPartial,

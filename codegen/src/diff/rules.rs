@@ -166,6 +166,16 @@ rules! {
     PromptRemoved = "PROMPT_REMOVED", "a prompt was removed (or renamed)";
     /// A new prompt.
     PromptAdded = "PROMPT_ADDED", "a prompt was added";
+    /// A tool's app is gone.
+    AppRemoved = "APP_REMOVED", "a tool lost its MCP App (`@app`)";
+    /// A tool has an app it did not.
+    AppAdded = "APP_ADDED", "a tool gained an MCP App (`@app`)";
+    /// An app may reach fewer origins.
+    AppCspNarrowed = "APP_CSP_NARROWED", "an app may no longer reach an origin (`@app_connect`, `@app_resources`)";
+    /// An app may reach more origins.
+    AppCspWidened = "APP_CSP_WIDENED", "an app may reach an origin it could not (`@app_connect`, `@app_resources`)";
+    /// An app's page is another.
+    AppPageChanged = "APP_PAGE_CHANGED", "an app's hand-written page changed, or it switched between generated and hand-written";
 }
 
 impl Rule {
@@ -188,6 +198,7 @@ impl Rule {
             | Rule::TypeKindChanged
             | Rule::ResourceRemoved
             | Rule::PromptRemoved => &[Wire, Source],
+            Rule::AppRemoved => &[Wire, Semantic],
             Rule::FieldAddedRequired
             | Rule::DefaultRemoved
             | Rule::DefaultChanged
@@ -203,7 +214,8 @@ impl Rule {
             | Rule::AnnotationWeakened
             | Rule::ScopeAdded
             | Rule::MimeChanged
-            | Rule::SubscribableRemoved => &[Semantic],
+            | Rule::SubscribableRemoved
+            | Rule::AppCspNarrowed => &[Semantic],
             Rule::ToolAdded
             | Rule::ActionAdded
             | Rule::ErrorsAdded
@@ -217,7 +229,10 @@ impl Rule {
             | Rule::TypeAdded
             | Rule::ResourceAdded
             | Rule::SubscribableAdded
-            | Rule::PromptAdded => &[],
+            | Rule::PromptAdded
+            | Rule::AppAdded
+            | Rule::AppCspWidened
+            | Rule::AppPageChanged => &[],
         }
     }
 

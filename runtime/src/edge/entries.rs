@@ -15,6 +15,9 @@ use crate::edge::JsonObject;
 /// The `_meta` key a listed entry names its scopes under (as a tool does).
 const SCOPES_META: &str = "toolwright/scopes";
 
+/// The MIME type of an app's HTML, the one the MCP Apps extension defines.
+pub(crate) const APP_MIME: &str = "text/html;profile=mcp-app";
+
 /// The schema's entries, as it writes them.
 #[derive(Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -99,8 +102,9 @@ pub(crate) enum Completions<'a> {
 /// handler.
 #[derive(Clone, Debug)]
 pub(crate) struct App {
-    /// Its MIME type, `text/html;profile=mcp-app`.
-    pub(crate) mime: Option<String>,
+    /// Its MIME type as listed: `text/html;profile=mcp-app` unless the
+    /// listing says otherwise.
+    pub(crate) mime: String,
     /// Its `_meta` as listed (the CSP under `ui`), which a read returns too.
     pub(crate) meta: Option<JsonObject>,
     /// The page.
@@ -150,7 +154,8 @@ impl Entries {
                     mime: object
                         .get("mimeType")
                         .and_then(Json::as_str)
-                        .map(str::to_owned),
+                        .unwrap_or(APP_MIME)
+                        .to_owned(),
                     meta: object.get("_meta").and_then(Json::as_object).cloned(),
                     html,
                 };
@@ -495,7 +500,7 @@ mod tests {
         assert_eq!(entries.resources.len(), 1);
         let app = entries.app("ui://add").unwrap();
         assert_eq!(app.html, "<!DOCTYPE html>");
-        assert_eq!(app.mime.as_deref(), Some("text/html;profile=mcp-app"));
+        assert_eq!(app.mime, APP_MIME);
         assert_eq!(
             app.meta.as_ref().unwrap()["ui"]["csp"]["connectDomains"][0],
             "https://api.example.com"

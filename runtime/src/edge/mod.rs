@@ -75,9 +75,9 @@ pub(crate) use chunk::Arguments;
 #[cfg(feature = "mcp")]
 pub(crate) use chunk::text as chunk_text;
 #[cfg(feature = "mcp")]
-pub(crate) use entries::{App, scopes_of};
+pub(crate) use entries::{APP_MIME, scopes_of};
 #[cfg(any(feature = "mcp", feature = "web"))]
-pub(crate) use entries::{Completions, Entries, Entry};
+pub(crate) use entries::{App, Completions, Entries, Entry};
 #[cfg(feature = "web")]
 pub(crate) use request::WithTag;
 #[cfg(any(feature = "mcp", feature = "web"))]

@@ -1,7 +1,8 @@
 //! `GET /api/resources?uri=<uri>`: a resource read through the port, its
 //! contents answered as the body itself in their MIME type (so
 //! `<img src>` and `fetch(…).text()` read it), kept as long as its
-//! `@cache` says.
+//! `@cache` says; a tool's app (`ui://<tool>`) answered from the
+//! catalogue.
 
 use std::sync::Arc;
 
@@ -12,8 +13,8 @@ use serde_json::json;
 
 use super::Web;
 use super::call::{NO_SCOPES, answer, failed, invalid_request};
-use crate::edge::Entry;
 use crate::edge::entry_json::ask;
+use crate::edge::{App, Entry};
 use crate::entry::{EntryAnswer, EntryKind, ResourceBody, ResourceContents};
 use crate::port::CallPort;
 use crate::{ResponseEnvelope, ToolError, codes};
@@ -31,6 +32,10 @@ pub(super) async fn serve<P: CallPort>(
         let e = invalid_request("`uri` is required: GET /api/resources?uri=<the resource's URI>");
         return failed(&web, e, NO_SCOPES);
     };
+    // A tool's app is the catalogue's own, as on MCP: no handler, no port.
+    if let Some(app) = web.entries.app(&wanted) {
+        return page(app);
+    }
     let found = match web.entries.resource(&wanted) {
         Ok(found) => found,
         Err(None) => {
@@ -60,6 +65,13 @@ pub(super) async fn serve<P: CallPort>(
     }
 }
 
+/// A tool's app as the response's body, in its declared MIME type as MCP
+/// gives it (hosts match the type whole); without `@cache`, so
+/// `no-cache`.
+fn page(app: &App) -> Response {
+    respond(&app.mime, app.html.clone().into_bytes(), "no-cache")
+}
+
 /// The contents as the response's body: in the read's own MIME type when
 /// it has one, else the declared one; text as UTF-8.
 fn body(entry: &Entry, contents: ResourceContents) -> Response {
@@ -75,16 +87,23 @@ fn body(entry: &Entry, contents: ResourceContents) -> Response {
         ResourceBody::Text(text) => (format!("{mime}; charset=utf-8"), text.into_bytes()),
         ResourceBody::Blob(bytes) => (mime.to_owned(), bytes.0),
     };
+    respond(&mime, bytes, &cache_control(entry))
+}
+
+/// A `200` with `bytes` as the body, of type `mime`, kept as `cache` says.
+fn respond(mime: &str, bytes: Vec<u8>, cache: &str) -> Response {
     let mut response = (StatusCode::OK, bytes).into_response();
     let head = response.headers_mut();
-    let content_type = HeaderValue::from_str(&mime)
+    let content_type = HeaderValue::from_str(mime)
         .unwrap_or_else(|_| HeaderValue::from_static("application/octet-stream"));
     head.insert(header::CONTENT_TYPE, content_type);
-    if let Ok(cache) = HeaderValue::from_str(&cache_control(entry)) {
+    if let Ok(cache) = HeaderValue::from_str(cache) {
         head.insert(header::CACHE_CONTROL, cache);
     }
     // A handler chooses the MIME type: an HTML or SVG resource must not
-    // run script in this origin, whoever opens it.
+    // run script in this origin, whoever opens it. An app's page is HTML
+    // for a host to render in a sandboxed frame of its own, so it is no
+    // exception: it reaches this origin only through its host.
     head.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),

@@ -13,6 +13,7 @@ use crate::model::{
 };
 use crate::source::Location;
 
+mod apps;
 mod fields;
 mod resources;
 mod scopes;
@@ -283,6 +284,7 @@ impl Walk<'_> {
             }
             (None, None) => {}
         }
+        self.app(name, o.app.as_ref(), n.app.as_ref(), at);
     }
 
     /// A stream present in one version only: its types go with it.

@@ -40,10 +40,7 @@ pub(crate) fn contents(
 /// `resources/read`'s result for a tool's app: its page, from the
 /// catalogue, with the `_meta` it is listed with (its CSP).
 pub(crate) fn app(uri: &str, app: &App) -> Result<ReadResourceResult, ErrorData> {
-    let mut item = json!({ "uri": uri, "text": app.html });
-    if let Some(mime) = &app.mime {
-        item["mimeType"] = json!(mime);
-    }
+    let mut item = json!({ "uri": uri, "mimeType": app.mime, "text": app.html });
     if let Some(meta) = &app.meta {
         item["_meta"] = Json::Object(meta.clone());
     }

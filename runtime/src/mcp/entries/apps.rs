@@ -6,16 +6,15 @@
 use rmcp::model::JsonObject;
 use serde_json::json;
 
+use crate::edge::APP_MIME;
+
 /// The extension's identifier, its key in `capabilities.extensions`.
 pub(crate) const EXTENSION: &str = "io.modelcontextprotocol/ui";
-
-/// The MIME type of an app's HTML, the one the extension defines.
-pub(crate) const MIME: &str = "text/html;profile=mcp-app";
 
 /// The extension as a server with apps declares it: its identifier, and
 /// the content types its apps are in (as a host declares those it renders).
 pub(crate) fn extension() -> (&'static str, JsonObject) {
     let mut settings = JsonObject::new();
-    settings.insert("mimeTypes".into(), json!([MIME]));
+    settings.insert("mimeTypes".into(), json!([APP_MIME]));
     (EXTENSION, settings)
 }

@@ -1,0 +1,14 @@
+/// Add two integers.
+tool add {
+    timing sync
+    request { a: i64, b: i64 }
+    response { sum: i64 }
+}
+// new
+/// Add two integers.
+@app
+tool add {
+    timing sync
+    request { a: i64, b: i64 }
+    response { sum: i64 }
+}
