@@ -169,6 +169,9 @@ pub struct Sources {
     files: Vec<SourceFile>,
     /// Directories searched for `.tool` files, for build scripts' rerun checks.
     dirs: Vec<PathBuf>,
+    /// Files a `.tool` file names (an `@app` page), given from memory
+    /// rather than read from disk: by the path the checker resolves.
+    attached: std::collections::HashMap<PathBuf, Vec<u8>>,
 }
 
 /// A file or directory that could not be read.
@@ -238,6 +241,20 @@ impl Sources {
         bytes: impl Into<Vec<u8>>,
     ) -> FileId {
         self.push(name.into(), Some(path.into()), bytes.into(), false)
+    }
+
+    /// Gives the bytes of a file a `.tool` file names by a relative path
+    /// (an `@app("apps/view.html")`), found at `path` — the `.tool` file's
+    /// own path or name joined with the relative one — instead of on disk:
+    /// for sources that are not on disk either (`toolwright diff
+    /// --against`, which reads a git revision).
+    pub fn attach(&mut self, path: impl Into<PathBuf>, bytes: impl Into<Vec<u8>>) {
+        self.attached.insert(path.into(), bytes.into());
+    }
+
+    /// The bytes attached at `path`, if any.
+    pub(crate) fn attached(&self, path: &Path) -> Option<&[u8]> {
+        self.attached.get(path).map(Vec::as_slice)
     }
 
     /// Adds the job tools (`job_status`, `job_list`, `job_poll`,

@@ -553,6 +553,54 @@ fn diff_against_a_git_ref() {
 }
 
 #[test]
+fn diff_against_a_git_ref_reads_app_pages_from_the_ref() {
+    let scratch = scratch("diff-git-apps");
+    let repo = scratch.path();
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .current_dir(repo)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+    };
+    let tool = "/// Show it.\n@app(\"apps/view.html\")\ntool view { timing sync }\n";
+    git(&["init", "-q"]);
+    write_files(
+        repo,
+        &[
+            ("idl/view.tool", tool),
+            ("idl/apps/view.html", "<!doctype html><p>one</p>\n"),
+        ],
+    );
+    git(&["add", "."]);
+    git(&["commit", "-q", "-m", "one"]);
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_toolwright"))
+            .args(args)
+            .env("NO_COLOR", "1")
+            .current_dir(repo)
+            .output()
+            .unwrap()
+    };
+    // Unchanged: the page at HEAD is the page on disk.
+    let out = run(&["diff", "--against", "HEAD", "idl"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(!text(&out.stdout).contains("APP_"), "{}", text(&out.stdout));
+
+    // The page on disk changed: compared with the one committed.
+    write_files(
+        repo,
+        &[("idl/apps/view.html", "<!doctype html><p>two</p>\n")],
+    );
+    let out = run(&["diff", "--against", "HEAD", "idl"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(report.contains("APP_PAGE_CHANGED"), "{report}");
+}
+
+#[test]
 fn check_reports_warnings_and_deny_and_allow_them() {
     let scratch = scratch("warnings");
     let dir = scratch.path();

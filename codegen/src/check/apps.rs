@@ -108,35 +108,53 @@ fn origin_problem(value: &str) -> Option<&'static str> {
     None
 }
 
-/// Reads the file `@app("path")` names, relative to the `.tool` file.
+/// Reads the file `@app("path")` names, relative to the `.tool` file:
+/// from the bytes attached to the sources at that path, else from disk.
 fn read(cx: &mut Ctxt, sources: &Sources, path: &str, span: Span) -> Option<AppSource> {
     let file = sources.get(span.file);
     let tool_file = file.path().unwrap_or_else(|| Path::new(file.name()));
     let resolved = tool_file.parent().unwrap_or(Path::new("")).join(path);
     let shown = resolved.to_string_lossy().replace('\\', "/");
-    let problem = match std::fs::metadata(&resolved) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => AppFileProblem::Missing,
-        Err(e) => AppFileProblem::Unreadable(e.to_string()),
-        Ok(meta) if meta.is_dir() => AppFileProblem::Unreadable("it is a directory".into()),
-        Ok(meta) if meta.len() > MAX_APP_BYTES => {
-            AppFileProblem::TooLarge(meta.len(), MAX_APP_BYTES)
-        }
-        Ok(_) => match std::fs::read(&resolved) {
-            Err(e) => AppFileProblem::Unreadable(e.to_string()),
-            Ok(bytes) => match String::from_utf8(bytes) {
-                Err(e) => AppFileProblem::NotUtf8(e.utf8_error().valid_up_to()),
-                Ok(html) => {
-                    return Some(AppSource::File {
-                        path: path.to_owned(),
-                        resolved,
-                        html,
-                    });
-                }
-            },
-        },
+    let read = match sources.attached(&resolved) {
+        Some(bytes) => page(bytes.to_vec()),
+        None => from_disk(&resolved),
     };
-    cx.push(messages::app_file(span, path, &shown, problem));
-    None
+    match read {
+        Ok(html) => Some(AppSource::File {
+            path: path.to_owned(),
+            resolved,
+            html,
+        }),
+        Err(problem) => {
+            cx.push(messages::app_file(span, path, &shown, problem));
+            None
+        }
+    }
+}
+
+/// The page at `resolved` on disk, or what is wrong with it.
+fn from_disk(resolved: &Path) -> Result<String, AppFileProblem> {
+    match std::fs::metadata(resolved) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(AppFileProblem::Missing),
+        Err(e) => Err(AppFileProblem::Unreadable(e.to_string())),
+        Ok(meta) if meta.is_dir() => Err(AppFileProblem::Unreadable("it is a directory".into())),
+        // Checked before reading, so a huge file is never loaded.
+        Ok(meta) if meta.len() > MAX_APP_BYTES => {
+            Err(AppFileProblem::TooLarge(meta.len(), MAX_APP_BYTES))
+        }
+        Ok(_) => std::fs::read(resolved)
+            .map_err(|e| AppFileProblem::Unreadable(e.to_string()))
+            .and_then(page),
+    }
+}
+
+/// A page's bytes as its text, or what is wrong with them.
+fn page(bytes: Vec<u8>) -> Result<String, AppFileProblem> {
+    let size = bytes.len() as u64;
+    if size > MAX_APP_BYTES {
+        return Err(AppFileProblem::TooLarge(size, MAX_APP_BYTES));
+    }
+    String::from_utf8(bytes).map_err(|e| AppFileProblem::NotUtf8(e.utf8_error().valid_up_to()))
 }
 
 /// Each app whose `ui://` URI a declared resource's URI (or template)

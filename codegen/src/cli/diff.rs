@@ -169,9 +169,58 @@ fn at_ref(reference: &str, paths: &[PathBuf], inputs: Inputs) -> Result<Sources,
         } else {
             format!("{reference}:./{name}")
         };
+        attach_pages(&mut sources, &top, reference, &name, &shown, &bytes);
         sources.add(shown, bytes);
     }
     Ok(sources)
+}
+
+/// Attaches to `sources` the pages the `.tool` file `name` (shown as
+/// `shown`) names with `@app("…")`, as they were at `reference`, where the
+/// checker looks for them: beside `shown`. A page git does not have there
+/// is left to the checker, which reports it missing (TW510).
+fn attach_pages(
+    sources: &mut Sources,
+    top: &Path,
+    reference: &str,
+    name: &str,
+    shown: &str,
+    tool: &[u8],
+) {
+    let pattern =
+        regex_lite::Regex::new(r#"@app\s*\(\s*"([^"\\]+)"\s*\)"#).expect("the pattern is valid");
+    let dir = Path::new(name).parent().unwrap_or(Path::new(""));
+    let shown_dir = Path::new(shown).parent().unwrap_or(Path::new(""));
+    for page in pattern.captures_iter(&String::from_utf8_lossy(tool)) {
+        let relative = &page[1];
+        // Git names blobs with `/` and no `.` or `..` segments.
+        let Some(in_repo) = normalized(&dir.join(relative)) else {
+            continue;
+        };
+        if let Ok(bytes) = git(
+            top,
+            &["cat-file", "blob", &format!("{reference}:{in_repo}")],
+        ) {
+            sources.attach(shown_dir.join(relative), bytes);
+        }
+    }
+}
+
+/// `path` with its `.` and `..` segments resolved, `/`-separated; `None`
+/// when it climbs out of the repository.
+fn normalized(path: &Path) -> Option<String> {
+    let mut parts: Vec<String> = Vec::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::Normal(p) => parts.push(p.to_string_lossy().into_owned()),
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                parts.pop()?;
+            }
+            _ => return None,
+        }
+    }
+    Some(parts.join("/"))
 }
 
 /// Runs git in `dir` and returns its stdout, or its stderr as the error.

@@ -253,7 +253,10 @@ mod tests {
     #[tokio::test]
     async fn a_caller_without_the_mounts_scopes_is_forbidden_before_anything_is_sent() {
         let mounts = unreachable(&["b:use"]);
-        assert!(mounts.routes_tool("b_add"), "a mount that is down routes its prefix");
+        assert!(
+            mounts.routes_tool("b_add"),
+            "a mount that is down routes its prefix"
+        );
         assert!(!mounts.routes_tool("c_add") && !mounts.routes_tool("badd"));
         let stranger = Principal::new("stranger").with_scopes(["other"]);
         let member = Principal::new("member").with_scopes(["b:use"]);
