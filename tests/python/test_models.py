@@ -274,6 +274,13 @@ def test_the_registry_lists_every_tool() -> None:
     assert registry.REGISTRY.get_tool_source("nope") is None
 
 
+def test_a_json_parameter_has_no_json_schema_type() -> None:
+    create = registry.REGISTRY.get_tool("artifact_create")
+    assert create is not None
+    metadata = next(p for p in create.parameters if p.name == "metadata")
+    assert (metadata.idl_type, metadata.type) == ("json?", None)
+
+
 def test_tool_events() -> None:
     start = ToolStartEvent(tool_name="add", tool_input='{"a":1}')
     assert start.type == "tool_start"

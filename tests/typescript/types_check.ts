@@ -1,7 +1,7 @@
 // Compile-time checks: every `@ts-expect-error` line must be an error, or
 // tsc fails the suite. Never run.
 
-import type { ToolClient, ToolEvent, ToolRequest } from "../../generated/typescript/src/index.js";
+import type { ToolClient, ToolEvent, ToolMetadata, ToolRequest } from "../../generated/typescript/src/index.js";
 
 export async function typeChecks(client: ToolClient): Promise<void> {
   const parsed = await client.callTool("abc_parse", { abc: "X:1\nK:C\nCDEF|" });
@@ -30,4 +30,11 @@ export async function typeChecks(client: ToolClient): Promise<void> {
   // @ts-expect-error the event's source is "local" or "mcp"
   const event: ToolEvent = { type: "tool_start", tool_name: "add", tool_input: "{}", source: "remote", timestamp: "" };
   void [request, partial, event];
+}
+
+// A `json` parameter has no `type`.
+export function metadataChecks(tool: ToolMetadata): void {
+  // @ts-expect-error a parameter's `type` may be absent
+  const type: string = tool.parameters[0]!.type;
+  void type;
 }

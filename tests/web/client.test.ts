@@ -47,6 +47,10 @@ describe("the tool document", () => {
     assert.ok(add.inputSchema !== undefined);
     // The schema of the typed errors' `details`: `add` has one, `overflow`.
     assert.equal(add.errorSchema?.oneOf?.length, 1);
+    // A `json` parameter has no JSON Schema type: any value.
+    const create = document.tools.find((t) => t.name === "artifact_create");
+    const metadata = create?.parameters.find((p) => p.name === "metadata");
+    assert.deepEqual([metadata?.idlType, metadata?.type], ["json?", undefined]);
     assert.ok(document.etag !== undefined);
     assert.equal(await fetchTools(base, { etag: document.etag }), undefined);
   });

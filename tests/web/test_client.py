@@ -46,6 +46,10 @@ def test_the_document_is_the_generated_registry() -> None:
             assert tool.input_schema is not None
             assert tool.model_copy(update={"input_schema": None, "output_schema": None, "actions": ()}) == generated.model_copy(update={"actions": ()})
             assert [a.name for a in tool.actions] == [a.name for a in generated.actions]
+        create = next(t for t in served if t.name == "artifact_create")
+        metadata = next(p for p in create.parameters if p.name == "metadata")
+        # A `json` parameter has no JSON Schema type: any value.
+        assert (metadata.idl_type, metadata.type) == ("json?", None)
 
     asyncio.run(run())
 

@@ -26,8 +26,11 @@ export interface ToolAnnotations {
 export interface ToolParameter {
   /** Wire name. */
   readonly name: string;
-  /** JSON Schema type: `string`, `integer`, `number`, `boolean`, `array`, `object`, or `any`. */
-  readonly type: string;
+  /**
+   * JSON Schema type: `string`, `integer`, `number`, `boolean`, `array` or `object`.
+   * Absent for a `json` parameter, whose value may be any JSON value.
+   */
+  readonly type?: string;
   /** The IDL type, e.g. `u32`, `list<string>`, `AudioFormat?`. */
   readonly idlType: string;
   /** What it means. */
