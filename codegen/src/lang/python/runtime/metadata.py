@@ -192,6 +192,9 @@ class ToolMetadata(_Metadata):
     """Its MCP input schema (in ``GET /api/tools``)."""
     output_schema: dict[str, Any] | None = None
     """Its MCP output schema (in ``GET /api/tools``)."""
+    error_schema: dict[str, Any] | None = None
+    """The schema of its typed errors' ``details``, when it has some (in
+    ``GET /api/tools``)."""
 
 
 class ResourceContents(_Metadata):
