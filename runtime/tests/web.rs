@@ -90,6 +90,18 @@ async fn fetch(
     headers: &[(&str, &str)],
     body: &str,
 ) -> (StatusCode, hyper::HeaderMap, String) {
+    let (status, headers, body) = fetch_bytes(server, method, path, headers, body).await;
+    (status, headers, String::from_utf8_lossy(&body).into_owned())
+}
+
+/// Sends one request and reads the whole answer, its body as sent.
+async fn fetch_bytes(
+    server: &Server,
+    method: Method,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (StatusCode, hyper::HeaderMap, Bytes) {
     let response = send(server, method, path, headers, body).await;
     let (status, headers) = (response.status(), response.headers().clone());
     let body = tokio::time::timeout(SOON, response.into_body().collect())
@@ -97,7 +109,7 @@ async fn fetch(
         .expect("the body in time")
         .expect("a body")
         .to_bytes();
-    (status, headers, String::from_utf8_lossy(&body).into_owned())
+    (status, headers, body)
 }
 
 async fn post(server: &Server, tool: &str, body: &str) -> (StatusCode, Value) {
@@ -395,6 +407,49 @@ async fn the_tool_document_is_the_catalogues_metadata_with_an_etag() {
     )
     .await;
     assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_tool_document_is_gzipped_for_a_client_that_accepts_it() {
+    let server = start(HttpConfig::default()).await;
+    let (_, plain_head, plain) = fetch_bytes(&server, Method::GET, "/api/tools", &[], "").await;
+    assert!(plain_head.get(header::CONTENT_ENCODING).is_none());
+
+    let gzip = [("accept-encoding", "br;q=1, gzip;q=0.8")];
+    let (status, head, body) = fetch_bytes(&server, Method::GET, "/api/tools", &gzip, "").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(head[header::CONTENT_ENCODING], "gzip");
+    assert_eq!(head[header::VARY], "accept-encoding");
+    assert_eq!(head[header::CONTENT_TYPE], "application/json");
+    assert_eq!(head[header::ETAG], plain_head[header::ETAG]);
+    let mut unzipped = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&body[..]), &mut unzipped)
+        .expect("gzip");
+    assert_eq!(unzipped, plain);
+    assert!(
+        body.len() < plain.len() / 4,
+        "{} of {}",
+        body.len(),
+        plain.len()
+    );
+
+    // The tag still answers 304, with nothing to compress.
+    let etag = head[header::ETAG].to_str().expect("ASCII");
+    let revalidate = [gzip[0], ("if-none-match", etag)];
+    let (status, head, body) =
+        fetch_bytes(&server, Method::GET, "/api/tools", &revalidate, "").await;
+    assert_eq!(status, StatusCode::NOT_MODIFIED);
+    assert!(head.get(header::CONTENT_ENCODING).is_none() && body.is_empty());
+
+    // Only the document: a call's answer is sent as it is.
+    let path = "/api/tools/echo";
+    let text = format!(
+        r#"{{"text": "{}", "data": "", "items": [], "tags": {{}}}}"#,
+        "x".repeat(4096)
+    );
+    let (status, head, _) = fetch_bytes(&server, Method::POST, path, &gzip, &text).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(head.get(header::CONTENT_ENCODING).is_none());
 }
 
 #[tokio::test]

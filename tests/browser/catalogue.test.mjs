@@ -130,6 +130,29 @@ describe("the static page", () => {
   });
 });
 
+/** Calls a tool of the studio from outside the page; its envelope. */
+async function call(tool, args) {
+  const response = await fetch(`${base}/api/tools/${tool}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(args),
+  });
+  return response.json();
+}
+
+/** Waits until the page follows the feed: calls add until its card shows. */
+async function following(page) {
+  const card = page.locator(".card.completed", { hasText: "add" });
+  for (let i = 0; i < 50 && (await card.count()) === 0; i++) {
+    await call("add", { a: 1, b: 1 });
+    await page.waitForTimeout(100);
+  }
+  await card.first().waitFor();
+}
+
+/** A generation of 8 × 16 steps: with the run's 100 ms steps, 12.8 s. */
+const LONG_GENERATION = { max_tokens: 2048, num_variations: 8 };
+
 describe("the served page", () => {
   it("lists every tool the server offers", async () => {
     const { page, errors } = await open(`${base}/`);
@@ -180,6 +203,81 @@ describe("the served page", () => {
     const text = await card.first().textContent();
     assert.ok(text.includes("local") && text.includes('{"result":42}'), text);
     await shoot(page, "served-live-card");
+    await page.close();
+  });
+
+  it("shows a running call's time as it runs, then how long it took", async () => {
+    const { page, errors } = await open(`${base}/`);
+    await following(page);
+    const started = await call("orpheus_generate", LONG_GENERATION);
+    const job = started.job_started.job_id;
+    const running = page.locator(".card.running", { hasText: "orpheus_generate" });
+    await running.waitFor();
+    const id = await running.getAttribute("data-call");
+    const seconds = async () => Number.parseFloat(await running.locator(".elapsed").textContent());
+    const first = await seconds();
+    await page.waitForTimeout(700);
+    const later = await seconds();
+    assert.ok(later >= first + 0.5, `${first} s, then ${later} s`);
+    const text = await running.textContent();
+    assert.ok(text.includes("running") && text.includes("max_tokens"), text);
+    assert.ok(!text.includes("null"), text);
+    await running.scrollIntoViewIfNeeded();
+    await shoot(page, "served-running-card");
+
+    await call("job_cancel", { job_id: job });
+    const ended = page.locator(`.card.failed[data-call="${id}"]`);
+    await ended.waitFor();
+    const done = await ended.textContent();
+    assert.ok(done.includes("CANCELLED") && / \d+\.\d ms/.test(done), done);
+    assert.ok(!done.includes("null"), done);
+    assert.equal(await ended.locator(".elapsed").count(), 0);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it("shows what it knows of a call that started before it opened", async () => {
+    const started = await call("orpheus_generate", LONG_GENERATION);
+    const { page, errors } = await open(`${base}/`);
+    await following(page);
+    await call("job_cancel", { job_id: started.job_started.job_id });
+    const card = page.locator(".card.failed", { hasText: "orpheus_generate" });
+    await card.waitFor();
+    const text = await card.textContent();
+    assert.ok(text.includes("Started before this page") && text.includes("CANCELLED"), text);
+    assert.ok(!text.includes("null"), text);
+    assert.equal(await card.locator("pre.input").count(), 0);
+    await shoot(page, "served-unseen-start");
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it("says how many events were missed when the server skipped ahead", async () => {
+    const { page, errors } = await open(`${base}/`);
+    await following(page);
+    // Later cards push old items out of the feed: note every notice shown.
+    await page.evaluate(() => {
+      window.notices = [];
+      new MutationObserver((changes) => {
+        for (const change of changes) {
+          for (const node of change.addedNodes) {
+            if (node.classList?.contains("lagged")) window.notices.push(node.textContent);
+          }
+        }
+      }).observe(document.getElementById("feed"), { childList: true });
+    });
+    // The server sends at most 100 events every 50 ms: a burst of calls
+    // outruns that, and the rest are skipped.
+    const notices = () => page.evaluate(() => window.notices);
+    for (let round = 0; round < 10 && (await notices()).length === 0; round++) {
+      await Promise.all(Array.from({ length: 200 }, (_, i) => call("add", { a: i, b: round })));
+      await page.waitForTimeout(200);
+    }
+    const seen = await notices();
+    assert.ok(seen.length > 0, "no notice of missed events");
+    assert.match(seen[0], /^\d+ events were missed$/);
+    assert.ok(Number.parseInt(seen[0], 10) > 0, seen[0]);
+    assert.deepEqual(errors, []);
     await page.close();
   });
 

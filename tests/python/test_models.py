@@ -8,7 +8,12 @@ import pytest
 from toolwright_catalogue import codec, models, registry, toon, tools
 from toolwright_catalogue._canonical import format_f32, format_f64, json_text, msgpack_bytes
 from toolwright_catalogue.errors import ErrorKind, TOONError, WireError
-from toolwright_catalogue.metadata import ToolCompleteEvent, ToolSource, ToolStartEvent
+from toolwright_catalogue.metadata import (
+    ToolCompleteEvent,
+    ToolMetadata,
+    ToolSource,
+    ToolStartEvent,
+)
 from toolwright_catalogue.tools import ToolRequest
 
 # What serde_json 1.0.154 writes for these values (printed by a Rust
@@ -272,6 +277,33 @@ def test_the_registry_lists_every_tool() -> None:
         ("encoding", False),
     ]
     assert registry.REGISTRY.get_tool_source("nope") is None
+
+
+def test_a_json_parameter_has_no_json_schema_type() -> None:
+    create = registry.REGISTRY.get_tool("artifact_create")
+    assert create is not None
+    metadata = next(p for p in create.parameters if p.name == "metadata")
+    assert (metadata.idl_type, metadata.type) == ("json?", None)
+
+
+def test_an_entry_of_the_served_document_keeps_its_schemas() -> None:
+    schema = {"type": "object", "properties": {}}
+    errors = {"oneOf": [{"type": "object", "required": ["overflow"]}]}
+    entry = ToolMetadata.model_validate(
+        {
+            "name": "fs",
+            "inputSchema": schema,
+            "outputSchema": schema,
+            "errorSchema": errors,
+            "actions": [
+                {"name": "read", "timing": "sync", "inputSchema": schema, "outputSchema": schema}
+            ],
+        }
+    )
+    assert (entry.input_schema, entry.output_schema, entry.error_schema) == (schema, schema, errors)
+    assert (entry.actions[0].input_schema, entry.actions[0].output_schema) == (schema, schema)
+    generated = registry.REGISTRY.get_tool("add")
+    assert generated is not None and generated.error_schema is None
 
 
 def test_tool_events() -> None:

@@ -39,14 +39,25 @@ describe("the tool document", () => {
     const document = await fetchTools(base);
     assert.ok(document !== undefined);
     assert.deepEqual(document.tools.map(withoutSchemas), JSON.parse(JSON.stringify(TOOLS)));
-    const add = document.tools.find((t) => t.name === "add") as ToolMetadata & {
-      inputSchema?: unknown;
-      errorSchema?: { oneOf?: unknown[] };
+    const tool = (name: string): ToolMetadata => {
+      const found = document.tools.find((t) => t.name === name);
+      assert.ok(found !== undefined, name);
+      return found;
     };
+    const add = tool("add");
     assert.equal(add.source, "local");
-    assert.ok(add.inputSchema !== undefined);
+    assert.equal(add.inputSchema?.["type"], "object");
+    assert.equal(add.outputSchema?.["type"], "object");
     // The schema of the typed errors' `details`: `add` has one, `overflow`.
-    assert.equal(add.errorSchema?.oneOf?.length, 1);
+    const oneOf = add.errorSchema?.["oneOf"];
+    assert.ok(Array.isArray(oneOf) && oneOf.length === 1, JSON.stringify(add.errorSchema));
+    // An action tool's actions have schemas of their own.
+    const read = tool("fs").actions?.find((a) => a.name === "read");
+    assert.equal(read?.inputSchema?.["type"], "object");
+    assert.equal(read?.outputSchema?.["type"], "object");
+    // A `json` parameter has no JSON Schema type: any value.
+    const metadata = tool("artifact_create").parameters.find((p) => p.name === "metadata");
+    assert.deepEqual([metadata?.idlType, metadata?.type], ["json?", undefined]);
     assert.ok(document.etag !== undefined);
     assert.equal(await fetchTools(base, { etag: document.etag }), undefined);
   });
@@ -54,6 +65,8 @@ describe("the tool document", () => {
   it("lists the resources and prompts of the generated registry, with their input schemas", async () => {
     const document = await fetchTools(base);
     assert.ok(document !== undefined);
+    assert.ok(document.resources.every((r) => r.inputSchema?.["type"] === "object"));
+    assert.ok(document.prompts.every((p) => p.inputSchema?.["type"] === "object"));
     const bare = (entry: object): unknown => {
       const copy = JSON.parse(JSON.stringify(entry)) as Record<string, unknown>;
       delete copy["inputSchema"];

@@ -44,8 +44,16 @@ def test_the_document_is_the_generated_registry() -> None:
         for tool, generated in zip(served, registry.TOOLS, strict=True):
             # The served entries add the MCP schemas; the rest is the same.
             assert tool.input_schema is not None
-            assert tool.model_copy(update={"input_schema": None, "output_schema": None, "actions": ()}) == generated.model_copy(update={"actions": ()})
+            schemas = {"input_schema": None, "output_schema": None, "error_schema": None}
+            assert tool.model_copy(update={**schemas, "actions": ()}) == generated.model_copy(update={"actions": ()})
             assert [a.name for a in tool.actions] == [a.name for a in generated.actions]
+        add = next(t for t in served if t.name == "add")
+        # The schema of the typed errors' `details`: `add` has one, `overflow`.
+        assert add.error_schema is not None and len(add.error_schema["oneOf"]) == 1
+        create = next(t for t in served if t.name == "artifact_create")
+        metadata = next(p for p in create.parameters if p.name == "metadata")
+        # A `json` parameter has no JSON Schema type: any value.
+        assert (metadata.idl_type, metadata.type) == ("json?", None)
 
     asyncio.run(run())
 

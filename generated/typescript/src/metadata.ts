@@ -22,12 +22,18 @@ export interface ToolAnnotations {
   readonly openWorldHint: boolean;
 }
 
+/** A JSON Schema (2020-12): `GET /api/tools` carries each tool's, action's, resource's and prompt's. */
+export type JsonSchema = { readonly [keyword: string]: JsonValue };
+
 /** One argument of a tool or action. */
 export interface ToolParameter {
   /** Wire name. */
   readonly name: string;
-  /** JSON Schema type: `string`, `integer`, `number`, `boolean`, `array`, `object`, or `any`. */
-  readonly type: string;
+  /**
+   * JSON Schema type: `string`, `integer`, `number`, `boolean`, `array` or `object`.
+   * Absent for a `json` parameter, whose value may be any JSON value.
+   */
+  readonly type?: string;
   /** The IDL type, e.g. `u32`, `list<string>`, `AudioFormat?`. */
   readonly idlType: string;
   /** What it means. */
@@ -98,6 +104,10 @@ export interface ActionMetadata {
   readonly example: ToolExample;
   /** Set when deprecated: why, and what to use instead (may be empty). */
   readonly deprecated?: string;
+  /** The schema its arguments (with `action`) are checked against (`GET /api/tools`; not in `TOOLS`). */
+  readonly inputSchema?: JsonSchema;
+  /** The schema of its response (`GET /api/tools`; not in `TOOLS`). */
+  readonly outputSchema?: JsonSchema;
 }
 
 /** What a frontend knows about a tool. */
@@ -138,6 +148,12 @@ export interface ToolMetadata {
   readonly example?: ToolExample;
   /** Set when deprecated: why, and what to use instead (may be empty). */
   readonly deprecated?: string;
+  /** MCP's `inputSchema`: what its arguments are checked against (`GET /api/tools`; not in `TOOLS`). */
+  readonly inputSchema?: JsonSchema;
+  /** MCP's `outputSchema`: its result's shape, when it has one (`GET /api/tools`; not in `TOOLS`). */
+  readonly outputSchema?: JsonSchema;
+  /** The schema of its typed errors' `details`, when it has some (`GET /api/tools`; not in `TOOLS`). */
+  readonly errorSchema?: JsonSchema;
 }
 
 /** What reading a resource returns. */
@@ -212,6 +228,8 @@ export interface ResourceMetadata {
   readonly errors: readonly ToolErrorMetadata[];
   /** Set when deprecated: why, and what to use instead (may be empty). */
   readonly deprecated?: string;
+  /** The schema its URI variables are checked against (`GET /api/tools`; not in `RESOURCES`). */
+  readonly inputSchema?: JsonSchema;
 }
 
 /** What a frontend knows about a prompt. */
@@ -236,6 +254,8 @@ export interface PromptMetadata {
   readonly errors: readonly ToolErrorMetadata[];
   /** Set when deprecated: why, and what to use instead (may be empty). */
   readonly deprecated?: string;
+  /** The schema its arguments are checked against (`GET /api/tools`; not in `PROMPTS`). */
+  readonly inputSchema?: JsonSchema;
 }
 
 /** Sent when a tool starts running. */

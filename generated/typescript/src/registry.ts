@@ -119,7 +119,6 @@ export const TOOLS: readonly ToolMetadata[] = [
       },
       {
         "name": "result",
-        "type": "any",
         "idlType": "json?",
         "description": "The tool's response, once the job is complete.",
         "required": false
@@ -1443,7 +1442,6 @@ export const TOOLS: readonly ToolMetadata[] = [
       },
       {
         "name": "metadata",
-        "type": "any",
         "idlType": "json?",
         "description": "Arbitrary metadata stored verbatim with the artifact.",
         "required": false
@@ -1643,7 +1641,6 @@ export const TOOLS: readonly ToolMetadata[] = [
       },
       {
         "name": "metadata",
-        "type": "any",
         "idlType": "json?",
         "description": "Caller-supplied metadata, stored verbatim.",
         "required": false
@@ -4119,14 +4116,12 @@ export const TOOLS: readonly ToolMetadata[] = [
       },
       {
         "name": "value",
-        "type": "any",
         "idlType": "json",
         "description": "The value: a scalar for a key, an object for a section or the whole config.",
         "required": true
       },
       {
         "name": "default",
-        "type": "any",
         "idlType": "json?",
         "description": "The built-in default for the key, when it has one.",
         "required": false

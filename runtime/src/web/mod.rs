@@ -66,7 +66,10 @@ pub(crate) fn routes<P: CallPort>(edge: Edge<P>, config: &HttpConfig) -> Result<
     });
     Ok(Router::new()
         .route("/", get(page::serve::<P>))
-        .route("/api/tools", get(tools::serve::<P>))
+        .route(
+            "/api/tools",
+            get(tools::serve::<P>).layer(tools::compression()),
+        )
         .route("/api/tools/{name}", post(call::serve::<P>))
         .route("/api/resources", get(resources::serve::<P>))
         .route("/api/prompts/{name}", post(prompts::serve::<P>))

@@ -1530,8 +1530,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "description": "The tool's response, once the job is complete.",
           "idlType": "json?",
           "name": "result",
-          "required": false,
-          "type": "any"
+          "required": false
         },
         {
           "description": "Error code from the tool's error type, once the job has failed, e.g. `GPU_OUT_OF_MEMORY`.",

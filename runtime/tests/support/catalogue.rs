@@ -4239,8 +4239,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "description": "The tool's response, once the job is complete.",
           "idlType": "json?",
           "name": "result",
-          "required": false,
-          "type": "any"
+          "required": false
         },
         {
           "description": "Error code from the tool's error type, once the job has failed, e.g. `GPU_OUT_OF_MEMORY`.",
@@ -5417,8 +5416,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "description": "Anything.",
           "idlType": "json?",
           "name": "value",
-          "required": false,
-          "type": "any"
+          "required": false
         }
       ],
       "response": [
@@ -5454,8 +5452,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "description": "Anything.",
           "idlType": "json?",
           "name": "value",
-          "required": false,
-          "type": "any"
+          "required": false
         }
       ],
       "scopes": [],

@@ -109,8 +109,10 @@ struct ActionMetadata<'a> {
 #[serde(rename_all = "camelCase")]
 struct Parameter {
     name: String,
-    #[serde(rename = "type")]
-    json_type: &'static str,
+    /// Left out for a `json` field: JSON Schema has no type name for "any
+    /// value", and a missing `type` says so (docs/web.md).
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    json_type: Option<&'static str>,
     idl_type: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     description: Option<String>,
@@ -192,7 +194,7 @@ pub(crate) fn entry<'a>(model: &'a Model, tool: &'a Tool) -> Metadata<'a> {
             None,
             vec![Parameter {
                 name: "action".to_owned(),
-                json_type: "string",
+                json_type: Some("string"),
                 idl_type: "string".to_owned(),
                 description: Some(format!(
                     "Which action to run: {}.",
@@ -302,24 +304,25 @@ fn parameters(model: &Model, request: Option<TypeId>) -> Vec<Parameter> {
         .collect()
 }
 
-/// The JSON Schema type of a field's values (`any` for `json`).
-fn json_type(model: &Model, ty: &Type) -> &'static str {
-    match ty {
+/// The JSON Schema type of a field's values; none for `json`, whose
+/// values may be of any type.
+fn json_type(model: &Model, ty: &Type) -> Option<&'static str> {
+    Some(match ty {
         Type::Primitive(p) => match p {
             Primitive::Bool => "boolean",
             Primitive::String | Primitive::Bytes => "string",
             Primitive::F32 | Primitive::F64 => "number",
-            Primitive::Json => "any",
+            Primitive::Json => return None,
             _ => "integer",
         },
         Type::List(_) => "array",
         Type::Map(_) => "object",
-        Type::Optional(t) => json_type(model, t),
+        Type::Optional(t) => return json_type(model, t),
         Type::Named(r) => match model.type_def(r.id).kind {
             TypeKind::Enum(_) => "string",
             _ => "object",
         },
-    }
+    })
 }
 
 fn default_json(value: &Value) -> serde_json::Value {
@@ -470,6 +473,37 @@ mod tests {
         assert_eq!(
             scopes,
             [serde_json::json!(["vault:read"]), serde_json::json!([])]
+        );
+    }
+
+    #[test]
+    fn a_json_parameter_has_no_type_and_the_others_their_json_schema_type() {
+        let mut sources = Sources::new();
+        sources.add(
+            "config.tool",
+            "tool set { timing sync  request { key: string, value: json, default: json?, n: u8? } }",
+        );
+        let model = check(&sources).expect("valid");
+        let entry = serde_json::to_value(super::entry(&model, &model.tools[0])).unwrap();
+        let types: Vec<(&str, Option<&str>)> = entry["parameters"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|p| {
+                (
+                    p["name"].as_str().unwrap(),
+                    p.get("type").map(|t| t.as_str().unwrap()),
+                )
+            })
+            .collect();
+        assert_eq!(
+            types,
+            [
+                ("key", Some("string")),
+                ("value", None),
+                ("default", None),
+                ("n", Some("integer"))
+            ]
         );
     }
 }

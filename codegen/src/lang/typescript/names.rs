@@ -105,6 +105,7 @@ const TAKEN_TYPE_NAMES: &[&str] = &[
     "EndpointShape",
     "FieldShape",
     "IntType",
+    "JsonSchema",
     "JsonValue",
     "MessageType",
     "MsgpackWriter",

@@ -64,9 +64,10 @@ class ToolParameter(_Metadata):
 
     name: str
     """The field's wire name."""
-    type: str
+    type: str | None = None
     """Its JSON Schema type: ``string``, ``integer``, ``number``,
-    ``boolean``, ``array``, ``object``, or ``any`` for a ``json`` field."""
+    ``boolean``, ``array`` or ``object``; ``None`` for a ``json`` field,
+    whose value may be any JSON value."""
     idl_type: str | None = None
     """The IDL type, e.g. ``u32``, ``list<string>``, ``AudioFormat?``."""
     description: str | None = None
@@ -192,6 +193,9 @@ class ToolMetadata(_Metadata):
     """Its MCP input schema (in ``GET /api/tools``)."""
     output_schema: dict[str, Any] | None = None
     """Its MCP output schema (in ``GET /api/tools``)."""
+    error_schema: dict[str, Any] | None = None
+    """The schema of its typed errors' ``details``, when it has some (in
+    ``GET /api/tools``)."""
 
 
 class ResourceContents(_Metadata):

@@ -117,7 +117,6 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                 "idlType": "json?",
                 "name": "result",
                 "required": False,
-                "type": "any",
             },
             {
                 "description": "Error code from the tool's error type, once the job has failed, e.g. `GPU_OUT_OF_MEMORY`.",
@@ -1306,7 +1305,6 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                 "idlType": "json?",
                 "name": "metadata",
                 "required": False,
-                "type": "any",
             },
         ],
         "response": [
@@ -1482,7 +1480,6 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                 "idlType": "json?",
                 "name": "metadata",
                 "required": False,
-                "type": "any",
             },
         ],
         "scopes": [],
@@ -3681,14 +3678,12 @@ _ENTRIES: typing.Final[tuple[dict[str, typing.Any], ...]] = (
                 "idlType": "json",
                 "name": "value",
                 "required": True,
-                "type": "any",
             },
             {
                 "description": "The built-in default for the key, when it has one.",
                 "idlType": "json?",
                 "name": "default",
                 "required": False,
-                "type": "any",
             },
         ],
         "scopes": [],
