@@ -138,12 +138,9 @@ impl Mounts {
         principal: Option<&crate::Principal>,
     ) -> Option<Result<CallToolResult, Proxied>> {
         let mounted = self.by_name(name)?;
-        if let Err(refused) = mounted.permits(principal, name) {
-            return Some(Err(refused));
-        }
-        let state = mounted.state.borrow().clone();
-        let Some(peer) = &state.peer else {
-            return Some(Err(mounted.unavailable(&state)));
+        let (state, peer) = match mounted.ready(principal, name) {
+            Ok(ready) => ready,
+            Err(refused) => return Some(Err(refused)),
         };
         let own = state.listing.tool_names.get(name)?;
         let mut params = CallToolRequestParams::new(own.clone());
@@ -169,12 +166,9 @@ impl Mounts {
             .mounts
             .iter()
             .find_map(|m| Some((m, unprefixed_uri(&m.prefix, uri)?)))?;
-        if let Err(refused) = mounted.permits(principal, uri) {
-            return Some(Err(refused));
-        }
-        let state = mounted.state.borrow().clone();
-        let Some(peer) = &state.peer else {
-            return Some(Err(mounted.unavailable(&state)));
+        let peer = match mounted.ready(principal, uri) {
+            Ok((_, peer)) => peer,
+            Err(refused) => return Some(Err(refused)),
         };
         let read = peer
             .read_resource(ReadResourceRequestParams::new(own))
@@ -197,12 +191,9 @@ impl Mounts {
         principal: Option<&crate::Principal>,
     ) -> Option<Result<GetPromptResult, Proxied>> {
         let mounted = self.by_name(name)?;
-        if let Err(refused) = mounted.permits(principal, name) {
-            return Some(Err(refused));
-        }
-        let state = mounted.state.borrow().clone();
-        let Some(peer) = &state.peer else {
-            return Some(Err(mounted.unavailable(&state)));
+        let (state, peer) = match mounted.ready(principal, name) {
+            Ok(ready) => ready,
+            Err(refused) => return Some(Err(refused)),
         };
         let own = state.listing.prompt_names.get(name)?;
         let mut params = GetPromptRequestParams::new(own.clone());

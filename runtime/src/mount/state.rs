@@ -67,11 +67,7 @@ impl Proxied {
 impl Mounted {
     /// `Ok` when `principal` may use the mount (`name` is what it asked
     /// for); a request with no principal (no authentication) may.
-    pub(super) fn permits(
-        &self,
-        principal: Option<&crate::Principal>,
-        name: &str,
-    ) -> Result<(), Proxied> {
+    fn permits(&self, principal: Option<&crate::Principal>, name: &str) -> Result<(), Proxied> {
         let Some(principal) = principal else {
             return Ok(());
         };
@@ -79,7 +75,22 @@ impl Mounted {
         principal.may_use(name, &needed).map_err(Proxied::Forbidden)
     }
 
-    pub(super) fn unavailable(&self, state: &State) -> Proxied {
+    /// The mount's state and session, when `principal` may use it for
+    /// `asked` and it is connected; else why not.
+    pub(super) fn ready(
+        &self,
+        principal: Option<&crate::Principal>,
+        asked: &str,
+    ) -> Result<(Arc<State>, Peer<RoleClient>), Proxied> {
+        self.permits(principal, asked)?;
+        let state = self.state.borrow().clone();
+        match state.peer.clone() {
+            Some(peer) => Ok((state, peer)),
+            None => Err(self.unavailable(&state)),
+        }
+    }
+
+    fn unavailable(&self, state: &State) -> Proxied {
         let why = state.down.as_deref().unwrap_or("it is not connected");
         Proxied::Unavailable(format!(
             "the mounted MCP server `{}` ({}) is unavailable: {why}; its tools are listed again \
