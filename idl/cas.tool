@@ -18,6 +18,16 @@ tool cas_store {
     }
     response CasStored
     errors CasError
+    // Examples run in order on one store: `cas_get`'s below reads these bytes.
+    example "Store a short text" {
+        request { data: "aGVsbG8=", mime_type: "text/plain" }
+        response {
+            hash: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
+            size: 5,
+            mime_type: "text/plain",
+            already_present: false,
+        }
+    }
 }
 
 /// Fetch the bytes stored under a content hash.
@@ -42,6 +52,19 @@ tool cas_get {
         data: bytes,
     }
     errors CasError
+    example "Read back stored text" {
+        request { hash: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824" }
+        response {
+            hash: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
+            size: 5,
+            mime_type: "text/plain",
+            data: "aGVsbG8=",
+        }
+    }
+    example "Nothing stored under the hash" {
+        request { hash: "0000000000000000000000000000000000000000000000000000000000000000" }
+        error not_found { hash: "0000000000000000000000000000000000000000000000000000000000000000" }
+    }
 }
 
 /// Report whether content exists and describe it, without transferring the bytes.
@@ -71,6 +94,26 @@ tool cas_inspect {
         preview: string?,
     }
     errors CasError
+    example "Stored text, previewed" {
+        request {
+            hash: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
+            preview_chars: 5,
+        }
+        response {
+            hash: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
+            exists: true,
+            size: 5,
+            mime_type: "text/plain",
+            preview: "hello",
+        }
+    }
+    example "Nothing stored" {
+        request { hash: "0000000000000000000000000000000000000000000000000000000000000000" }
+        response {
+            hash: "0000000000000000000000000000000000000000000000000000000000000000",
+            exists: false,
+        }
+    }
 }
 
 /// List the hashes of the stored content in order, a page at a time.
@@ -91,6 +134,13 @@ tool cas_list {
         hashes: list<string>,
     }
     errors CasError
+    example "Hashes starting 2cf2" {
+        request { prefix: "2cf2", limit: 10 }
+        response {
+            hashes: ["2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"],
+            paging: { more: false },
+        }
+    }
 }
 
 /// Read a file from the server's filesystem and store its bytes in CAS.

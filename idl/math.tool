@@ -10,6 +10,18 @@ tool add {
     request MathOperands
     response MathResult
     errors MathError
+    example "Two small numbers" {
+        request { a: 2, b: 3 }
+        response { result: 5 }
+    }
+    example "A negative operand" {
+        request { a: -7, b: 3 }
+        response { result: -4 }
+    }
+    example "Past the largest i64" {
+        request { a: 9223372036854775807, b: 1 }
+        error overflow
+    }
 }
 
 // Its app is written by hand; it may reach the studio's own web routes.
@@ -21,6 +33,14 @@ tool multiply {
     request MathOperands
     response MathResult
     errors MathError
+    example "Six times seven" {
+        request { a: 6, b: 7 }
+        response { result: 42 }
+    }
+    example "A product too large" {
+        request { a: 4294967296, b: 4294967296 }
+        error overflow
+    }
 }
 
 /// The two operands of a binary operation.

@@ -37,6 +37,10 @@ tool orpheus_generate {
     response OrpheusGenerated
     stream GenerationChunk
     errors OrpheusError
+    // Generation samples a model, so the example states no response.
+    example "One short seeded variation" {
+        request { max_tokens: 128, seed: 7 }
+    }
 }
 
 /// Continue an existing MIDI file from where it ends.

@@ -115,6 +115,26 @@ fn init_creates_a_crate_that_builds_and_serves_mcp() {
     let build = cargo_build(&dir, &target, "--quiet");
     assert!(!build.contains("warning"), "{build}");
 
+    // The template's test runs the catalogue's examples against the handler.
+    let test = Command::new(env!("CARGO"))
+        .args(["test", "--quiet", "--offline"])
+        .env("CARGO_TARGET_DIR", &target)
+        .env_remove("RUSTFLAGS")
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        test.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&test.stdout),
+        String::from_utf8_lossy(&test.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&test.stdout).contains("1 passed"),
+        "{}",
+        String::from_utf8_lossy(&test.stdout)
+    );
+
     let mut child = Command::new(target.join("debug/song-server"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -8,7 +8,8 @@
 //!   `additionalProperties: false` and lists every property in `required`;
 //!   the supported keywords; at most 10 levels of nesting).
 //! - Anthropic: the Messages API reference (`tools[].name` matches
-//!   `^[a-zA-Z0-9_-]{1,64}$`; `input_schema` is a JSON Schema object).
+//!   `^[a-zA-Z0-9_-]{1,64}$`; `input_schema` is a JSON Schema object;
+//!   `input_examples` an array of inputs).
 //! - Gemini: the Gemini API reference, `FunctionDeclaration` (the name: a-z,
 //!   A-Z, 0-9, underscores, colons, dots and dashes, at most 64, starting
 //!   with a letter or an underscore) and `Schema` (its fields: `type` as the
@@ -272,8 +273,20 @@ fn the_anthropic_profile_takes_the_mcp_input_schema() {
     let tools = array(file(&files, "schemas/profiles/anthropic.json"));
     for (tool, entry) in tools.iter().zip(mcp) {
         let keys: BTreeSet<&str> = object(tool).keys().map(String::as_str).collect();
-        assert!(keys.is_subset(&BTreeSet::from(["name", "description", "input_schema"])));
+        assert!(keys.is_subset(&BTreeSet::from([
+            "name",
+            "description",
+            "input_schema",
+            "input_examples"
+        ])));
         assert_eq!(tool["input_schema"]["type"], "object");
+        // The requests of the tool's declared examples, as MCP lists them.
+        assert_eq!(
+            tool.get("input_examples"),
+            entry["_meta"].get("toolwright/inputExamples"),
+            "{}",
+            tool["name"]
+        );
         assert_eq!(tool["input_schema"], entry["inputSchema"]);
         assert!(tool["description"].is_string(), "{}", tool["name"]);
     }

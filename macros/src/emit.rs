@@ -90,6 +90,7 @@ pub(crate) fn service_impl(
         .map(|(tool, answer)| arm(&scope, tool, answer));
     let call_inline = call_inline(&scope, answers);
     let call_inline_msgpack = call_inline_msgpack(&scope, answers);
+    let not_served = not_served(span, answers);
 
     let module = &input.module;
     let self_ty = &input.item.self_ty;
@@ -115,6 +116,8 @@ pub(crate) fn service_impl(
         impl #impl_generics #private::Service for #self_ty #where_clause {
             type Catalogue = #module::ToolCatalogue;
 
+            #not_served
+
             fn call(
                 #service: &#private::Arc<Self>,
                 #request: #module::ToolRequest,
@@ -138,6 +141,33 @@ pub(crate) fn service_impl(
             #entry_fn
         }
     }
+}
+
+/// `const NOT_SERVED`: the tools answered `NOT_IMPLEMENTED`, those with a
+/// handler under `#[cfg]` where it is compiled out; nothing (the trait's
+/// empty default) when every tool has a handler.
+fn not_served(span: Span, answers: &[(&ToolEntry, Answer)]) -> TokenStream {
+    let names: Vec<TokenStream> = answers
+        .iter()
+        .filter_map(|(tool, answer)| {
+            let name = &tool.name;
+            match answer {
+                Answer::NotImplemented => Some(quote_spanned!(span=> #name)),
+                Answer::Handler(handler) if !handler.cfgs.is_empty() => {
+                    let cfg = match &handler.cfgs[..] {
+                        [one] => one.clone(),
+                        all => quote_spanned!(span=> all(#(#all),*)),
+                    };
+                    Some(quote_spanned!(span=> #[cfg(not(#cfg))] #name))
+                }
+                _ => None,
+            }
+        })
+        .collect();
+    if names.is_empty() {
+        return TokenStream::new();
+    }
+    quote_spanned!(span=> const NOT_SERVED: &'static [&'static str] = &[#(#names),*];)
 }
 
 /// The handlers answered without a future: plain functions taking no

@@ -249,6 +249,17 @@ fn unbound_tools_answer_not_implemented() {
 }
 
 #[test]
+fn the_service_names_the_tools_it_does_not_serve() {
+    assert_eq!(<Listed as Service>::NOT_SERVED, ["garden_play", "transfer"]);
+    // `not_implemented` for every tool without a handler; `multiply`'s is
+    // compiled in, `add`'s out.
+    assert!(<Gated as Service>::NOT_SERVED.contains(&"add"));
+    assert!(!<Gated as Service>::NOT_SERVED.contains(&"multiply"));
+    assert!(<Partial as Service>::NOT_SERVED.contains(&"multiply"));
+    assert!(!<Partial as Service>::NOT_SERVED.contains(&"add"));
+}
+
+#[test]
 fn listed_tools_answer_not_implemented() {
     let response = run(Listed, ToolRequest::GardenPlay, CallContext::detached());
     assert_eq!(response, Err(ToolError::not_implemented("garden_play")));

@@ -38,6 +38,7 @@ pub mod entry;
 mod envelope;
 mod error;
 pub mod events;
+mod example;
 #[cfg(feature = "hoot")]
 pub mod hoot;
 #[cfg(any(feature = "mcp", feature = "web"))]
@@ -59,6 +60,7 @@ mod service;
 pub mod single;
 #[doc(hidden)]
 pub mod tagged;
+pub mod testing;
 mod time;
 mod timing;
 mod tool;
@@ -76,6 +78,7 @@ pub use cursor::CursorKey;
 pub use dispatcher::{Dispatcher, DispatcherConfig};
 pub use envelope::ResponseEnvelope;
 pub use error::{IntoToolError, ToolError, codes};
+pub use example::{Example, ExampleOutcome};
 pub use jobs::Paging;
 pub use principal::Principal;
 #[cfg(any(feature = "mcp", feature = "web"))]
@@ -122,8 +125,9 @@ pub mod __private {
     pub use crate::tagged;
     pub use crate::validate::{Pattern, check};
     pub use crate::{
-        ActionInfo, Bytes, CallContext, CallInfo, Catalogue, ContentKind, Context, IntoToolError,
-        Json, ResponseContent, Service, Tool, ToolError, ToolInfo, ToolTiming, Validate, Violation,
+        ActionInfo, Bytes, CallContext, CallInfo, Catalogue, ContentKind, Context, Example,
+        ExampleOutcome, IntoToolError, Json, ResponseContent, Service, Tool, ToolError, ToolInfo,
+        ToolTiming, Validate, Violation,
     };
     pub use serde;
     pub use serde_json;

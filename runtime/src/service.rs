@@ -12,6 +12,12 @@ pub trait Service: Send + Sync + Sized + 'static {
     /// The catalogue the handlers serve.
     type Catalogue: ServerCatalogue;
 
+    /// The tools of the catalogue this service has no handler for, which
+    /// answer `NOT_IMPLEMENTED` (`#[tools(not_implemented(...))]`, or a
+    /// handler compiled out by `#[cfg]`): what `GET /api/tools` marks as
+    /// not served here. `#[tools]` implements it; empty by default.
+    const NOT_SERVED: &'static [&'static str] = &[];
+
     /// Runs the handler of one (non-job) request. The future owns what it
     /// needs, so the dispatcher can run it as a job.
     fn call(

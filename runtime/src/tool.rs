@@ -157,6 +157,11 @@ pub trait Catalogue: Send + Sync + 'static {
     /// sends them as content blocks. Empty unless the IDL marks some.
     const CONTENT: &'static [crate::ResponseContent] = &[];
 
+    /// Every declared example (`example "Title" { … }` in the IDL), in
+    /// declaration order: what [`crate::testing::check_examples`] runs.
+    /// Empty unless the IDL declares some.
+    const EXAMPLES: &'static [crate::Example] = &[];
+
     /// The tool with this wire name.
     fn tool(name: &str) -> Option<&'static ToolInfo>;
 

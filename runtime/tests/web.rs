@@ -368,10 +368,19 @@ async fn the_tool_document_is_the_catalogues_metadata_with_an_etag() {
     let (status, headers, body) = fetch(&server, Method::GET, "/api/tools", &[], "").await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(headers[header::CONTENT_TYPE], "application/json");
-    let document: Value = serde_json::from_str(&body).expect("JSON");
+    let mut document: Value = serde_json::from_str(&body).expect("JSON");
     let expected: Value =
         serde_json::from_str(<support::ToolCatalogue as toolwright::Catalogue>::METADATA)
             .expect("JSON");
+    // A dispatcher knows its service's handlers: each tool says whether it
+    // is served here (the test service serves every one).
+    for tool in document["tools"].as_array_mut().expect("tools") {
+        let served = tool
+            .as_object_mut()
+            .and_then(|t| t.remove("served"))
+            .unwrap_or_default();
+        assert_eq!(served, Value::Bool(true), "{}", tool["name"]);
+    }
     assert_eq!(document, expected);
     assert_eq!(document["tools"][0]["source"], "local");
     // Each tool with typed errors publishes their schema.

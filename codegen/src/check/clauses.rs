@@ -25,6 +25,7 @@ pub(crate) struct Clauses<'a> {
     pub(crate) mime: Option<&'a Quoted>,
     pub(crate) contents: Option<&'a Ident>,
     pub(crate) arguments: Option<(Span, &'a Shape)>,
+    pub(crate) examples: Vec<&'a ast::Example>,
     /// Keywords of clauses that failed to parse.
     pub(crate) invalid: Vec<&'a str>,
 }
@@ -69,7 +70,8 @@ impl<'a> Clauses<'a> {
                 cx.push(messages::clause_in_action(clause.keyword.span, keyword));
                 continue;
             }
-            if !is_action {
+            // A body holds any number of actions and examples.
+            if !is_action && !matches!(clause.kind, ClauseKind::Example(_)) {
                 if let Some(&first) = seen.get(keyword) {
                     cx.push(messages::duplicate_clause(
                         clause.keyword.span,
@@ -93,6 +95,7 @@ impl<'a> Clauses<'a> {
                 ClauseKind::Mime(m) => out.mime = Some(m),
                 ClauseKind::Contents(c) => out.contents = Some(c),
                 ClauseKind::Arguments(s) => out.arguments = Some((span, s)),
+                ClauseKind::Example(e) => out.examples.push(e),
                 ClauseKind::Invalid => {}
             }
         }

@@ -3,7 +3,8 @@
 //!
 //! Phases: add the fields `@paged` implies (`paged`) → collect names
 //! (`symbols`) → lower types (`types`, `fields`, `defaults`, `resolve`) →
-//! lower tools (`tools`, `clauses`, `apps`), resources (`resources`, `uri`) and
+//! lower tools (`tools`, `clauses`, `apps`) and check their examples
+//! (`examples`), resources (`resources`, `uri`) and
 //! prompts (`prompts`) → analyse the type graph (`graph`) → check
 //! `@content` and `@header` fields against their tools (`content`,
 //! `header`), `@complete` fields against the arguments they complete
@@ -16,6 +17,7 @@ mod clauses;
 mod complete;
 mod content;
 mod defaults;
+pub(crate) mod examples;
 mod fields;
 mod form;
 mod graph;
@@ -43,7 +45,8 @@ pub(crate) fn check(sources: &Sources, files: &[ast::File], cx: &mut Ctxt) -> Mo
     let files = paged.as_deref().unwrap_or(files);
     let symbols = symbols::Symbols::collect(sources, files, cx);
     let mut types = types::lower(&symbols, sources, cx);
-    let tools = tools::lower(&symbols, sources, cx);
+    let mut tools = tools::lower(&symbols, sources, cx);
+    examples::check(&symbols, &types, &mut tools, sources, cx);
     let resources = resources::lower(&symbols, &types, sources, cx);
     let prompts = prompts::lower(&symbols, &types, sources, cx);
     apps::collisions(&symbols, &tools, cx);

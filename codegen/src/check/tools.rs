@@ -119,6 +119,7 @@ fn lower_tool(
         stream,
         task_required,
         app,
+        examples: Vec::new(),
         location: sources.location(tool.name.span),
     })
 }
@@ -193,6 +194,7 @@ fn actions(
             title: inner.title.map(str::to_owned),
             deprecated: attrs.deprecated,
             endpoint,
+            examples: Vec::new(),
             location: sources.location(name.span),
         });
     }

@@ -3,8 +3,8 @@
 
 use crate::source::Span;
 use crate::syntax::ast::{
-    Attr, Clause, ClauseKind, Entry, EnumValue, Field, File, Item, Meta, Shape, Tool, TypeBody,
-    TypeDecl, TypeExpr, Variant,
+    Attr, Clause, ClauseKind, Data, DataKind, Entry, EnumValue, Example, ExamplePartKind, Field,
+    File, Item, Meta, Shape, Tool, TypeBody, TypeDecl, TypeExpr, Variant,
 };
 use crate::syntax::keywords;
 use crate::syntax::lexer::Comment;
@@ -379,6 +379,7 @@ impl Printer<'_> {
                     &action.clauses,
                     action.close,
                 ),
+                ClauseKind::Example(example) => self.example(keyword, example),
             }
         }
         self.comments_before(close.start as usize);
@@ -395,6 +396,101 @@ impl Printer<'_> {
             (Some(fields), Some(close)) => self.fields_block(&prefix, fields, close),
             _ => self.line(&prefix),
         }
+    }
+}
+
+impl Printer<'_> {
+    fn example(&mut self, keyword: &str, example: &Example) {
+        let title = self.snippet(example.title.span).to_owned();
+        if example.parts.is_empty() && !self.has_comment_before(example.close.start as usize) {
+            self.line(&format!("{keyword} {title} {{}}"));
+            return;
+        }
+        self.line(&format!("{keyword} {title} {{"));
+        self.depth += 1;
+        for part in &example.parts {
+            self.comments_before(part.keyword.span.start as usize);
+            let head = part.keyword.name.as_str();
+            match &part.kind {
+                ExamplePartKind::Request(data) | ExamplePartKind::Response(data) => {
+                    self.data(head, data, "");
+                }
+                ExamplePartKind::Error { variant, details } => {
+                    let head = format!("{head} {}", variant.name);
+                    match details {
+                        Some(data) => self.data(&head, data, ""),
+                        None => self.line(&head),
+                    }
+                }
+            }
+        }
+        self.comments_before(example.close.start as usize);
+        self.depth -= 1;
+        self.line("}");
+    }
+
+    /// `head value suffix` on one line when it fits and holds no comment;
+    /// else an object or list one entry per line, each with its comments.
+    fn data(&mut self, head: &str, data: &Data, suffix: &str) {
+        let lead = if head.is_empty() {
+            String::new()
+        } else {
+            format!("{head} ")
+        };
+        let flat = self.flat(data);
+        let width = INDENT.len() * self.depth + lead.len() + flat.len() + suffix.len();
+        let (open, close, entries): (&str, &str, Vec<(String, &Data)>) = match &data.kind {
+            DataKind::Object(entries) if !entries.is_empty() => (
+                "{",
+                "}",
+                entries
+                    .iter()
+                    .map(|(k, v)| (format!("{}:", self.snippet(k.span)), v))
+                    .collect(),
+            ),
+            DataKind::List(items) if !items.is_empty() => {
+                ("[", "]", items.iter().map(|v| (String::new(), v)).collect())
+            }
+            _ => ("", "", Vec::new()),
+        };
+        if entries.is_empty() || (width <= WIDTH && !self.has_comment_within(data.span)) {
+            self.line(&format!("{lead}{flat}{suffix}"));
+            return;
+        }
+        self.line(&format!("{lead}{open}"));
+        self.depth += 1;
+        for (key, value) in entries {
+            self.comments_before(value.span.start as usize);
+            self.data(&key, value, ",");
+        }
+        self.comments_before(data.span.end as usize);
+        self.depth -= 1;
+        self.line(&format!("{close}{suffix}"));
+    }
+
+    /// The value on one line: numbers, strings and keys as written.
+    fn flat(&self, data: &Data) -> String {
+        match &data.kind {
+            DataKind::List(items) => {
+                let items: Vec<String> = items.iter().map(|i| self.flat(i)).collect();
+                format!("[{}]", items.join(", "))
+            }
+            DataKind::Object(entries) if entries.is_empty() => "{}".to_owned(),
+            DataKind::Object(entries) => {
+                let entries: Vec<String> = entries
+                    .iter()
+                    .map(|(k, v)| format!("{}: {}", self.snippet(k.span), self.flat(v)))
+                    .collect();
+                format!("{{ {} }}", entries.join(", "))
+            }
+            _ => self.snippet(data.span).to_owned(),
+        }
+    }
+
+    fn has_comment_within(&self, span: Span) -> bool {
+        self.comments[self.next_comment..]
+            .iter()
+            .any(|c| c.start > span.start as usize && c.start < span.end as usize)
     }
 }
 

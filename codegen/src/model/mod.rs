@@ -4,10 +4,12 @@
 //! --emit model.json` shows exactly what the backends see.
 
 mod apps;
+mod examples;
 mod resources;
 mod types;
 
 pub use apps::{APP_MIME, APP_SCHEME, App, AppSource, MAX_APP_BYTES};
+pub use examples::{Example, ExampleOutcome};
 pub use resources::{Cache, CacheScope, Completion, Contents, Prompt, Resource, Role};
 /// The kinds of `@content`, shared with the runtime (`toolwright::ContentKind`).
 pub use toolwright_vocab::ContentKind;
@@ -266,6 +268,10 @@ pub struct Tool {
     /// `@app`: the MCP App a host renders for its calls.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub app: Option<App>,
+    /// Its declared examples, in the order written (an action tool's are
+    /// its actions').
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<Example>,
     /// Where it is declared.
     pub location: Location,
 }
@@ -355,6 +361,9 @@ pub struct Action {
     /// Timing, request, response.
     #[serde(flatten)]
     pub endpoint: Endpoint,
+    /// Its declared examples, in the order written.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<Example>,
     /// Where it is declared.
     pub location: Location,
 }

@@ -16,9 +16,11 @@
 
 mod class;
 mod parse;
+mod sample;
 mod translate;
 
 pub(crate) use parse::{Error, parse};
+pub(crate) use sample::sample;
 
 /// The expression for the Rust runtime's `regex-lite`. Call on checked
 /// patterns only; one that does not parse is returned as written.

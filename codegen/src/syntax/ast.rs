@@ -294,6 +294,8 @@ pub enum ClauseKind {
     Contents(Ident),
     /// `arguments ...`, shaped as a `request`
     Arguments(Shape),
+    /// `example "Title" { ... }`
+    Example(Example),
     /// A clause whose keyword was read but whose rest failed to parse (and
     /// was reported): it counts as present, so it is not reported missing.
     Invalid,
@@ -317,4 +319,105 @@ pub struct Shape {
     pub fields: Option<Vec<Field>>,
     /// The closing `}` of the fields, when there are braces.
     pub close: Option<Span>,
+}
+
+/// `example "Title" { request { ... } response { ... } }`: a call of a tool
+/// or action and what it answers, checked against the declared types.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Example {
+    /// The title.
+    pub title: Quoted,
+    /// The parts in the order written: `request`, `response`, `error`.
+    pub parts: Vec<ExamplePart>,
+    /// The closing `}`.
+    pub close: Span,
+}
+
+/// One part of an example body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExamplePart {
+    /// `request`, `response` or `error`.
+    pub keyword: Ident,
+    /// What follows it.
+    pub kind: ExamplePartKind,
+}
+
+/// What an example part says.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExamplePartKind {
+    /// `request { a: 1 }`: the call's arguments.
+    Request(Data),
+    /// `response { result: 1 }`: what it answers.
+    Response(Data),
+    /// `error overflow` or `error parse_failed { line: 1 }`: the error it
+    /// fails with, and the error's fields.
+    Error {
+        /// The variant of the tool's `error` type.
+        variant: Ident,
+        /// Its fields, when written.
+        details: Option<Data>,
+    },
+}
+
+/// A JSON value written in an example, with where each part of it is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Data {
+    /// The value.
+    pub kind: DataKind,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// The kinds of example data: JSON's, with bare names for enum values.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DataKind {
+    /// `null`
+    Null,
+    /// `true` / `false`
+    Bool(bool),
+    /// `42`, `-3`
+    Int(i128),
+    /// `1.5`, `1e-3`
+    Float(f64),
+    /// `"text"`
+    Str(String),
+    /// A bare name, such as the enum value `wav`: the string `"wav"`.
+    Name(String),
+    /// `[a, b]`
+    List(Vec<Data>),
+    /// `{ key: value, "other key": value }`
+    Object(Vec<(Key, Data)>),
+}
+
+/// A key of an object in example data: a name or a string.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Key {
+    /// The key.
+    pub name: String,
+    /// Where it is written.
+    pub span: Span,
+}
+
+impl Data {
+    /// The value as JSON; a bare name is a string.
+    pub fn to_json(&self) -> serde_json::Value {
+        match &self.kind {
+            DataKind::Null => serde_json::Value::Null,
+            DataKind::Bool(b) => (*b).into(),
+            DataKind::Int(i) => i64::try_from(*i)
+                .map(Into::into)
+                .or_else(|_| u64::try_from(*i).map(Into::into))
+                .unwrap_or_else(|_| (*i as f64).into()),
+            DataKind::Float(f) => {
+                serde_json::Number::from_f64(*f).map_or(serde_json::Value::Null, Into::into)
+            }
+            DataKind::Str(s) | DataKind::Name(s) => s.clone().into(),
+            DataKind::List(items) => items.iter().map(Data::to_json).collect(),
+            DataKind::Object(entries) => entries
+                .iter()
+                .map(|(k, v)| (k.name.clone(), v.to_json()))
+                .collect::<serde_json::Map<_, _>>()
+                .into(),
+        }
+    }
 }

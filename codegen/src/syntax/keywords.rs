@@ -44,12 +44,16 @@ pub const MIME: &str = "mime";
 pub const CONTENTS: &str = "contents";
 /// `arguments { ... }`
 pub const ARGUMENTS: &str = "arguments";
+/// `example "Title" { request { ... } response { ... } }`
+pub const EXAMPLE: &str = "example";
 
 /// Clauses of a tool body.
-pub const TOOL_CLAUSES: &[&str] = &[TIMING, TITLE, REQUEST, RESPONSE, ERRORS, STREAM, ACTION];
+pub const TOOL_CLAUSES: &[&str] = &[
+    TIMING, TITLE, REQUEST, RESPONSE, ERRORS, STREAM, ACTION, EXAMPLE,
+];
 
 /// Clauses of an action body.
-pub const ACTION_CLAUSES: &[&str] = &[TIMING, TITLE, REQUEST, RESPONSE];
+pub const ACTION_CLAUSES: &[&str] = &[TIMING, TITLE, REQUEST, RESPONSE, EXAMPLE];
 
 /// Clauses of a resource body.
 pub const RESOURCE_CLAUSES: &[&str] = &[URI, TITLE, MIME, CONTENTS, ARGUMENTS, ERRORS];
@@ -61,7 +65,15 @@ pub const PROMPT_CLAUSES: &[&str] = &[TITLE, ARGUMENTS, ERRORS];
 /// clause, so that a clause of another kind of body is reported too.
 pub const CLAUSES: &[&str] = &[
     TIMING, TITLE, REQUEST, RESPONSE, ERRORS, STREAM, ACTION, URI, MIME, CONTENTS, ARGUMENTS,
+    EXAMPLE,
 ];
+
+/// The parts of an `example` body: the request, and the response it
+/// answers or the error it fails with.
+pub const EXAMPLE_PARTS: &[&str] = &[REQUEST, RESPONSE, ERROR];
+
+/// `null` in an example's data.
+pub const NULL: &str = "null";
 
 /// `contents text`: a resource read as a string (the default).
 pub const TEXT: &str = "text";

@@ -76,12 +76,38 @@ export interface ToolStreamMetadata {
   readonly description?: string;
 }
 
-/** An example call: arguments that decode, and a response of the right shape. */
-export interface ToolExample {
+/**
+ * A sample call made from the types, each argument within its field's
+ * constraints: what a form starts from when no example is declared. It has
+ * no response: only a declared example says what a tool answers.
+ */
+export interface ToolSample {
   /** The arguments (with `action` for an action). */
   readonly request: JsonValue;
-  /** A response; absent for an acknowledgement. */
+}
+
+/** The error a declared example fails with. */
+export interface ToolExampleError {
+  /** Its stable code, such as `OVERFLOW`. */
+  readonly code: string;
+  /** The error's details as the wire carries them (`{"variant": {fields}}`), when the example states them. */
+  readonly details?: JsonValue;
+}
+
+/**
+ * A declared example, checked against the types by `toolwright check` and
+ * run against the handlers by the server's tests: a call, and the response
+ * it answers or the error it fails with (neither: the call succeeds).
+ */
+export interface ToolExample {
+  /** What it shows, unique within its tool or action. */
+  readonly title: string;
+  /** The arguments (with `action` for an action). */
+  readonly request: JsonValue;
+  /** The response it answers. */
   readonly response?: JsonValue;
+  /** The error it fails with. */
+  readonly error?: ToolExampleError;
 }
 
 /** One action of an action tool. */
@@ -100,8 +126,10 @@ export interface ActionMetadata {
   readonly parameters: readonly ToolParameter[];
   /** The fields of its response; absent for an acknowledgement. */
   readonly response?: readonly ToolParameter[];
-  /** An example call. */
-  readonly example: ToolExample;
+  /** A sample call made from the types. */
+  readonly example: ToolSample;
+  /** Its declared examples. */
+  readonly examples?: readonly ToolExample[];
   /** Set when deprecated: why, and what to use instead (may be empty). */
   readonly deprecated?: string;
   /** The schema its arguments (with `action`) are checked against (`GET /api/tools`; not in `TOOLS`). */
@@ -144,8 +172,10 @@ export interface ToolMetadata {
   readonly paged?: boolean;
   /** What it streams. */
   readonly stream?: ToolStreamMetadata;
-  /** An example call (single tools; see each action). */
-  readonly example?: ToolExample;
+  /** A sample call made from the types (single tools; see each action). */
+  readonly example?: ToolSample;
+  /** Its declared examples (single tools; see each action). */
+  readonly examples?: readonly ToolExample[];
   /** Set when deprecated: why, and what to use instead (may be empty). */
   readonly deprecated?: string;
   /** MCP's `inputSchema`: what its arguments are checked against (`GET /api/tools`; not in `TOOLS`). */

@@ -5319,6 +5319,12 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
   },
   {
     "description": "Store raw bytes and return their content hash; storing the same bytes twice is a no-op.",
+    "input_examples": [
+      {
+        "data": "aGVsbG8=",
+        "mime_type": "text/plain"
+      }
+    ],
     "input_schema": {
       "additionalProperties": false,
       "properties": {
@@ -5345,6 +5351,14 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
   },
   {
     "description": "Fetch the bytes stored under a content hash.",
+    "input_examples": [
+      {
+        "hash": "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"
+      },
+      {
+        "hash": "0000000000000000000000000000000000000000000000000000000000000000"
+      }
+    ],
     "input_schema": {
       "additionalProperties": false,
       "properties": {
@@ -5363,6 +5377,15 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
   },
   {
     "description": "Report whether content exists and describe it, without transferring the bytes.",
+    "input_examples": [
+      {
+        "hash": "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
+        "preview_chars": 5
+      },
+      {
+        "hash": "0000000000000000000000000000000000000000000000000000000000000000"
+      }
+    ],
     "input_schema": {
       "additionalProperties": false,
       "properties": {
@@ -5388,6 +5411,12 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
   },
   {
     "description": "List the hashes of the stored content in order, a page at a time.",
+    "input_examples": [
+      {
+        "limit": 10,
+        "prefix": "2cf2"
+      }
+    ],
     "input_schema": {
       "additionalProperties": false,
       "properties": {
@@ -6458,6 +6487,20 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
   },
   {
     "description": "Add two integers.",
+    "input_examples": [
+      {
+        "a": 2,
+        "b": 3
+      },
+      {
+        "a": -7,
+        "b": 3
+      },
+      {
+        "a": 9223372036854775807,
+        "b": 1
+      }
+    ],
     "input_schema": {
       "additionalProperties": false,
       "description": "The two operands of a binary operation.",
@@ -6485,6 +6528,16 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
   },
   {
     "description": "Multiply two integers.",
+    "input_examples": [
+      {
+        "a": 6,
+        "b": 7
+      },
+      {
+        "a": 4294967296,
+        "b": 4294967296
+      }
+    ],
     "input_schema": {
       "additionalProperties": false,
       "description": "The two operands of a binary operation.",
@@ -6741,6 +6794,12 @@ export const ANTHROPIC_TOOLS: readonly JsonValue[] = [
   },
   {
     "description": "Generate new MIDI from scratch.",
+    "input_examples": [
+      {
+        "max_tokens": 128,
+        "seed": 7
+      }
+    ],
     "input_schema": {
       "$defs": {
         "OrpheusModel": {

@@ -141,19 +141,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     "streams": false,
     "example": {
       "request": {
-        "job_id": "x"
-      },
-      "response": {
-        "completed_at": 1,
-        "created_at": 1,
-        "error": "x",
-        "error_code": "x",
-        "job_id": "x",
-        "progress": 0.0,
-        "result": {},
-        "started_at": 1,
-        "state": "pending",
-        "tool_name": "x"
+        "job_id": "job_a"
       }
     }
   },
@@ -227,18 +215,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     ],
     "streams": false,
     "example": {
-      "request": {},
-      "response": {
-        "by_state": {
-          "cancelled": 1,
-          "complete": 1,
-          "failed": 1,
-          "pending": 1,
-          "running": 1
-        },
-        "jobs": [],
-        "total": 1
-      }
+      "request": {}
     }
   },
   {
@@ -354,14 +331,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     ],
     "streams": false,
     "example": {
-      "request": {},
-      "response": {
-        "completed": [],
-        "elapsed_ms": 1,
-        "failed": [],
-        "pending": [],
-        "timed_out": false
-      }
+      "request": {}
     }
   },
   {
@@ -438,12 +408,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     "streams": false,
     "example": {
       "request": {
-        "job_id": "x"
-      },
-      "response": {
-        "cancelled": false,
-        "job_id": "x",
-        "state": "pending"
+        "job_id": "job_a"
       }
     }
   },
@@ -559,15 +524,6 @@ export const TOOLS: readonly ToolMetadata[] = [
     "example": {
       "request": {
         "abc": "x"
-      },
-      "response": {
-        "key": "x",
-        "meter": "x",
-        "notes_count": 1,
-        "tempo": 1,
-        "title": "x",
-        "valid": false,
-        "voices": []
       }
     }
   },
@@ -629,10 +585,6 @@ export const TOOLS: readonly ToolMetadata[] = [
     "example": {
       "request": {
         "abc": "x"
-      },
-      "response": {
-        "diagnostics": [],
-        "valid": false
       }
     }
   },
@@ -751,12 +703,6 @@ export const TOOLS: readonly ToolMetadata[] = [
     "example": {
       "request": {
         "abc": "x"
-      },
-      "response": {
-        "abc": "x",
-        "new_key": "x",
-        "original_key": "x",
-        "semitones": 1
       }
     }
   },
@@ -935,12 +881,6 @@ export const TOOLS: readonly ToolMetadata[] = [
     "example": {
       "request": {
         "abc": "x"
-      },
-      "response": {
-        "artifact_id": "x",
-        "content_hash": "x",
-        "duration_seconds": 0.5,
-        "notes_count": 1
       }
     }
   },
@@ -985,12 +925,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     ],
     "streams": false,
     "example": {
-      "request": {},
-      "response": {
-        "server_time": 1,
-        "uptime_seconds": 1,
-        "version": "x"
-      }
+      "request": {}
     }
   },
   {
@@ -1062,11 +997,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     ],
     "streams": false,
     "example": {
-      "request": {},
-      "response": {
-        "count": 1,
-        "tools": []
-      }
+      "request": {}
     }
   },
   {
@@ -1163,10 +1094,6 @@ export const TOOLS: readonly ToolMetadata[] = [
       "request": {
         "artifact_id": "x",
         "message": "x"
-      },
-      "response": {
-        "annotation_id": "x",
-        "artifact_id": "x"
       }
     }
   },
@@ -1243,9 +1170,6 @@ export const TOOLS: readonly ToolMetadata[] = [
     "example": {
       "request": {
         "artifact_id": "x"
-      },
-      "response": {
-        "annotations": []
       }
     }
   },
@@ -1383,13 +1307,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     "example": {
       "request": {
         "file_path": "x",
-        "mime_type": "x"
-      },
-      "response": {
-        "artifact_id": "x",
-        "content_hash": "x",
-        "creator": "x",
-        "tags": []
+        "mime_type": "a/a"
       }
     }
   },
@@ -1508,13 +1426,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     "streams": false,
     "example": {
       "request": {
-        "cas_hash": "x"
-      },
-      "response": {
-        "artifact_id": "x",
-        "content_hash": "x",
-        "creator": "x",
-        "tags": []
+        "cas_hash": "abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789"
       }
     }
   },
@@ -1650,27 +1562,6 @@ export const TOOLS: readonly ToolMetadata[] = [
     "example": {
       "request": {
         "id": "x"
-      },
-      "response": {
-        "content_hash": "x",
-        "created_at": 1,
-        "creator": "x",
-        "id": "x",
-        "media": {
-          "channels": 1,
-          "duration_seconds": 0.5,
-          "midi": {
-            "duration_ticks": 1,
-            "ticks_per_quarter": 1,
-            "tracks": 1
-          },
-          "sample_rate": 1
-        },
-        "metadata": {},
-        "mime_type": "x",
-        "parent_id": "x",
-        "tags": [],
-        "variation_set_id": "x"
       }
     }
   },
@@ -1786,15 +1677,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     "streams": false,
     "paged": true,
     "example": {
-      "request": {},
-      "response": {
-        "artifacts": [],
-        "count": 1,
-        "paging": {
-          "cursor": "x",
-          "more": false
-        }
-      }
+      "request": {}
     }
   },
   {
@@ -1982,15 +1865,8 @@ export const TOOLS: readonly ToolMetadata[] = [
     },
     "example": {
       "request": {
-        "input_hash": "x",
-        "soundfont_hash": "x"
-      },
-      "response": {
-        "artifact_id": "x",
-        "content_hash": "x",
-        "duration_seconds": 0.5,
-        "format": "wav",
-        "sample_rate": 1
+        "input_hash": "abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789",
+        "soundfont_hash": "abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789"
       }
     }
   },
@@ -2153,12 +2029,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     "example": {
       "request": {
         "format": "wav",
-        "input_hash": "x"
-      },
-      "response": {
-        "artifact_id": "x",
-        "content_hash": "x",
-        "size": 1
+        "input_hash": "abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789"
       }
     }
   },
@@ -2295,15 +2166,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     ],
     "streams": false,
     "example": {
-      "request": {},
-      "response": {
-        "channels": 1,
-        "duration_seconds": 0.5,
-        "is_silent": false,
-        "mean_db": 0.5,
-        "peak_db": 0.5,
-        "sample_rate": 1
-      }
+      "request": {}
     }
   },
   {
@@ -2445,20 +2308,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     ],
     "streams": false,
     "example": {
-      "request": {},
-      "response": {
-        "duration_seconds": 0.5,
-        "format": 0,
-        "note_count": 1,
-        "ppq": 1,
-        "tempo_bpm": 0.5,
-        "tempo_changes": [],
-        "time_signature": {
-          "denominator": 1,
-          "numerator": 1
-        },
-        "track_count": 1
-      }
+      "request": {}
     }
   },
   {
@@ -2591,22 +2441,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     ],
     "streams": false,
     "example": {
-      "request": {},
-      "response": {
-        "beats": [],
-        "confidence": 0.0,
-        "downbeats": [],
-        "estimated_bpm": 0.5,
-        "frames": {
-          "beat": [],
-          "downbeat": [],
-          "fps": 0.5
-        },
-        "time_signature": {
-          "denominator": 1,
-          "numerator": 1
-        }
-      }
+      "request": {}
     }
   },
   {
@@ -2724,15 +2559,24 @@ export const TOOLS: readonly ToolMetadata[] = [
     "streams": false,
     "example": {
       "request": {
-        "data": ""
-      },
-      "response": {
-        "already_present": false,
-        "hash": "x",
-        "mime_type": "x",
-        "size": 1
+        "data": "AAAA"
       }
-    }
+    },
+    "examples": [
+      {
+        "title": "Store a short text",
+        "request": {
+          "data": "aGVsbG8=",
+          "mime_type": "text/plain"
+        },
+        "response": {
+          "already_present": false,
+          "hash": "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
+          "mime_type": "text/plain",
+          "size": 5
+        }
+      }
+    ]
   },
   {
     "name": "cas_get",
@@ -2835,15 +2679,35 @@ export const TOOLS: readonly ToolMetadata[] = [
     "streams": false,
     "example": {
       "request": {
-        "hash": "x"
-      },
-      "response": {
-        "data": "",
-        "hash": "x",
-        "mime_type": "x",
-        "size": 1
+        "hash": "abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789"
       }
-    }
+    },
+    "examples": [
+      {
+        "title": "Read back stored text",
+        "request": {
+          "hash": "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"
+        },
+        "response": {
+          "data": "aGVsbG8=",
+          "hash": "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
+          "mime_type": "text/plain",
+          "size": 5
+        }
+      },
+      {
+        "title": "Nothing stored under the hash",
+        "request": {
+          "hash": "0000000000000000000000000000000000000000000000000000000000000000"
+        },
+        "error": {
+          "code": "NOT_FOUND",
+          "details": {
+            "hash": "0000000000000000000000000000000000000000000000000000000000000000"
+          }
+        }
+      }
+    ]
   },
   {
     "name": "cas_inspect",
@@ -2967,16 +2831,35 @@ export const TOOLS: readonly ToolMetadata[] = [
     "streams": false,
     "example": {
       "request": {
-        "hash": "x"
-      },
-      "response": {
-        "exists": false,
-        "hash": "x",
-        "mime_type": "x",
-        "preview": "x",
-        "size": 1
+        "hash": "abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789"
       }
-    }
+    },
+    "examples": [
+      {
+        "title": "Stored text, previewed",
+        "request": {
+          "hash": "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
+          "preview_chars": 5
+        },
+        "response": {
+          "exists": true,
+          "hash": "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
+          "mime_type": "text/plain",
+          "preview": "hello",
+          "size": 5
+        }
+      },
+      {
+        "title": "Nothing stored",
+        "request": {
+          "hash": "0000000000000000000000000000000000000000000000000000000000000000"
+        },
+        "response": {
+          "exists": false,
+          "hash": "0000000000000000000000000000000000000000000000000000000000000000"
+        }
+      }
+    ]
   },
   {
     "name": "cas_list",
@@ -3087,15 +2970,25 @@ export const TOOLS: readonly ToolMetadata[] = [
     "streams": false,
     "paged": true,
     "example": {
-      "request": {},
-      "response": {
-        "hashes": [],
-        "paging": {
-          "cursor": "x",
-          "more": false
+      "request": {}
+    },
+    "examples": [
+      {
+        "title": "Hashes starting 2cf2",
+        "request": {
+          "limit": 10,
+          "prefix": "2cf2"
+        },
+        "response": {
+          "hashes": [
+            "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"
+          ],
+          "paging": {
+            "more": false
+          }
         }
       }
-    }
+    ]
   },
   {
     "name": "cas_upload_file",
@@ -3213,12 +3106,6 @@ export const TOOLS: readonly ToolMetadata[] = [
     "example": {
       "request": {
         "file_path": "x"
-      },
-      "response": {
-        "already_present": false,
-        "hash": "x",
-        "mime_type": "x",
-        "size": 1
       }
     },
     "deprecated": "use artifact_upload, which stores the file and records an artifact with provenance in one call"
@@ -3264,12 +3151,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     ],
     "streams": false,
     "example": {
-      "request": {},
-      "response": {
-        "cas_dir": "x",
-        "total_bytes": 1,
-        "total_items": 1
-      }
+      "request": {}
     }
   },
   {
@@ -3418,14 +3300,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     "streams": false,
     "example": {
       "request": {
-        "audio_hash": "x"
-      },
-      "response": {
-        "embeddings": [],
-        "genre": [],
-        "mood": [],
-        "similarity": 0.5,
-        "zero_shot": []
+        "audio_hash": "abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789"
       }
     }
   },
@@ -3492,10 +3367,7 @@ export const TOOLS: readonly ToolMetadata[] = [
               "col": 1,
               "line": 1
             },
-            "uri": "x"
-          },
-          "response": {
-            "locations": []
+            "uri": "file://"
           }
         }
       },
@@ -3576,14 +3448,7 @@ export const TOOLS: readonly ToolMetadata[] = [
               "col": 1,
               "line": 1
             },
-            "uri": "x"
-          },
-          "response": {
-            "paging": {
-              "cursor": "x",
-              "more": false
-            },
-            "references": []
+            "uri": "file://"
           }
         }
       },
@@ -3648,16 +3513,12 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "rename",
-            "new_name": "x",
+            "new_name": "a",
             "position": {
               "col": 1,
               "line": 1
             },
-            "uri": "x"
-          },
-          "response": {
-            "applied": false,
-            "edits": []
+            "uri": "file://"
           }
         }
       },
@@ -3711,11 +3572,7 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "format",
-            "uri": "x"
-          },
-          "response": {
-            "changed": false,
-            "hash": "x"
+            "uri": "file://"
           }
         }
       },
@@ -3756,10 +3613,7 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "diagnostics",
-            "uri": "x"
-          },
-          "response": {
-            "diagnostics": []
+            "uri": "file://"
           }
         }
       },
@@ -3848,13 +3702,6 @@ export const TOOLS: readonly ToolMetadata[] = [
           "request": {
             "action": "search_symbol",
             "query": "x"
-          },
-          "response": {
-            "paging": {
-              "cursor": "x",
-              "more": false
-            },
-            "symbols": []
           }
         }
       },
@@ -3905,20 +3752,7 @@ export const TOOLS: readonly ToolMetadata[] = [
               "col": 1,
               "line": 1
             },
-            "uri": "x"
-          },
-          "response": {
-            "contents": "x",
-            "range": {
-              "end": {
-                "col": 1,
-                "line": 1
-              },
-              "start": {
-                "col": 1,
-                "line": 1
-              }
-            }
+            "uri": "file://"
           }
         }
       },
@@ -3990,11 +3824,7 @@ export const TOOLS: readonly ToolMetadata[] = [
               "col": 1,
               "line": 1
             },
-            "uri": "x"
-          },
-          "response": {
-            "incomplete": false,
-            "items": []
+            "uri": "file://"
           }
         }
       }
@@ -4129,13 +3959,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     ],
     "streams": false,
     "example": {
-      "request": {},
-      "response": {
-        "default": {},
-        "key": "x",
-        "section": "x",
-        "value": {}
-      }
+      "request": {}
     }
   },
   {
@@ -4165,10 +3989,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     ],
     "streams": false,
     "example": {
-      "request": {},
-      "response": {
-        "sections": {}
-      }
+      "request": {}
     }
   },
   {
@@ -4259,13 +4080,7 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "read",
-            "uri": "x"
-          },
-          "response": {
-            "hash": "x",
-            "text": "x",
-            "total_lines": 1,
-            "truncated": false
+            "uri": "file://"
           }
         }
       },
@@ -4321,11 +4136,7 @@ export const TOOLS: readonly ToolMetadata[] = [
           "request": {
             "action": "write",
             "content": "x",
-            "uri": "x"
-          },
-          "response": {
-            "hash": "x",
-            "size": 1
+            "uri": "file://"
           }
         }
       },
@@ -4393,15 +4204,7 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "stat",
-            "uri": "x"
-          },
-          "response": {
-            "hash": "x",
-            "modified_at": 1,
-            "readonly": false,
-            "size": 1,
-            "type": "file",
-            "uri": "x"
+            "uri": "file://"
           }
         }
       },
@@ -4492,14 +4295,7 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "list",
-            "uri": "x"
-          },
-          "response": {
-            "entries": [],
-            "paging": {
-              "cursor": "x",
-              "more": false
-            }
+            "uri": "file://"
           }
         }
       },
@@ -4531,7 +4327,7 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "mkdir",
-            "uri": "x"
+            "uri": "file://"
           }
         }
       },
@@ -4571,7 +4367,7 @@ export const TOOLS: readonly ToolMetadata[] = [
           "request": {
             "action": "rm",
             "confirm": false,
-            "uri": "x"
+            "uri": "file://"
           }
         }
       },
@@ -4634,13 +4430,9 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "apply_patch",
-            "base_hash": "x",
+            "base_hash": "sha256:abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789",
             "patch": "x",
-            "uri": "x"
-          },
-          "response": {
-            "hash": "x",
-            "hunks_applied": 1
+            "uri": "file://"
           }
         }
       },
@@ -4751,13 +4543,6 @@ export const TOOLS: readonly ToolMetadata[] = [
           "request": {
             "action": "search_text",
             "pattern": "x"
-          },
-          "response": {
-            "matches": [],
-            "paging": {
-              "cursor": "x",
-              "more": false
-            }
           }
         }
       },
@@ -4821,12 +4606,8 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "diff",
-            "hash_a": "x",
-            "hash_b": "x"
-          },
-          "response": {
-            "identical": false,
-            "patch": "x"
+            "hash_a": "sha256:abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789",
+            "hash_b": "sha256:abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789"
           }
         }
       }
@@ -4998,18 +4779,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     ],
     "streams": false,
     "example": {
-      "request": {},
-      "response": {
-        "audio_attached": false,
-        "position_beats": 0.5,
-        "region_count": 1,
-        "state": "stopped",
-        "tempo_bpm": 0.5,
-        "time_signature": {
-          "denominator": 1,
-          "numerator": 1
-        }
-      }
+      "request": {}
     }
   },
   {
@@ -5504,11 +5274,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     ],
     "streams": false,
     "example": {
-      "request": {},
-      "response": {
-        "count": 1,
-        "regions": []
-      }
+      "request": {}
     }
   },
   {
@@ -5671,14 +5437,6 @@ export const TOOLS: readonly ToolMetadata[] = [
         "content_id": "x",
         "length_beats": 0.001,
         "start_beat": 0.0
-      },
-      "response": {
-        "behavior": "play_content",
-        "content_id": "x",
-        "id": "x",
-        "length_beats": 0.5,
-        "name": "x",
-        "start_beat": 0.5
       }
     }
   },
@@ -5877,14 +5635,6 @@ export const TOOLS: readonly ToolMetadata[] = [
       "request": {
         "region_id": "x",
         "start_beat": 0.0
-      },
-      "response": {
-        "behavior": "play_content",
-        "content_id": "x",
-        "id": "x",
-        "length_beats": 0.5,
-        "name": "x",
-        "start_beat": 0.5
       }
     }
   },
@@ -5954,10 +5704,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     ],
     "streams": false,
     "example": {
-      "request": {},
-      "response": {
-        "removed": 1
-      }
+      "request": {}
     }
   },
   {
@@ -6056,10 +5803,6 @@ export const TOOLS: readonly ToolMetadata[] = [
     "example": {
       "request": {
         "query": "x"
-      },
-      "response": {
-        "count": 1,
-        "results": []
       }
     }
   },
@@ -6164,12 +5907,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     "streams": false,
     "example": {
       "request": {
-        "id": "x",
-        "name": "x"
-      },
-      "response": {
-        "hints_count": 1,
-        "identity_id": "x",
+        "id": "a",
         "name": "x"
       }
     }
@@ -6268,12 +6006,8 @@ export const TOOLS: readonly ToolMetadata[] = [
     "example": {
       "request": {
         "identity_id": "x",
-        "namespace": "x",
+        "namespace": "a",
         "value": "x"
-      },
-      "response": {
-        "identity_id": "x",
-        "tag": "x"
       }
     }
   },
@@ -6407,14 +6141,6 @@ export const TOOLS: readonly ToolMetadata[] = [
         "from_port": "x",
         "to_identity": "x",
         "to_port": "x"
-      },
-      "response": {
-        "connection_id": "x",
-        "from_identity": "x",
-        "from_port": "x",
-        "to_identity": "x",
-        "to_port": "x",
-        "transport": "x"
       }
     }
   },
@@ -6501,11 +6227,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     ],
     "streams": false,
     "example": {
-      "request": {},
-      "response": {
-        "count": 1,
-        "identities": []
-      }
+      "request": {}
     }
   },
   {
@@ -6606,10 +6328,6 @@ export const TOOLS: readonly ToolMetadata[] = [
     "example": {
       "request": {
         "query": "x"
-      },
-      "response": {
-        "count": 1,
-        "results": []
       }
     }
   },
@@ -6719,12 +6437,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     ],
     "streams": false,
     "example": {
-      "request": {},
-      "response": {
-        "artifact_count": 1,
-        "context": "x",
-        "identity_count": 1
-      }
+      "request": {}
     }
   },
   {
@@ -6781,11 +6494,40 @@ export const TOOLS: readonly ToolMetadata[] = [
       "request": {
         "a": 1,
         "b": 1
-      },
-      "response": {
-        "result": 1
       }
-    }
+    },
+    "examples": [
+      {
+        "title": "Two small numbers",
+        "request": {
+          "a": 2,
+          "b": 3
+        },
+        "response": {
+          "result": 5
+        }
+      },
+      {
+        "title": "A negative operand",
+        "request": {
+          "a": -7,
+          "b": 3
+        },
+        "response": {
+          "result": -4
+        }
+      },
+      {
+        "title": "Past the largest i64",
+        "request": {
+          "a": 9223372036854775807,
+          "b": 1
+        },
+        "error": {
+          "code": "OVERFLOW"
+        }
+      }
+    ]
   },
   {
     "name": "multiply",
@@ -6841,11 +6583,30 @@ export const TOOLS: readonly ToolMetadata[] = [
       "request": {
         "a": 1,
         "b": 1
-      },
-      "response": {
-        "result": 1
       }
-    }
+    },
+    "examples": [
+      {
+        "title": "Six times seven",
+        "request": {
+          "a": 6,
+          "b": 7
+        },
+        "response": {
+          "result": 42
+        }
+      },
+      {
+        "title": "A product too large",
+        "request": {
+          "a": 4294967296,
+          "b": 4294967296
+        },
+        "error": {
+          "code": "OVERFLOW"
+        }
+      }
+    ]
   },
   {
     "name": "musicgen_generate",
@@ -7100,15 +6861,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "description": "One piece of a generator's output stream, sent while a job runs."
     },
     "example": {
-      "request": {},
-      "response": {
-        "artifact_id": "x",
-        "content_hash": "x",
-        "duration_seconds": 0.5,
-        "format": "wav",
-        "genre": "x",
-        "sample_rate": 1
-      }
+      "request": {}
     }
   },
   {
@@ -7269,15 +7022,7 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "request",
-            "url": "x"
-          },
-          "response": {
-            "body": "x",
-            "body_bytes": "",
-            "elapsed_ms": 1,
-            "final_url": "x",
-            "headers": {},
-            "status": 100
+            "url": "http://"
           }
         }
       },
@@ -7359,14 +7104,8 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "download",
-            "output": "x",
-            "url": "x"
-          },
-          "response": {
-            "content_type": "x",
-            "sha256": "x",
-            "size": 1,
-            "uri": "x"
+            "output": "file://",
+            "url": "http://"
           }
         }
       },
@@ -7390,7 +7129,7 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "open",
-            "url": "x"
+            "url": "http://"
           }
         }
       }
@@ -7665,16 +7404,17 @@ export const TOOLS: readonly ToolMetadata[] = [
       "description": "One piece of a generator's output stream, sent while a job runs."
     },
     "example": {
-      "request": {},
-      "response": {
-        "artifact_ids": [],
-        "output_hashes": [],
-        "summary": "x",
-        "tokens_per_variation": [],
-        "total_tokens": 1,
-        "variation_set_id": "x"
+      "request": {}
+    },
+    "examples": [
+      {
+        "title": "One short seeded variation",
+        "request": {
+          "max_tokens": 128,
+          "seed": 7
+        }
       }
-    }
+    ]
   },
   {
     "name": "orpheus_continue",
@@ -7887,15 +7627,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     },
     "example": {
       "request": {
-        "input_hash": "x"
-      },
-      "response": {
-        "artifact_ids": [],
-        "output_hashes": [],
-        "summary": "x",
-        "tokens_per_variation": [],
-        "total_tokens": 1,
-        "variation_set_id": "x"
+        "input_hash": "abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789"
       }
     }
   },
@@ -8091,15 +7823,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     },
     "example": {
       "request": {
-        "section_a_hash": "x"
-      },
-      "response": {
-        "artifact_ids": [],
-        "output_hashes": [],
-        "summary": "x",
-        "tokens_per_variation": [],
-        "total_tokens": 1,
-        "variation_set_id": "x"
+        "section_a_hash": "abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789"
       }
     }
   },
@@ -8298,15 +8022,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "description": "One piece of a generator's output stream, sent while a job runs."
     },
     "example": {
-      "request": {},
-      "response": {
-        "artifact_ids": [],
-        "output_hashes": [],
-        "summary": "x",
-        "tokens_per_variation": [],
-        "total_tokens": 1,
-        "variation_set_id": "x"
-      }
+      "request": {}
     }
   },
   {
@@ -8381,10 +8097,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     "streams": false,
     "example": {
       "request": {
-        "midi_hash": "x"
-      },
-      "response": {
-        "classifications": []
+        "midi_hash": "abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789"
       }
     }
   },
@@ -8557,18 +8270,6 @@ export const TOOLS: readonly ToolMetadata[] = [
           "request": {
             "action": "exec",
             "command": "x"
-          },
-          "response": {
-            "backgrounded": false,
-            "duration_ms": 1,
-            "exit_code": 1,
-            "proc_id": "x",
-            "signal": "x",
-            "stderr_ref": "x",
-            "stderr_tail": "x",
-            "stdout_ref": "x",
-            "stdout_tail": "x",
-            "timed_out": false
           }
         }
       },
@@ -8606,9 +8307,6 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "ps"
-          },
-          "response": {
-            "processes": []
           }
         }
       },
@@ -8656,11 +8354,7 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "kill",
-            "proc_id": "x"
-          },
-          "response": {
-            "proc_id": "x",
-            "state": "running"
+            "proc_id": "proc_a"
           }
         }
       },
@@ -8727,11 +8421,7 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "logs",
-            "proc_id": "x"
-          },
-          "response": {
-            "lines": [],
-            "truncated": false
+            "proc_id": "proc_a"
           }
         }
       }
@@ -8892,9 +8582,6 @@ export const TOOLS: readonly ToolMetadata[] = [
     "example": {
       "request": {
         "query": "x"
-      },
-      "response": {
-        "results": []
       }
     }
   },
@@ -9014,9 +8701,6 @@ export const TOOLS: readonly ToolMetadata[] = [
     "example": {
       "request": {
         "query": "x"
-      },
-      "response": {
-        "chunks": []
       }
     }
   },
@@ -9109,13 +8793,7 @@ export const TOOLS: readonly ToolMetadata[] = [
     "streams": false,
     "example": {
       "request": {
-        "soundfont_hash": "x"
-      },
-      "response": {
-        "drum_map": {},
-        "name": "x",
-        "preset_count": 1,
-        "presets": []
+        "soundfont_hash": "abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789"
       }
     }
   },
@@ -9228,13 +8906,7 @@ export const TOOLS: readonly ToolMetadata[] = [
       "request": {
         "bank": 0,
         "program": 0,
-        "soundfont_hash": "x"
-      },
-      "response": {
-        "bank": 1,
-        "name": "x",
-        "program": 1,
-        "zones": []
+        "soundfont_hash": "abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789"
       }
     }
   },
@@ -9287,9 +8959,6 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "list"
-          },
-          "response": {
-            "suites": []
           }
         }
       },
@@ -9391,14 +9060,6 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "run"
-          },
-          "response": {
-            "duration_ms": 1,
-            "fail": 1,
-            "failures": [],
-            "pass": 1,
-            "run_id": "x",
-            "skip": 1
           }
         }
       },
@@ -9436,17 +9097,6 @@ export const TOOLS: readonly ToolMetadata[] = [
           "request": {
             "action": "status",
             "run_id": "x"
-          },
-          "response": {
-            "state": "pending",
-            "summary": {
-              "duration_ms": 1,
-              "fail": 1,
-              "failures": [],
-              "pass": 1,
-              "run_id": "x",
-              "skip": 1
-            }
           }
         }
       }
@@ -9709,12 +9359,6 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "screenshot"
-          },
-          "response": {
-            "format": "png",
-            "height": 1,
-            "image": "",
-            "width": 1
           }
         }
       },
@@ -9765,11 +9409,6 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "focus"
-          },
-          "response": {
-            "app": "x",
-            "pid": 1,
-            "title": "x"
           }
         }
       },
@@ -9826,9 +9465,6 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "record"
-          },
-          "response": {
-            "recording_id": "x"
           }
         }
       },
@@ -9879,12 +9515,6 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "stop"
-          },
-          "response": {
-            "duration_seconds": 0.5,
-            "frames": 1,
-            "recording_id": "x",
-            "video_hash": "x"
           }
         }
       },
@@ -9955,16 +9585,6 @@ export const TOOLS: readonly ToolMetadata[] = [
           "request": {
             "action": "session",
             "duration_seconds": 1.0
-          },
-          "response": {
-            "observations": [],
-            "recording": {
-              "duration_seconds": 0.5,
-              "frames": 1,
-              "recording_id": "x",
-              "video_hash": "x"
-            },
-            "summary": "x"
           }
         }
       }
@@ -10087,14 +9707,6 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "status"
-          },
-          "response": {
-            "ahead": 1,
-            "behind": 1,
-            "branch": "x",
-            "clean": false,
-            "files": [],
-            "head": "x"
           }
         }
       },
@@ -10182,12 +9794,6 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "diff"
-          },
-          "response": {
-            "deletions": 1,
-            "files_changed": 1,
-            "insertions": 1,
-            "patch": "x"
           }
         }
       },
@@ -10240,9 +9846,6 @@ export const TOOLS: readonly ToolMetadata[] = [
           "request": {
             "action": "apply",
             "patch": "x"
-          },
-          "response": {
-            "files": []
           }
         }
       },
@@ -10312,10 +9915,6 @@ export const TOOLS: readonly ToolMetadata[] = [
           "request": {
             "action": "commit",
             "message": "x"
-          },
-          "response": {
-            "commit": "x",
-            "summary": "x"
           }
         }
       },
@@ -10378,10 +9977,6 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "branch"
-          },
-          "response": {
-            "branches": [],
-            "current": "x"
           }
         }
       },
@@ -10433,10 +10028,6 @@ export const TOOLS: readonly ToolMetadata[] = [
           "request": {
             "action": "checkout",
             "ref": "x"
-          },
-          "response": {
-            "branch": "x",
-            "head": "x"
           }
         }
       },
@@ -10487,9 +10078,6 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "log"
-          },
-          "response": {
-            "commits": []
           }
         }
       }
@@ -10635,14 +10223,6 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "detect"
-          },
-          "response": {
-            "backends": {},
-            "build": "x",
-            "languages": [],
-            "root": "x",
-            "test": "x",
-            "vcs": "x"
           }
         }
       },
@@ -10692,13 +10272,6 @@ export const TOOLS: readonly ToolMetadata[] = [
         "example": {
           "request": {
             "action": "capabilities"
-          },
-          "response": {
-            "lsp": {},
-            "text_search": "x",
-            "tree_sitter": [],
-            "ui": false,
-            "vcs": "x"
           }
         }
       }
@@ -10916,14 +10489,6 @@ export const TOOLS: readonly ToolMetadata[] = [
     "example": {
       "request": {
         "lyrics": "x"
-      },
-      "response": {
-        "artifact_id": "x",
-        "content_hash": "x",
-        "duration_seconds": 0.5,
-        "format": "wav",
-        "genre": "x",
-        "sample_rate": 1
       }
     }
   },

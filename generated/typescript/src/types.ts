@@ -5518,22 +5518,48 @@ export interface ToolCalls {
     args: BeatthisAnalyzeRequest;
     result: BeatAnalysis;
   };
-  /** Store raw bytes and return their content hash; storing the same bytes twice is a no-op. */
+  /**
+   * Store raw bytes and return their content hash; storing the same bytes twice is a no-op.
+   *
+   * Examples:
+   *
+   * - Store a short text: `{"data":"aGVsbG8=","mime_type":"text/plain"}` → `{"already_present":false,"hash":"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824","mime_type":"text/plain","size":5}`
+   */
   cas_store: {
     args: CasStoreRequest;
     result: CasStored;
   };
-  /** Fetch the bytes stored under a content hash. */
+  /**
+   * Fetch the bytes stored under a content hash.
+   *
+   * Examples:
+   *
+   * - Read back stored text: `{"hash":"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"}` → `{"data":"aGVsbG8=","hash":"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824","mime_type":"text/plain","size":5}`
+   * - Nothing stored under the hash: `{"hash":"0000000000000000000000000000000000000000000000000000000000000000"}` → fails with `NOT_FOUND`
+   */
   cas_get: {
     args: CasGetRequest;
     result: CasContent;
   };
-  /** Report whether content exists and describe it, without transferring the bytes. */
+  /**
+   * Report whether content exists and describe it, without transferring the bytes.
+   *
+   * Examples:
+   *
+   * - Stored text, previewed: `{"hash":"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824","preview_chars":5}` → `{"exists":true,"hash":"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824","mime_type":"text/plain","preview":"hello","size":5}`
+   * - Nothing stored: `{"hash":"0000000000000000000000000000000000000000000000000000000000000000"}` → `{"exists":false,"hash":"0000000000000000000000000000000000000000000000000000000000000000"}`
+   */
   cas_inspect: {
     args: CasInspectRequest;
     result: CasInspected;
   };
-  /** List the hashes of the stored content in order, a page at a time. */
+  /**
+   * List the hashes of the stored content in order, a page at a time.
+   *
+   * Examples:
+   *
+   * - Hashes starting 2cf2: `{"limit":10,"prefix":"2cf2"}` → `{"hashes":["2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"],"paging":{"more":false}}`
+   */
   cas_list: {
     args: CasListRequest;
     result: CasListResponse;
@@ -5706,12 +5732,27 @@ export interface ToolCalls {
     args: GraphContextRequest;
     result: GraphContextResponse;
   };
-  /** Add two integers. */
+  /**
+   * Add two integers.
+   *
+   * Examples:
+   *
+   * - Two small numbers: `{"a":2,"b":3}` → `{"result":5}`
+   * - A negative operand: `{"a":-7,"b":3}` → `{"result":-4}`
+   * - Past the largest i64: `{"a":9223372036854775807,"b":1}` → fails with `OVERFLOW`
+   */
   add: {
     args: MathOperands;
     result: MathResult;
   };
-  /** Multiply two integers. */
+  /**
+   * Multiply two integers.
+   *
+   * Examples:
+   *
+   * - Six times seven: `{"a":6,"b":7}` → `{"result":42}`
+   * - A product too large: `{"a":4294967296,"b":4294967296}` → fails with `OVERFLOW`
+   */
   multiply: {
     args: MathOperands;
     result: MathResult;
@@ -5732,7 +5773,13 @@ export interface ToolCalls {
       | (NetDownloadResponse)
       | (Record<string, never>);
   };
-  /** Generate new MIDI from scratch. */
+  /**
+   * Generate new MIDI from scratch.
+   *
+   * Examples:
+   *
+   * - One short seeded variation: `{"max_tokens":128,"seed":7}` → succeeds
+   */
   orpheus_generate: {
     args: OrpheusGenerateRequest;
     result: OrpheusGenerated;

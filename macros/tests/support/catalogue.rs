@@ -2049,19 +2049,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       ],
       "example": {
         "request": {
-          "job_id": "x"
-        },
-        "response": {
-          "completed_at": 1,
-          "created_at": 1,
-          "error": "x",
-          "error_code": "x",
-          "job_id": "x",
-          "progress": 0.0,
-          "result": {},
-          "started_at": 1,
-          "state": "pending",
-          "tool_name": "x"
+          "job_id": "job_a"
         }
       },
       "inputSchema": {
@@ -2288,18 +2276,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "description": "List jobs, newest first, optionally only those in one state.",
       "errorCodes": [],
       "example": {
-        "request": {},
-        "response": {
-          "by_state": {
-            "cancelled": 1,
-            "complete": 1,
-            "failed": 1,
-            "pending": 1,
-            "running": 1
-          },
-          "jobs": [],
-          "total": 1
-        }
+        "request": {}
       },
       "inputSchema": {
         "$defs": {
@@ -2671,14 +2648,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         }
       ],
       "example": {
-        "request": {},
-        "response": {
-          "completed": [],
-          "elapsed_ms": 1,
-          "failed": [],
-          "pending": [],
-          "timed_out": false
-        }
+        "request": {}
       },
       "inputSchema": {
         "$defs": {
@@ -2980,12 +2950,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       ],
       "example": {
         "request": {
-          "job_id": "x"
-        },
-        "response": {
-          "cancelled": false,
-          "job_id": "x",
-          "state": "pending"
+          "job_id": "job_a"
         }
       },
       "inputSchema": {
@@ -3152,9 +3117,6 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "request": {
           "a": 1,
           "b": 1
-        },
-        "response": {
-          "result": 1
         }
       },
       "inputSchema": {
@@ -3301,9 +3263,6 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "request": {
           "a": 1,
           "b": 1
-        },
-        "response": {
-          "result": 1
         }
       },
       "inputSchema": {
@@ -3419,11 +3378,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "description": "What the garden is doing.",
       "errorCodes": [],
       "example": {
-        "request": {},
-        "response": {
-          "playing": false,
-          "tempo_bpm": 0.5
-        }
+        "request": {}
       },
       "inputSchema": {
         "additionalProperties": false,
@@ -3636,9 +3591,6 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "example": {
         "request": {
           "uri": "x"
-        },
-        "response": {
-          "bytes": 1
         }
       },
       "inputSchema": {

@@ -20,6 +20,8 @@ use crate::{IntoToolError, ResponseEnvelope, Service, ToolError};
 impl<S: Service> CallPort for Dispatcher<S> {
     type Catalogue = S::Catalogue;
 
+    const NOT_SERVED: Option<&'static [&'static str]> = Some(S::NOT_SERVED);
+
     async fn call(&self, request: Vec<u8>, options: CallOptions) -> PortEnvelope<Self> {
         let trace = self.events().start(&request, options.owner.as_ref());
         let answer = match self.decode(&request) {

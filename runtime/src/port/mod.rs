@@ -43,6 +43,12 @@ pub trait CallPort: Clone + Send + Sync + 'static {
     /// The catalogue it serves: its tools' metadata and MCP schema.
     type Catalogue: ServerCatalogue;
 
+    /// The tools of the catalogue that answer `NOT_IMPLEMENTED` here, when
+    /// the port knows (a dispatcher knows its service's); `None` when it
+    /// does not (a client forwarding to workers). `GET /api/tools` says
+    /// of each tool whether it is served from it.
+    const NOT_SERVED: Option<&'static [&'static str]> = None;
+
     /// Answers one call.
     ///
     /// - `sync` tools and the job tools answer inline.

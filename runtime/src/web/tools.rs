@@ -1,6 +1,7 @@
 //! `GET /api/tools`: the catalogue's generated metadata, each tool's,
-//! resource's and prompt's `source` set to where this port runs it, with
-//! an ETag, gzipped for a client that accepts it.
+//! resource's and prompt's `source` set to where this port runs it, each
+//! tool's `served` to whether it has a handler here (when the port knows),
+//! with an ETag, gzipped for a client that accepts it.
 
 use std::sync::Arc;
 
@@ -53,6 +54,15 @@ impl Document {
                 .filter_map(Json::as_object_mut)
             {
                 entry.insert("source".to_owned(), source.as_str().into());
+            }
+        }
+        // Whether each tool has a handler here, when the port knows.
+        if let Some(not_served) = P::NOT_SERVED {
+            let tools = document.get_mut("tools").and_then(Json::as_array_mut);
+            for entry in tools.into_iter().flatten().filter_map(Json::as_object_mut) {
+                let name = entry.get("name").and_then(Json::as_str).unwrap_or("");
+                let served = !not_served.contains(&name);
+                entry.insert("served".to_owned(), served.into());
             }
         }
         Ok(Document {

@@ -1325,19 +1325,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       ],
       "example": {
         "request": {
-          "job_id": "x"
-        },
-        "response": {
-          "completed_at": 1,
-          "created_at": 1,
-          "error": "x",
-          "error_code": "x",
-          "job_id": "x",
-          "progress": 0.0,
-          "result": {},
-          "started_at": 1,
-          "state": "pending",
-          "tool_name": "x"
+          "job_id": "job_a"
         }
       },
       "inputSchema": {
@@ -1564,18 +1552,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "description": "List jobs, newest first, optionally only those in one state.",
       "errorCodes": [],
       "example": {
-        "request": {},
-        "response": {
-          "by_state": {
-            "cancelled": 1,
-            "complete": 1,
-            "failed": 1,
-            "pending": 1,
-            "running": 1
-          },
-          "jobs": [],
-          "total": 1
-        }
+        "request": {}
       },
       "inputSchema": {
         "$defs": {
@@ -1947,14 +1924,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         }
       ],
       "example": {
-        "request": {},
-        "response": {
-          "completed": [],
-          "elapsed_ms": 1,
-          "failed": [],
-          "pending": [],
-          "timed_out": false
-        }
+        "request": {}
       },
       "inputSchema": {
         "$defs": {
@@ -2256,12 +2226,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       ],
       "example": {
         "request": {
-          "job_id": "x"
-        },
-        "response": {
-          "cancelled": false,
-          "job_id": "x",
-          "state": "pending"
+          "job_id": "job_a"
         }
       },
       "inputSchema": {
@@ -2400,9 +2365,6 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "request": {
           "a": 1,
           "b": 1
-        },
-        "response": {
-          "sum": 1
         }
       },
       "inputSchema": {

@@ -2516,7 +2516,17 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             "OVERFLOW"
           ],
           "type": "MathError"
-        }
+        },
+        "toolwright/inputExamples": [
+          {
+            "a": 2,
+            "b": 3
+          },
+          {
+            "a": 9223372036854775807,
+            "b": 1
+          }
+        ]
       },
       "annotations": {
         "destructiveHint": false,
@@ -2598,6 +2608,21 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       }
     },
     {
+      "_meta": {
+        "toolwright/inputExamples": [
+          {
+            "data": "AQI=",
+            "items": [
+              1,
+              2
+            ],
+            "tags": {
+              "k": "v"
+            },
+            "text": "hi"
+          }
+        ]
+      },
       "annotations": {
         "destructiveHint": false,
         "idempotentHint": false,
@@ -4034,19 +4059,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       ],
       "example": {
         "request": {
-          "job_id": "x"
-        },
-        "response": {
-          "completed_at": 1,
-          "created_at": 1,
-          "error": "x",
-          "error_code": "x",
-          "job_id": "x",
-          "progress": 0.0,
-          "result": {},
-          "started_at": 1,
-          "state": "pending",
-          "tool_name": "x"
+          "job_id": "job_a"
         }
       },
       "inputSchema": {
@@ -4273,18 +4286,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "description": "List jobs, newest first, optionally only those in one state.",
       "errorCodes": [],
       "example": {
-        "request": {},
-        "response": {
-          "by_state": {
-            "cancelled": 1,
-            "complete": 1,
-            "failed": 1,
-            "pending": 1,
-            "running": 1
-          },
-          "jobs": [],
-          "total": 1
-        }
+        "request": {}
       },
       "inputSchema": {
         "$defs": {
@@ -4656,14 +4658,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         }
       ],
       "example": {
-        "request": {},
-        "response": {
-          "completed": [],
-          "elapsed_ms": 1,
-          "failed": [],
-          "pending": [],
-          "timed_out": false
-        }
+        "request": {}
       },
       "inputSchema": {
         "$defs": {
@@ -4965,12 +4960,7 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       ],
       "example": {
         "request": {
-          "job_id": "x"
-        },
-        "response": {
-          "cancelled": false,
-          "job_id": "x",
-          "state": "pending"
+          "job_id": "job_a"
         }
       },
       "inputSchema": {
@@ -5137,11 +5127,30 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "request": {
           "a": 1,
           "b": 1
-        },
-        "response": {
-          "result": 1
         }
       },
+      "examples": [
+        {
+          "request": {
+            "a": 2,
+            "b": 3
+          },
+          "response": {
+            "result": 5
+          },
+          "title": "Two small numbers"
+        },
+        {
+          "error": {
+            "code": "OVERFLOW"
+          },
+          "request": {
+            "a": 9223372036854775807,
+            "b": 1
+          },
+          "title": "Past the largest i64"
+        }
+      ],
       "inputSchema": {
         "additionalProperties": false,
         "description": "Two operands.",
@@ -5259,15 +5268,24 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "items": [],
           "tags": {},
           "text": "x"
-        },
-        "response": {
-          "data": "",
-          "items": [],
-          "tags": {},
-          "text": "x",
-          "value": {}
         }
       },
+      "examples": [
+        {
+          "request": {
+            "data": "AQI=",
+            "items": [
+              1,
+              2
+            ],
+            "tags": {
+              "k": "v"
+            },
+            "text": "hi"
+          },
+          "title": "Anything back"
+        }
+      ],
       "inputSchema": {
         "additionalProperties": false,
         "description": "Values of every wire shape.",
@@ -5593,9 +5611,6 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "example": {
         "request": {
           "ms": 1
-        },
-        "response": {
-          "slept_ms": 1
         }
       },
       "inputSchema": {
@@ -5729,9 +5744,6 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "example": {
         "request": {
           "ms": 1
-        },
-        "response": {
-          "frames": 1
         }
       },
       "inputSchema": {
@@ -5866,9 +5878,6 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
         "request": {
           "chunks": 1,
           "interval_ms": 1
-        },
-        "response": {
-          "sent": 1
         }
       },
       "inputSchema": {
@@ -6351,11 +6360,6 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "example": {
         "request": {
           "prompt": "x"
-        },
-        "response": {
-          "answer": "x",
-          "name": "x",
-          "roots": []
         }
       },
       "inputSchema": {
@@ -6510,9 +6514,6 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "example": {
         "request": {
           "factor": 0.5
-        },
-        "response": {
-          "factor": 0.5
         }
       },
       "inputSchema": {
@@ -6609,13 +6610,6 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "example": {
         "request": {
           "to": 1
-        },
-        "response": {
-          "numbers": [],
-          "paging": {
-            "cursor": "x",
-            "more": false
-          }
         }
       },
       "inputSchema": {
@@ -6789,9 +6783,6 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             "request": {
               "action": "read",
               "uri": "x"
-            },
-            "response": {
-              "text": "x"
             }
           },
           "inputSchema": {
@@ -6854,13 +6845,6 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             "request": {
               "action": "list",
               "files": 1
-            },
-            "response": {
-              "names": [],
-              "paging": {
-                "cursor": "x",
-                "more": false
-              }
             }
           },
           "inputSchema": {
@@ -7009,9 +6993,6 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
               "action": "write",
               "content": "x",
               "uri": "x"
-            },
-            "response": {
-              "written": 1
             }
           },
           "inputSchema": {
@@ -7383,8 +7364,34 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
   ]
 }"##;
     const OPENAI_TOOLS: &'static str = r##"[{"function":{"description":"Report one job's state, timing and (when finished) result.","name":"job_status","parameters":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"List jobs, newest first, optionally only those in one state.","name":"job_list","parameters":{"$defs":{"JobState":{"description":"Where a job is in its life.\n\nValues:\n- `pending`: Accepted, waiting for a worker.\n- `running`: A worker is running it.\n- `complete`: Finished successfully; the result is available.\n- `failed`: Finished with an error.\n- `cancelled`: Stopped by `job_cancel` or by shutdown.","enum":["pending","running","complete","failed","cancelled"],"type":"string"}},"additionalProperties":false,"properties":{"limit":{"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":["integer","null"]},"state":{"anyOf":[{"$ref":"#/$defs/JobState"},{"type":"null"}],"description":"Only jobs in this state, e.g. `failed` to see what went wrong."},"tool_name":{"description":"Only jobs started by this tool.","type":["string","null"]}},"required":["limit","state","tool_name"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","name":"job_poll","parameters":{"$defs":{"PollMode":{"description":"What `job_poll` waits for.\n\nValues:\n- `any`: Return as soon as any one job finishes.\n- `all`: Return only when every job has finished.","enum":["any","all"],"type":"string"}},"additionalProperties":false,"properties":{"job_ids":{"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"string"},"maxItems":100,"minItems":0,"type":["array","null"]},"mode":{"anyOf":[{"$ref":"#/$defs/PollMode"},{"type":"null"}],"description":"Return when any job finishes, or only when all have."},"timeout_ms":{"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":["integer","null"]}},"required":["job_ids","mode","timeout_ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Cancel a job; its handler is stopped, not just forgotten.","name":"job_cancel","parameters":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Add two integers.","name":"add","parameters":{"additionalProperties":false,"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"}},"required":["a","b"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Answer with the request itself.","name":"echo","parameters":{"additionalProperties":false,"description":"Values of every wire shape.","properties":{"data":{"contentEncoding":"base64","description":"Bytes.","type":"string"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"integer"},"type":"array"},"tags":{"additionalProperties":{"type":"string"},"description":"A map.","type":"object"},"text":{"description":"Text.","type":"string"},"value":{"description":"Anything."}},"required":["text","data","items","tags"],"type":"object"},"strict":false},"type":"function"},{"function":{"description":"A handler that panics.","name":"crash","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A handler that panics, written as a plain function (answered without\na future).","name":"crash_now","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Sleep for a while.","name":"sleep","parameters":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Render for a while.","name":"render","parameters":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Stream chunks at an interval.","name":"generate","parameters":{"additionalProperties":false,"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"integer"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["chunks","interval_ms"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A handler that ignores cancellation.","name":"stubborn","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A long handler that panics.","name":"meltdown","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Launch, failing on request. A caller the server authenticated needs\n`studio:launch`.","name":"launch","parameters":{"additionalProperties":false,"properties":{"fail":{"description":"Fail with `engine_down`.","type":"boolean"}},"required":["fail"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Talk to the caller: log, report progress, ask its model, its user and\nits roots.","name":"chat","parameters":{"additionalProperties":false,"properties":{"prompt":{"description":"What to ask the model.","type":"string"}},"required":["prompt"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Answer with the factor as read: an `f32`, to show what becomes of a\nnumber too large for one.","name":"scale","parameters":{"additionalProperties":false,"properties":{"factor":{"description":"The factor.","type":"number"}},"required":["factor"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"Count up to `to`, a page at a time.","name":"count","parameters":{"additionalProperties":false,"properties":{"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.","type":["string","null"]},"lie":{"description":"Answer with paging that contradicts itself: `more` without a\ncursor.","type":["boolean","null"]},"per_page":{"description":"Numbers on one page.","maximum":100,"minimum":1,"type":["integer","null"]},"to":{"description":"The last number.","maximum":4294967295,"minimum":0,"type":"integer"}},"required":["cursor","lie","per_page","to"],"type":"object"},"strict":true},"type":"function"},{"function":{"description":"A file system.","name":"fs","parameters":{"additionalProperties":false,"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `list`: List the files, a page at a time (as a job that is waited for).\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs","enum":["read","list","write","help","schema","status"],"type":"string"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":["string","null"]},"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.\n\nUsed by: `list`.","type":["string","null"]},"files":{"description":"How many files there are.\n\nUsed by: `list` (required).","maximum":4294967295,"minimum":0,"type":["integer","null"]},"ms":{"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":["integer","null"]},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","list","write",null],"type":["string","null"]},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":["string","null"]}},"required":["action","content","cursor","files","ms","of_action","uri"],"type":"object"},"strict":true},"type":"function"}]"##;
-    const ANTHROPIC_TOOLS: &'static str = r##"[{"description":"Report one job's state, timing and (when finished) result.","input_schema":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"name":"job_status"},{"description":"List jobs, newest first, optionally only those in one state.","input_schema":{"$defs":{"JobState":{"description":"Where a job is in its life.\n\nValues:\n- `pending`: Accepted, waiting for a worker.\n- `running`: A worker is running it.\n- `complete`: Finished successfully; the result is available.\n- `failed`: Finished with an error.\n- `cancelled`: Stopped by `job_cancel` or by shutdown.","enum":["pending","running","complete","failed","cancelled"],"type":"string"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"limit":{"default":100,"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":"integer"},"state":{"$ref":"#/$defs/JobState","description":"Only jobs in this state, e.g. `failed` to see what went wrong."},"tool_name":{"description":"Only jobs started by this tool.","type":"string"}},"type":"object"},"name":"job_list"},{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","input_schema":{"$defs":{"PollMode":{"description":"What `job_poll` waits for.\n\nValues:\n- `any`: Return as soon as any one job finishes.\n- `all`: Return only when every job has finished.","enum":["any","all"],"type":"string"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"job_ids":{"default":[],"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"string"},"maxItems":100,"minItems":0,"type":"array"},"mode":{"$ref":"#/$defs/PollMode","default":"any","description":"Return when any job finishes, or only when all have."},"timeout_ms":{"default":5000,"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":"integer"}},"type":"object"},"name":"job_poll"},{"description":"Cancel a job; its handler is stopped, not just forgotten.","input_schema":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"name":"job_cancel"},{"description":"Add two integers.","input_schema":{"additionalProperties":false,"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"}},"required":["a","b"],"type":"object"},"name":"add"},{"description":"Answer with the request itself.","input_schema":{"additionalProperties":false,"description":"Values of every wire shape.","properties":{"data":{"contentEncoding":"base64","description":"Bytes.","type":"string"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"integer"},"type":"array"},"tags":{"additionalProperties":{"type":"string"},"description":"A map.","type":"object"},"text":{"description":"Text.","type":"string"},"value":{"description":"Anything."}},"required":["text","data","items","tags"],"type":"object"},"name":"echo"},{"description":"A handler that panics.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"crash"},{"description":"A handler that panics, written as a plain function (answered without\na future).","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"crash_now"},{"description":"Sleep for a while.","input_schema":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"name":"sleep"},{"description":"Render for a while.","input_schema":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"name":"render"},{"description":"Stream chunks at an interval.","input_schema":{"additionalProperties":false,"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"integer"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["chunks","interval_ms"],"type":"object"},"name":"generate"},{"description":"A handler that ignores cancellation.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"stubborn"},{"description":"A long handler that panics.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"meltdown"},{"description":"Launch, failing on request. A caller the server authenticated needs\n`studio:launch`.","input_schema":{"additionalProperties":false,"properties":{"fail":{"description":"Fail with `engine_down`.","type":"boolean"}},"required":["fail"],"type":"object"},"name":"launch"},{"description":"Talk to the caller: log, report progress, ask its model, its user and\nits roots.","input_schema":{"additionalProperties":false,"properties":{"prompt":{"description":"What to ask the model.","type":"string"}},"required":["prompt"],"type":"object"},"name":"chat"},{"description":"Answer with the factor as read: an `f32`, to show what becomes of a\nnumber too large for one.","input_schema":{"additionalProperties":false,"properties":{"factor":{"description":"The factor.","type":"number"}},"required":["factor"],"type":"object"},"name":"scale"},{"description":"Count up to `to`, a page at a time.","input_schema":{"additionalProperties":false,"properties":{"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.","type":"string"},"lie":{"default":false,"description":"Answer with paging that contradicts itself: `more` without a\ncursor.","type":"boolean"},"per_page":{"default":10,"description":"Numbers on one page.","maximum":100,"minimum":1,"type":"integer"},"to":{"description":"The last number.","maximum":4294967295,"minimum":0,"type":"integer"}},"required":["to"],"type":"object"},"name":"count"},{"description":"A file system.","input_schema":{"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `list`: List the files, a page at a time (as a job that is waited for).\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs","enum":["read","list","write","help","schema","status"],"type":"string"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":"string"},"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.\n\nUsed by: `list`.","type":"string"},"files":{"description":"How many files there are.\n\nUsed by: `list` (required).","maximum":4294967295,"minimum":0,"type":"integer"},"ms":{"default":0,"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":"integer"},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","list","write"],"type":"string"},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":"string"}},"required":["action"],"type":"object"},"name":"fs"}]"##;
+    const ANTHROPIC_TOOLS: &'static str = r##"[{"description":"Report one job's state, timing and (when finished) result.","input_schema":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"name":"job_status"},{"description":"List jobs, newest first, optionally only those in one state.","input_schema":{"$defs":{"JobState":{"description":"Where a job is in its life.\n\nValues:\n- `pending`: Accepted, waiting for a worker.\n- `running`: A worker is running it.\n- `complete`: Finished successfully; the result is available.\n- `failed`: Finished with an error.\n- `cancelled`: Stopped by `job_cancel` or by shutdown.","enum":["pending","running","complete","failed","cancelled"],"type":"string"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"limit":{"default":100,"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":"integer"},"state":{"$ref":"#/$defs/JobState","description":"Only jobs in this state, e.g. `failed` to see what went wrong."},"tool_name":{"description":"Only jobs started by this tool.","type":"string"}},"type":"object"},"name":"job_list"},{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","input_schema":{"$defs":{"PollMode":{"description":"What `job_poll` waits for.\n\nValues:\n- `any`: Return as soon as any one job finishes.\n- `all`: Return only when every job has finished.","enum":["any","all"],"type":"string"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"job_ids":{"default":[],"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"string"},"maxItems":100,"minItems":0,"type":"array"},"mode":{"$ref":"#/$defs/PollMode","default":"any","description":"Return when any job finishes, or only when all have."},"timeout_ms":{"default":5000,"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":"integer"}},"type":"object"},"name":"job_poll"},{"description":"Cancel a job; its handler is stopped, not just forgotten.","input_schema":{"additionalProperties":false,"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"string"}},"required":["job_id"],"type":"object"},"name":"job_cancel"},{"description":"Add two integers.","input_examples":[{"a":2,"b":3},{"a":9223372036854775807,"b":1}],"input_schema":{"additionalProperties":false,"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"}},"required":["a","b"],"type":"object"},"name":"add"},{"description":"Answer with the request itself.","input_examples":[{"data":"AQI=","items":[1,2],"tags":{"k":"v"},"text":"hi"}],"input_schema":{"additionalProperties":false,"description":"Values of every wire shape.","properties":{"data":{"contentEncoding":"base64","description":"Bytes.","type":"string"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"integer"},"type":"array"},"tags":{"additionalProperties":{"type":"string"},"description":"A map.","type":"object"},"text":{"description":"Text.","type":"string"},"value":{"description":"Anything."}},"required":["text","data","items","tags"],"type":"object"},"name":"echo"},{"description":"A handler that panics.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"crash"},{"description":"A handler that panics, written as a plain function (answered without\na future).","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"crash_now"},{"description":"Sleep for a while.","input_schema":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"name":"sleep"},{"description":"Render for a while.","input_schema":{"additionalProperties":false,"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["ms"],"type":"object"},"name":"render"},{"description":"Stream chunks at an interval.","input_schema":{"additionalProperties":false,"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"integer"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"integer"}},"required":["chunks","interval_ms"],"type":"object"},"name":"generate"},{"description":"A handler that ignores cancellation.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"stubborn"},{"description":"A long handler that panics.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"meltdown"},{"description":"Launch, failing on request. A caller the server authenticated needs\n`studio:launch`.","input_schema":{"additionalProperties":false,"properties":{"fail":{"description":"Fail with `engine_down`.","type":"boolean"}},"required":["fail"],"type":"object"},"name":"launch"},{"description":"Talk to the caller: log, report progress, ask its model, its user and\nits roots.","input_schema":{"additionalProperties":false,"properties":{"prompt":{"description":"What to ask the model.","type":"string"}},"required":["prompt"],"type":"object"},"name":"chat"},{"description":"Answer with the factor as read: an `f32`, to show what becomes of a\nnumber too large for one.","input_schema":{"additionalProperties":false,"properties":{"factor":{"description":"The factor.","type":"number"}},"required":["factor"],"type":"object"},"name":"scale"},{"description":"Count up to `to`, a page at a time.","input_schema":{"additionalProperties":false,"properties":{"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.","type":"string"},"lie":{"default":false,"description":"Answer with paging that contradicts itself: `more` without a\ncursor.","type":"boolean"},"per_page":{"default":10,"description":"Numbers on one page.","maximum":100,"minimum":1,"type":"integer"},"to":{"description":"The last number.","maximum":4294967295,"minimum":0,"type":"integer"}},"required":["to"],"type":"object"},"name":"count"},{"description":"A file system.","input_schema":{"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `list`: List the files, a page at a time (as a job that is waited for).\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs","enum":["read","list","write","help","schema","status"],"type":"string"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":"string"},"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.\n\nUsed by: `list`.","type":"string"},"files":{"description":"How many files there are.\n\nUsed by: `list` (required).","maximum":4294967295,"minimum":0,"type":"integer"},"ms":{"default":0,"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":"integer"},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","list","write"],"type":"string"},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":"string"}},"required":["action"],"type":"object"},"name":"fs"}]"##;
     const GEMINI_TOOLS: &'static str = r#"[{"description":"Report one job's state, timing and (when finished) result.","name":"job_status","parameters":{"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"STRING"}},"required":["job_id"],"type":"OBJECT"}},{"description":"List jobs, newest first, optionally only those in one state.","name":"job_list","parameters":{"properties":{"limit":{"default":100,"description":"Maximum number of jobs to return.","maximum":1000,"minimum":1,"type":"INTEGER"},"state":{"description":"Only jobs in this state, e.g. `failed` to see what went wrong.","enum":["pending","running","complete","failed","cancelled"],"type":"STRING"},"tool_name":{"description":"Only jobs started by this tool.","type":"STRING"}},"type":"OBJECT"}},{"description":"Wait until jobs finish or the timeout passes, whichever comes first.","name":"job_poll","parameters":{"properties":{"job_ids":{"default":[],"description":"Jobs to wait for; empty waits on every pending or running job.","items":{"type":"STRING"},"maxItems":100,"minItems":0,"type":"ARRAY"},"mode":{"description":"Return when any job finishes, or only when all have.","enum":["any","all"],"type":"STRING"},"timeout_ms":{"default":5000,"description":"Longest time to wait, in milliseconds (0 checks once and returns).","maximum":300000,"minimum":0,"type":"INTEGER"}},"type":"OBJECT"}},{"description":"Cancel a job; its handler is stopped, not just forgotten.","name":"job_cancel","parameters":{"description":"Names one job.","properties":{"job_id":{"description":"Job ID as returned when the job started, e.g. `job_8f2k1c`.","pattern":"^job_[A-Za-z0-9]+$","type":"STRING"}},"required":["job_id"],"type":"OBJECT"}},{"description":"Add two integers.","name":"add","parameters":{"description":"Two operands.","properties":{"a":{"description":"The first.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"INTEGER"},"b":{"description":"The second.","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"INTEGER"}},"required":["a","b"],"type":"OBJECT"}},{"description":"Answer with the request itself.","name":"echo","parameters":{"description":"Values of every wire shape.","properties":{"data":{"description":"Bytes.","type":"STRING"},"items":{"description":"A list.","items":{"maximum":4294967295,"minimum":0,"type":"INTEGER"},"type":"ARRAY"},"text":{"description":"Text.","type":"STRING"}},"required":["text","data","items"],"type":"OBJECT"}},{"description":"A handler that panics.","name":"crash"},{"description":"A handler that panics, written as a plain function (answered without\na future).","name":"crash_now"},{"description":"Sleep for a while.","name":"sleep","parameters":{"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"}},"required":["ms"],"type":"OBJECT"}},{"description":"Render for a while.","name":"render","parameters":{"description":"How long to take.","properties":{"ms":{"description":"Milliseconds.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"}},"required":["ms"],"type":"OBJECT"}},{"description":"Stream chunks at an interval.","name":"generate","parameters":{"properties":{"chunks":{"description":"How many chunks.","maximum":4294967295,"minimum":0,"type":"INTEGER"},"interval_ms":{"description":"The pause between them.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"}},"required":["chunks","interval_ms"],"type":"OBJECT"}},{"description":"A handler that ignores cancellation.","name":"stubborn"},{"description":"A long handler that panics.","name":"meltdown"},{"description":"Launch, failing on request. A caller the server authenticated needs\n`studio:launch`.","name":"launch","parameters":{"properties":{"fail":{"description":"Fail with `engine_down`.","type":"BOOLEAN"}},"required":["fail"],"type":"OBJECT"}},{"description":"Talk to the caller: log, report progress, ask its model, its user and\nits roots.","name":"chat","parameters":{"properties":{"prompt":{"description":"What to ask the model.","type":"STRING"}},"required":["prompt"],"type":"OBJECT"}},{"description":"Answer with the factor as read: an `f32`, to show what becomes of a\nnumber too large for one.","name":"scale","parameters":{"properties":{"factor":{"description":"The factor.","type":"NUMBER"}},"required":["factor"],"type":"OBJECT"}},{"description":"Count up to `to`, a page at a time.","name":"count","parameters":{"properties":{"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.","type":"STRING"},"lie":{"default":false,"description":"Answer with paging that contradicts itself: `more` without a\ncursor.","type":"BOOLEAN"},"per_page":{"default":10,"description":"Numbers on one page.","maximum":100,"minimum":1,"type":"INTEGER"},"to":{"description":"The last number.","maximum":4294967295,"minimum":0,"type":"INTEGER"}},"required":["to"],"type":"OBJECT"}},{"description":"A file system.","name":"fs","parameters":{"properties":{"action":{"description":"The action to run:\n- `read`: Read a file.\n- `list`: List the files, a page at a time (as a job that is waited for).\n- `write`: Write a file.\n- `help`: describe this tool and its actions\n- `schema`: each action's input and output schemas (`of_action` names one)\n- `status`: whether the tool is enabled, the server's version and where it runs","enum":["read","list","write","help","schema","status"],"type":"STRING"},"content":{"description":"What to write.\n\nUsed by: `write` (required).","type":"STRING"},"cursor":{"description":"Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.\n\nUsed by: `list`.","type":"STRING"},"files":{"description":"How many files there are.\n\nUsed by: `list` (required).","maximum":4294967295,"minimum":0,"type":"INTEGER"},"ms":{"default":0,"description":"How long to take.\n\nUsed by: `write`.","maximum":18446744073709551615,"minimum":0,"type":"INTEGER"},"of_action":{"description":"Only with `schema`: the one action whose schemas to give.","enum":["read","list","write"],"type":"STRING"},"uri":{"description":"Which file.\n\nUsed by: `read` (required), `write` (required).","type":"STRING"}},"required":["action"],"type":"OBJECT"}}]"#;
+    const EXAMPLES: &'static [::toolwright::__private::Example] = &[
+        ::toolwright::__private::Example {
+            tool: "add",
+            action: ::core::option::Option::None,
+            title: "Two small numbers",
+            request: r#"{"a":2,"b":3}"#,
+            outcome: ::toolwright::__private::ExampleOutcome::Response(r#"{"result":5}"#),
+        },
+        ::toolwright::__private::Example {
+            tool: "add",
+            action: ::core::option::Option::None,
+            title: "Past the largest i64",
+            request: r#"{"a":9223372036854775807,"b":1}"#,
+            outcome: ::toolwright::__private::ExampleOutcome::Error {
+                code: "OVERFLOW",
+                details: ::core::option::Option::None,
+            },
+        },
+        ::toolwright::__private::Example {
+            tool: "echo",
+            action: ::core::option::Option::None,
+            title: "Anything back",
+            request: r#"{"data":"AQI=","items":[1,2],"tags":{"k":"v"},"text":"hi"}"#,
+            outcome: ::toolwright::__private::ExampleOutcome::Succeeds,
+        },
+    ];
     fn tool(name: &str) -> ::core::option::Option<&'static ::toolwright::__private::ToolInfo> {
         match name {
             "job_status" => ::core::option::Option::Some(&Self::TOOLS[0]),
@@ -7551,19 +7558,19 @@ macro_rules! __toolwright_catalogue {
                     request Echo,
                     response Echo,
                     timing sync,
-                    declared "runtime/tests/support/catalogue.tool:16:6",
+                    declared "runtime/tests/support/catalogue.tool:24:6",
                 }
                 tool "crash" {
                     variant Crash,
                     marker CrashTool,
                     timing sync,
-                    declared "runtime/tests/support/catalogue.tool:23:6",
+                    declared "runtime/tests/support/catalogue.tool:34:6",
                 }
                 tool "crash_now" {
                     variant CrashNow,
                     marker CrashNowTool,
                     timing sync,
-                    declared "runtime/tests/support/catalogue.tool:27:6",
+                    declared "runtime/tests/support/catalogue.tool:38:6",
                 }
                 tool "sleep" {
                     variant Sleep,
@@ -7571,7 +7578,7 @@ macro_rules! __toolwright_catalogue {
                     request DelayRequest,
                     response SleepResponse,
                     timing async_short,
-                    declared "runtime/tests/support/catalogue.tool:30:6",
+                    declared "runtime/tests/support/catalogue.tool:41:6",
                 }
                 tool "render" {
                     variant Render,
@@ -7579,7 +7586,7 @@ macro_rules! __toolwright_catalogue {
                     request DelayRequest,
                     response RenderResponse,
                     timing async_medium,
-                    declared "runtime/tests/support/catalogue.tool:40:6",
+                    declared "runtime/tests/support/catalogue.tool:51:6",
                 }
                 tool "generate" {
                     variant Generate,
@@ -7588,19 +7595,19 @@ macro_rules! __toolwright_catalogue {
                     response GenerateResponse,
                     stream GenerationChunk,
                     timing async_long,
-                    declared "runtime/tests/support/catalogue.tool:50:6",
+                    declared "runtime/tests/support/catalogue.tool:61:6",
                 }
                 tool "stubborn" {
                     variant Stubborn,
                     marker StubbornTool,
                     timing async_long,
-                    declared "runtime/tests/support/catalogue.tool:66:6",
+                    declared "runtime/tests/support/catalogue.tool:77:6",
                 }
                 tool "meltdown" {
                     variant Meltdown,
                     marker MeltdownTool,
                     timing async_long,
-                    declared "runtime/tests/support/catalogue.tool:69:6",
+                    declared "runtime/tests/support/catalogue.tool:80:6",
                 }
                 tool "launch" {
                     variant Launch,
@@ -7608,7 +7615,7 @@ macro_rules! __toolwright_catalogue {
                     request LaunchRequest,
                     error LaunchError,
                     timing fire_and_forget,
-                    declared "runtime/tests/support/catalogue.tool:74:6",
+                    declared "runtime/tests/support/catalogue.tool:85:6",
                 }
                 tool "chat" {
                     variant Chat,
@@ -7616,7 +7623,7 @@ macro_rules! __toolwright_catalogue {
                     request ChatRequest,
                     response ChatResponse,
                     timing async_short,
-                    declared "runtime/tests/support/catalogue.tool:85:6",
+                    declared "runtime/tests/support/catalogue.tool:96:6",
                 }
                 tool "scale" {
                     variant Scale,
@@ -7624,7 +7631,7 @@ macro_rules! __toolwright_catalogue {
                     request ScaleRequest,
                     response ScaleResponse,
                     timing sync,
-                    declared "runtime/tests/support/catalogue.tool:103:6",
+                    declared "runtime/tests/support/catalogue.tool:114:6",
                 }
                 tool "count" {
                     variant Count,
@@ -7632,7 +7639,7 @@ macro_rules! __toolwright_catalogue {
                     request CountRequest,
                     response CountResponse,
                     timing sync,
-                    declared "runtime/tests/support/catalogue.tool:117:6",
+                    declared "runtime/tests/support/catalogue.tool:128:6",
                     paged,
                 }
                 tool "fs" {
@@ -7641,7 +7648,7 @@ macro_rules! __toolwright_catalogue {
                     request FsRequest,
                     response FsResponse,
                     timing async_short,
-                    declared "runtime/tests/support/catalogue.tool:136:6",
+                    declared "runtime/tests/support/catalogue.tool:147:6",
                     paged,
                 }
             }

@@ -10,6 +10,14 @@ tool add {
     request MathOperands
     response MathResult
     errors MathError
+    example "Two small numbers" {
+        request { a: 2, b: 3 }
+        response { result: 5 }
+    }
+    example "Past the largest i64" {
+        request { a: 9223372036854775807, b: 1 }
+        error overflow
+    }
 }
 
 /// Answer with the request itself.
@@ -17,6 +25,9 @@ tool echo {
     timing sync
     request Echo
     response Echo
+    example "Anything back" {
+        request { text: "hi", data: "AQI=", items: [1, 2], tags: { k: "v" } }
+    }
 }
 
 /// A handler that panics.

@@ -4,6 +4,7 @@
 
 mod apps;
 mod attributes;
+mod examples;
 mod lexical;
 mod names;
 mod resources;
@@ -14,6 +15,7 @@ mod warnings;
 
 pub(crate) use apps::*;
 pub(crate) use attributes::*;
+pub(crate) use examples::*;
 pub(crate) use lexical::*;
 pub(crate) use names::*;
 pub(crate) use resources::*;
@@ -83,7 +85,7 @@ codes! {
     UnknownClause = "TW012": "a word that is not a clause of the body it is in",
     MisplacedCategory = "TW013": "`category` must come first in a file, once",
     DanglingDoc = "TW014": "a doc comment not followed by anything it can document",
-    TooDeep = "TW015": "a type nested deeper than the IDL allows",
+    TooDeep = "TW015": "a type or example value nested deeper than the IDL allows",
     NonEmptyList = "TW016": "only the empty list `[]` is a valid list literal",
     UnknownType = "TW101": "a type name that is not declared",
     Duplicate = "TW102": "a name declared twice in the same namespace",
@@ -137,6 +139,9 @@ codes! {
     AppFile = "TW510": "an `@app` file that is missing, unreadable, not UTF-8 or too large",
     AppOrigin = "TW511": "an `@app_connect` or `@app_resources` domain that is not an origin",
     AppUriTaken = "TW512": "a tool's app whose `ui://` URI a declared resource also matches",
+    ExampleValue = "TW601": "an example value that does not fit its declared type or constraints",
+    ExampleOutcome = "TW602": "an example response or error the tool cannot answer",
+    ExamplePlace = "TW603": "an example where none can be, or a title or part given twice",
 }
 
 /// "1 file", "2 files".

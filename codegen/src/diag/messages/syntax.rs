@@ -104,6 +104,16 @@ pub(crate) fn too_deep(span: Span, limit: usize) -> Diagnostic {
     .help("name an inner part with a `struct`")
 }
 
+pub(crate) fn data_too_deep(span: Span, limit: usize) -> Diagnostic {
+    Diagnostic::error(
+        Code::TooDeep,
+        span,
+        format!("example data is nested more than {limit} levels deep"),
+    )
+    .label("too deeply nested")
+    .help("an example's data is as deep as the types it fits; check for unclosed brackets")
+}
+
 pub(crate) fn non_empty_list(span: Span) -> Diagnostic {
     Diagnostic::error(
         Code::NonEmptyList,

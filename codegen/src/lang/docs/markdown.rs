@@ -202,9 +202,9 @@ fn tool_section(tool: &Value, out: &mut String) {
         }
         parameters(out, "Parameters", &action["parameters"]);
         parameters(out, "Response", &action["response"]);
-        example(out, &action["example"]);
+        examples(out, action);
     }
-    example(out, &tool["example"]);
+    examples(out, tool);
 }
 
 fn parameters(out: &mut String, heading: &str, list: &Value) {
@@ -252,21 +252,45 @@ fn parameters(out: &mut String, heading: &str, list: &Value) {
     out.push('\n');
 }
 
-fn example(out: &mut String, example: &Value) {
-    if example.is_null() {
-        return;
-    }
+/// The declared examples of a tool or action, each with its outcome; or,
+/// when it declares none, a sample request made from its types (never an
+/// invented response).
+fn examples(out: &mut String, entry: &Value) {
     let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
-    let _ = writeln!(
-        out,
-        "Example request:\n\n```json\n{}\n```\n",
-        pretty(&example["request"])
-    );
-    if let Some(response) = example.get("response") {
+    let declared = entry["examples"].as_array().map_or(&[][..], Vec::as_slice);
+    for example in declared {
         let _ = writeln!(
             out,
-            "Example response:\n\n```json\n{}\n```\n",
-            pretty(response)
+            "Example: {}
+
+```json
+{}
+```
+",
+            text(example, "title"),
+            pretty(&example["request"])
+        );
+        if let Some(response) = example.get("response") {
+            let _ = writeln!(out, "Answers:\n\n```json\n{}\n```\n", pretty(response));
+        } else if let Some(error) = example.get("error") {
+            let _ = write!(out, "Fails with `{}`", text(error, "code"));
+            match error.get("details") {
+                Some(details) => {
+                    let _ = writeln!(out, ":\n\n```json\n{}\n```\n", pretty(details));
+                }
+                None => out.push_str(".\n\n"),
+            }
+        } else {
+            out.push_str("Succeeds.\n\n");
+        }
+    }
+    if declared.is_empty()
+        && let Some(request) = entry["example"].get("request")
+    {
+        let _ = writeln!(
+            out,
+            "Sample request (made from the types; no example is declared):\n\n```json\n{}\n```\n",
+            pretty(request)
         );
     }
 }

@@ -11,8 +11,8 @@ pub(crate) use entries::{prompt, resource};
 use serde::Serialize;
 
 use crate::model::{
-    Constraints, Deprecation, Endpoint, Model, Number, Primitive, Tool, ToolKind, Type, TypeId,
-    TypeKind, Value,
+    Constraints, Deprecation, Endpoint, Example, ExampleOutcome, Model, Number, Primitive, Tool,
+    ToolKind, Type, TypeId, TypeKind, Value,
 };
 
 /// One tool's entry.
@@ -45,7 +45,9 @@ pub(crate) struct Metadata<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     stream: Option<StreamMetadata>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    example: Option<Example>,
+    example: Option<Sample>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    examples: Vec<ExampleMetadata<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     deprecated: Option<String>,
 }
@@ -69,12 +71,32 @@ struct StreamMetadata {
     description: Option<String>,
 }
 
-/// A request that decodes and a response of the right shape, as JSON.
+/// A request made from the types, within every constraint: what a form
+/// starts from when the tool declares no example. It has no response, since
+/// only a declared example can say what the tool answers.
 #[derive(Serialize)]
-struct Example {
+struct Sample {
+    request: serde_json::Value,
+}
+
+/// A declared example: the request as sent (an action's name included) and
+/// the response it answers or the error it fails with.
+#[derive(Serialize)]
+struct ExampleMetadata<'a> {
+    title: &'a str,
     request: serde_json::Value,
     #[serde(skip_serializing_if = "Option::is_none")]
-    response: Option<serde_json::Value>,
+    response: Option<&'a serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<ExampleError<'a>>,
+}
+
+/// The error a declared example fails with.
+#[derive(Serialize)]
+struct ExampleError<'a> {
+    code: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    details: Option<&'a serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -100,7 +122,9 @@ struct ActionMetadata<'a> {
     parameters: Vec<Parameter>,
     #[serde(skip_serializing_if = "Option::is_none")]
     response: Option<Vec<Parameter>>,
-    example: Example,
+    example: Sample,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    examples: Vec<ExampleMetadata<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     deprecated: Option<String>,
 }
@@ -220,7 +244,8 @@ pub(crate) fn entry<'a>(model: &'a Model, tool: &'a Tool) -> Metadata<'a> {
                         paged: a.endpoint.paged,
                         parameters: parameters(model, a.endpoint.request),
                         response: a.endpoint.response.map(|id| parameters(model, Some(id))),
-                        example: example(model, &a.endpoint, Some(&a.name)),
+                        example: sample(model, &a.endpoint, Some(&a.name)),
+                        examples: declared(&a.examples, Some(&a.name)),
                         deprecated: deprecation(a.deprecated.as_ref()),
                     })
                     .collect(),
@@ -273,7 +298,8 @@ pub(crate) fn entry<'a>(model: &'a Model, tool: &'a Tool) -> Metadata<'a> {
                 description: ty.docs.clone(),
             }
         }),
-        example: single.map(|ep| example(model, ep, None)),
+        example: single.map(|ep| sample(model, ep, None)),
+        examples: declared(&tool.examples, None),
         deprecated: deprecation(tool.deprecated.as_ref()),
     }
 }
@@ -338,9 +364,44 @@ fn default_json(value: &Value) -> serde_json::Value {
     }
 }
 
-/// An example call of `ep`: its required arguments (and, for an action, the
-/// action), and a response with every field.
-fn example(model: &Model, ep: &Endpoint, action: Option<&str>) -> Example {
+/// The declared examples of a tool or action, each request as sent.
+fn declared<'a>(examples: &'a [Example], action: Option<&str>) -> Vec<ExampleMetadata<'a>> {
+    examples
+        .iter()
+        .map(|e| ExampleMetadata {
+            title: &e.title,
+            request: with_action(&e.request, action),
+            response: match &e.outcome {
+                ExampleOutcome::Response { value } => Some(value),
+                _ => None,
+            },
+            error: match &e.outcome {
+                ExampleOutcome::Error { code, details, .. } => Some(ExampleError {
+                    code,
+                    details: details.as_ref(),
+                }),
+                _ => None,
+            },
+        })
+        .collect()
+}
+
+/// `request` with the action's name first, as an action tool's call sends it.
+fn with_action(request: &serde_json::Value, action: Option<&str>) -> serde_json::Value {
+    let Some(action) = action else {
+        return request.clone();
+    };
+    let mut map = serde_json::Map::new();
+    map.insert("action".to_owned(), action.into());
+    if let serde_json::Value::Object(fields) = request {
+        map.extend(fields.clone());
+    }
+    serde_json::Value::Object(map)
+}
+
+/// A sample call of `ep`: its required arguments (and, for an action, the
+/// action), each within its field's constraints.
+fn sample(model: &Model, ep: &Endpoint, action: Option<&str>) -> Sample {
     let mut request = serde_json::Map::new();
     if let Some(action) = action {
         request.insert("action".to_owned(), action.into());
@@ -353,9 +414,8 @@ fn example(model: &Model, ep: &Endpoint, action: Option<&str>) -> Example {
             );
         }
     }
-    Example {
+    Sample {
         request: serde_json::Value::Object(request),
-        response: ep.response.map(|id| named_example(model, id, 0)),
     }
 }
 
@@ -401,7 +461,8 @@ fn named_example(model: &Model, id: TypeId, depth: usize) -> serde_json::Value {
 }
 
 /// A value of `ty` within `constraints`: the low end of a range, a string
-/// of the shortest length allowed, one item where a list must have some.
+/// its pattern matches of the shortest length allowed, as many items as a
+/// list must have.
 fn field_example(
     model: &Model,
     ty: &Type,
@@ -419,10 +480,21 @@ fn field_example(
                 None => 0.5.into(),
             },
             Primitive::String => {
-                let len = usize::try_from(min_len).unwrap_or(0).clamp(1, 64);
-                "x".repeat(len).into()
+                if let Some(pattern) = &constraints.pattern {
+                    // A pattern no sample was found for is left to the
+                    // checker's proof of every sample (tests/examples.rs).
+                    if let Some(s) = crate::pattern::sample(pattern, constraints.length) {
+                        return s.into();
+                    }
+                }
+                let max_len = constraints.length.map_or(u64::MAX, |(_, max)| max);
+                let len = min_len.max(1).min(max_len);
+                "x".repeat(usize::try_from(len).unwrap_or(0)).into()
             }
-            Primitive::Bytes => "".into(),
+            // Padded base64 of as many zero bytes as the field needs.
+            Primitive::Bytes => "AAAA"
+                .repeat(usize::try_from(min_len.div_ceil(3)).unwrap_or(0))
+                .into(),
             Primitive::Json => serde_json::json!({}),
             _ => match low {
                 Some(Number::Int(i)) => {
@@ -433,19 +505,18 @@ fn field_example(
             },
         },
         Type::List(item) => {
-            let items = if min_len > 0 && depth < EXAMPLE_DEPTH {
-                vec![field_example(
-                    model,
-                    item,
-                    &Constraints::default(),
-                    depth + 1,
-                )]
-            } else {
-                Vec::new()
-            };
-            serde_json::Value::Array(items)
+            let count = if depth < EXAMPLE_DEPTH { min_len } else { 0 };
+            let one = field_example(model, item, &Constraints::default(), depth + 1);
+            serde_json::Value::Array(vec![one; usize::try_from(count).unwrap_or(0)])
         }
-        Type::Map(_) => serde_json::json!({}),
+        Type::Map(value) => {
+            let count = if depth < EXAMPLE_DEPTH { min_len } else { 0 };
+            let one = field_example(model, value, &Constraints::default(), depth + 1);
+            (1..=count)
+                .map(|i| (format!("key{i}"), one.clone()))
+                .collect::<serde_json::Map<_, _>>()
+                .into()
+        }
         Type::Optional(inner) => field_example(model, inner, constraints, depth),
         Type::Named(r) => named_example(model, r.id, depth),
     }
@@ -454,6 +525,50 @@ fn field_example(
 #[cfg(test)]
 mod tests {
     use crate::{Sources, check};
+
+    /// Every sample request the metadata makes from the types, for every
+    /// tool and action of the reference catalogue (`idl/`, with the job
+    /// tools), is one the checker accepts as a declared example's request:
+    /// within every `@range`, `@length` and `@pattern`.
+    #[test]
+    fn every_sample_of_the_reference_catalogue_passes_the_checker() {
+        let mut sources = Sources::new();
+        sources.add_job_tools();
+        let idl = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../idl");
+        let mut paths: Vec<_> = std::fs::read_dir(&idl)
+            .expect("idl/")
+            .map(|e| e.expect("an entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "tool"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            sources.add(
+                path.display().to_string(),
+                std::fs::read(&path).expect("readable"),
+            );
+        }
+        let model = check(&sources).expect("the reference catalogue checks");
+        let mut checked = 0;
+        let mut refused = Vec::new();
+        for tool in &model.tools {
+            for (action, endpoint) in tool.endpoints() {
+                let super::Sample { request } =
+                    super::sample(&model, endpoint, action.map(|a| a.name.as_str()));
+                let mut request = request;
+                if let Some(fields) = request.as_object_mut() {
+                    fields.remove("action");
+                }
+                let problems =
+                    crate::check::examples::check_request_json(&model.types, endpoint, &request);
+                if !problems.is_empty() {
+                    refused.push(format!("{} {request}: {problems:?}", tool.name));
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "{checked} samples");
+        assert!(refused.is_empty(), "{}", refused.join("\n"));
+    }
 
     #[test]
     fn every_entry_lists_its_scopes_even_when_none() {

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::classes::Classes;
 use super::names::{self, Unique};
-use crate::lang::docs_text::first_paragraph;
+use crate::lang::docs_text::{first_paragraph, with_examples};
 use crate::model::{Action, Endpoint, Model, Tool, ToolKind, TypeId};
 
 /// A `ToolCall` / `ToolResult` pair for a tool or action.
@@ -55,6 +55,15 @@ pub(super) fn envelopes(model: &Model, classes: &Classes) -> (Vec<Envelope>, Vec
                 Some(summary) => names::docstring(&format!("{s}: {summary}"), 4),
                 None => names::docstring(&format!("{s}."), 4),
             };
+            let examples = action.map_or(&tool.examples, |a| &a.examples);
+            let call_doc = match &summary {
+                Some(summary) => format!("A call of {what}: {summary}"),
+                None => format!("A call of {what}."),
+            };
+            let call_doc = names::docstring(
+                &with_examples(Some(&call_doc), examples).unwrap_or(call_doc),
+                4,
+            );
             let model_ref =
                 |id: Option<TypeId>| id.map(|id| format!("models.{}", classes.types[id.index()]));
             out.push(Envelope {
@@ -66,7 +75,7 @@ pub(super) fn envelopes(model: &Model, classes: &Classes) -> (Vec<Envelope>, Vec
                 action: action.map(|a| names::string(&a.name)),
                 call: unique.name(format!("{stem}Call")),
                 result: unique.name(format!("{stem}Result")),
-                call_doc: with(format!("A call of {what}")),
+                call_doc,
                 result_doc: with(format!("The result of {what}")),
                 args: model_ref(endpoint.request),
                 data: model_ref(endpoint.response),

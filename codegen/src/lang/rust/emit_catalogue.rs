@@ -8,7 +8,7 @@ use super::emit_tagged::{TaggedEnum, TaggedVariant, tagged_enum};
 use super::emit_tools::{Direction, timing, tool_timing};
 use super::{docs, layout, names};
 use crate::builtin::JOB_CALLS;
-use crate::model::{Tool, ToolKind, TypeId};
+use crate::model::{ExampleOutcome, Tool, ToolKind, TypeId};
 
 /// Stands for the MCP schema's raw string literal until the section is
 /// formatted: prettyplease would print the JSON as one escaped line.
@@ -153,6 +153,7 @@ fn catalogue_impl(cx: &Cx<'_>) -> TokenStream {
     let profiles = crate::Profile::ALL.map(|p| format_ident!("{}", profile_placeholder(p)));
     let [openai, anthropic, gemini] = profiles;
     let content = content(cx);
+    let examples = examples(cx);
     let scopes = cx.model.scopes();
     quote! {
         /// The catalogue: every tool's metadata, and what the dispatcher
@@ -185,6 +186,8 @@ fn catalogue_impl(cx: &Cx<'_>) -> TokenStream {
             const GEMINI_TOOLS: &'static str = #gemini;
 
             #content
+
+            #examples
 
             #tool
 
@@ -236,6 +239,76 @@ fn content(cx: &Cx<'_>) -> TokenStream {
         return TokenStream::new();
     }
     quote!(const CONTENT: &'static [#rt::ResponseContent] = &[#(#entries),*];)
+}
+
+/// `const EXAMPLES`: every declared example, its JSON as text; nothing
+/// (the trait's empty default) when none is declared.
+fn examples(cx: &Cx<'_>) -> TokenStream {
+    let rt = &cx.rt;
+    let json = |v: &serde_json::Value| raw_str(&serde_json::to_string(v).unwrap_or_default());
+    let mut entries = Vec::new();
+    for tool in &cx.model.tools {
+        let own = tool.examples.iter().map(|e| (None, e));
+        let actions = match &tool.kind {
+            crate::model::ToolKind::Actions(actions) => actions
+                .iter()
+                .flat_map(|a| a.examples.iter().map(move |e| (Some(a.name.as_str()), e)))
+                .collect(),
+            crate::model::ToolKind::Single(_) => Vec::new(),
+        };
+        for (action, example) in own.chain(actions) {
+            let name = &tool.name;
+            let action = option_str(action);
+            let title = &example.title;
+            let request = json(&example.request);
+            let outcome = match &example.outcome {
+                ExampleOutcome::Succeeds => quote!(#rt::ExampleOutcome::Succeeds),
+                ExampleOutcome::Response { value } => {
+                    let value = json(value);
+                    quote!(#rt::ExampleOutcome::Response(#value))
+                }
+                ExampleOutcome::Error {
+                    code,
+                    name: variant,
+                    details,
+                } => {
+                    // As `ToolError::details` carries them: `{"variant": {fields}}`.
+                    let details = match details {
+                        Some(d) => {
+                            let d = json(&serde_json::json!({ variant.as_str(): d }));
+                            quote!(::core::option::Option::Some(#d))
+                        }
+                        None => quote!(::core::option::Option::None),
+                    };
+                    quote!(#rt::ExampleOutcome::Error { code: #code, details: #details })
+                }
+            };
+            entries.push(quote! {
+                #rt::Example {
+                    tool: #name,
+                    action: #action,
+                    title: #title,
+                    request: #request,
+                    outcome: #outcome,
+                }
+            });
+        }
+    }
+    if entries.is_empty() {
+        return TokenStream::new();
+    }
+    quote!(const EXAMPLES: &'static [#rt::Example] = &[#(#entries),*];)
+}
+
+/// `r#"…"#`, which keeps JSON readable in the generated file; a plain
+/// string literal for text the raw form cannot hold.
+fn raw_str(s: &str) -> Literal {
+    if s.contains("\"#") {
+        return Literal::string(s);
+    }
+    format!("r#\"{s}\"#")
+        .parse()
+        .unwrap_or_else(|_| Literal::string(s))
 }
 
 fn option_str(s: Option<&str>) -> TokenStream {

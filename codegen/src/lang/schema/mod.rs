@@ -13,6 +13,7 @@ mod form;
 mod input;
 mod output;
 pub(crate) use form::form_schema;
+pub(crate) use tools::INPUT_EXAMPLES_META;
 pub(crate) mod profile;
 mod reach;
 #[cfg(test)]

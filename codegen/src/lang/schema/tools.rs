@@ -18,6 +18,11 @@ const ERRORS_META: &str = "toolwright/errors";
 /// all of them: `["cas:write"]`. Left out when it needs none.
 pub(super) const SCOPES_META: &str = "toolwright/scopes";
 
+/// The `_meta` key that lists the requests of a tool's declared examples
+/// (an action's name included), as a model may be shown them: what
+/// Anthropic's `input_examples` takes. Left out when none is declared.
+pub(crate) const INPUT_EXAMPLES_META: &str = "toolwright/inputExamples";
+
 /// One tool as MCP lists it, and for an action tool its actions' own
 /// schemas (`{"<action>": {"description", "inputSchema", "outputSchema"}}`).
 pub(super) fn tool(cx: &Cx<'_>, tool: &Tool) -> (Json, Option<Json>) {
@@ -67,10 +72,35 @@ pub(super) fn tool(cx: &Cx<'_>, tool: &Tool) -> (Json, Option<Json>) {
     if let Some(app) = &tool.app {
         meta.insert(apps::UI_META.into(), apps::tool_meta(app));
     }
+    let examples = input_examples(tool);
+    if !examples.is_empty() {
+        meta.insert(INPUT_EXAMPLES_META.into(), Json::Array(examples));
+    }
     if !meta.is_empty() {
         object.insert("_meta".into(), Json::Object(meta));
     }
     (Json::Object(object), actions)
+}
+
+/// The request of each declared example of the tool or its actions, in
+/// declaration order, each as a call sends it.
+fn input_examples(tool: &Tool) -> Vec<Json> {
+    match &tool.kind {
+        ToolKind::Single(_) => tool.examples.iter().map(|e| e.request.clone()).collect(),
+        ToolKind::Actions(actions) => actions
+            .iter()
+            .flat_map(|a| {
+                a.examples.iter().map(|e| {
+                    let mut call = Map::new();
+                    call.insert("action".into(), json!(a.name));
+                    if let Json::Object(fields) = &e.request {
+                        call.extend(fields.clone());
+                    }
+                    Json::Object(call)
+                })
+            })
+            .collect(),
+    }
 }
 
 /// What `tools/list` says of a tool's errors: their type and codes. The

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::names;
+use crate::lang::docs_text::with_examples;
 use crate::model::{
     Constraints, Deprecation, Field, Model, Number, Origin, Primitive, ToolKind, Type, TypeDef,
     TypeId, TypeKind, Value,
@@ -528,10 +529,11 @@ fn tool_ctx(model: &Model, tool: &crate::model::Tool) -> ToolCtx {
             actions
                 .iter()
                 .map(|a| {
+                    let docs = with_examples(a.docs.as_deref(), &a.examples);
                     endpoint_ctx(
                         Some(&a.name),
                         &a.endpoint,
-                        a.docs.as_deref(),
+                        docs.as_deref(),
                         a.deprecated.as_ref(),
                     )
                 })
@@ -541,7 +543,11 @@ fn tool_ctx(model: &Model, tool: &crate::model::Tool) -> ToolCtx {
     ToolCtx {
         wire,
         property: names::property(&tool.name),
-        doc: tsdoc(tool.docs.as_deref(), tool.deprecated.as_ref(), 2),
+        doc: tsdoc(
+            with_examples(tool.docs.as_deref(), &tool.examples).as_deref(),
+            tool.deprecated.as_ref(),
+            2,
+        ),
         endpoint,
         actions,
         metadata: literal(&crate::lang::metadata::entry(model, tool)),

@@ -2,6 +2,7 @@
 //! field, a bad item to the next item, so one run reports every syntax error.
 
 mod entry;
+mod example;
 mod items;
 mod tool;
 

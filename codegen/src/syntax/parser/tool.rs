@@ -118,6 +118,7 @@ impl Parser<'_, '_> {
                 ClauseKind::Contents(self.ident("`text`, `bytes` or a type name after `contents`")?)
             }
             keywords::ARGUMENTS => ClauseKind::Arguments(self.shape(keywords::ARGUMENTS)?),
+            keywords::EXAMPLE => ClauseKind::Example(self.example()?),
             _ => {
                 self.cx.push(body.refuse(keyword.span, &word));
                 return Err(Fail);

@@ -363,7 +363,12 @@ class BeatthisAnalyzeResult(wire.ToolResult):
 
 
 class CasStoreCall(wire.ToolCall):
-    """A call of `cas_store`: Store raw bytes and return their content hash; storing the same bytes twice is a no-op."""
+    """A call of `cas_store`: Store raw bytes and return their content hash; storing the same bytes twice is a no-op.
+
+    Examples:
+
+    - Store a short text: `{"data":"aGVsbG8=","mime_type":"text/plain"}` → `{"already_present":false,"hash":"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824","mime_type":"text/plain","size":5}`
+    """
 
     __tool__: typing.ClassVar[str] = "cas_store"
 
@@ -379,7 +384,13 @@ class CasStoreResult(wire.ToolResult):
 
 
 class CasGetCall(wire.ToolCall):
-    """A call of `cas_get`: Fetch the bytes stored under a content hash."""
+    """A call of `cas_get`: Fetch the bytes stored under a content hash.
+
+    Examples:
+
+    - Read back stored text: `{"hash":"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"}` → `{"data":"aGVsbG8=","hash":"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824","mime_type":"text/plain","size":5}`
+    - Nothing stored under the hash: `{"hash":"0000000000000000000000000000000000000000000000000000000000000000"}` → fails with `NOT_FOUND`
+    """
 
     __tool__: typing.ClassVar[str] = "cas_get"
 
@@ -395,7 +406,13 @@ class CasGetResult(wire.ToolResult):
 
 
 class CasInspectCall(wire.ToolCall):
-    """A call of `cas_inspect`: Report whether content exists and describe it, without transferring the bytes."""
+    """A call of `cas_inspect`: Report whether content exists and describe it, without transferring the bytes.
+
+    Examples:
+
+    - Stored text, previewed: `{"hash":"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824","preview_chars":5}` → `{"exists":true,"hash":"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824","mime_type":"text/plain","preview":"hello","size":5}`
+    - Nothing stored: `{"hash":"0000000000000000000000000000000000000000000000000000000000000000"}` → `{"exists":false,"hash":"0000000000000000000000000000000000000000000000000000000000000000"}`
+    """
 
     __tool__: typing.ClassVar[str] = "cas_inspect"
 
@@ -411,7 +428,12 @@ class CasInspectResult(wire.ToolResult):
 
 
 class CasListCall(wire.ToolCall):
-    """A call of `cas_list`: List the hashes of the stored content in order, a page at a time."""
+    """A call of `cas_list`: List the hashes of the stored content in order, a page at a time.
+
+    Examples:
+
+    - Hashes starting 2cf2: `{"limit":10,"prefix":"2cf2"}` → `{"hashes":["2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"],"paging":{"more":false}}`
+    """
 
     __tool__: typing.ClassVar[str] = "cas_list"
 
@@ -1083,7 +1105,14 @@ class GraphContextResult(wire.ToolResult):
 
 
 class AddCall(wire.ToolCall):
-    """A call of `add`: Add two integers."""
+    """A call of `add`: Add two integers.
+
+    Examples:
+
+    - Two small numbers: `{"a":2,"b":3}` → `{"result":5}`
+    - A negative operand: `{"a":-7,"b":3}` → `{"result":-4}`
+    - Past the largest i64: `{"a":9223372036854775807,"b":1}` → fails with `OVERFLOW`
+    """
 
     __tool__: typing.ClassVar[str] = "add"
 
@@ -1099,7 +1128,13 @@ class AddResult(wire.ToolResult):
 
 
 class MultiplyCall(wire.ToolCall):
-    """A call of `multiply`: Multiply two integers."""
+    """A call of `multiply`: Multiply two integers.
+
+    Examples:
+
+    - Six times seven: `{"a":6,"b":7}` → `{"result":42}`
+    - A product too large: `{"a":4294967296,"b":4294967296}` → fails with `OVERFLOW`
+    """
 
     __tool__: typing.ClassVar[str] = "multiply"
 
@@ -1183,7 +1218,12 @@ class NetOpenResult(wire.ToolResult):
 
 
 class OrpheusGenerateCall(wire.ToolCall):
-    """A call of `orpheus_generate`: Generate new MIDI from scratch."""
+    """A call of `orpheus_generate`: Generate new MIDI from scratch.
+
+    Examples:
+
+    - One short seeded variation: `{"max_tokens":128,"seed":7}` → succeeds
+    """
 
     __tool__: typing.ClassVar[str] = "orpheus_generate"
 

@@ -20,6 +20,20 @@ tool greet {
         message: string,
     }
     errors GreetError
+    // Examples are shown in the docs and to models, and `cargo test` runs
+    // them against the handler (server/src/main.rs).
+    example "A name" {
+        request { name: "Ada" }
+        response { message: "Hello, Ada!" }
+    }
+    example "Shouted" {
+        request { name: "Ada", shout: true }
+        response { message: "HELLO, ADA!" }
+    }
+    example "Only spaces" {
+        request { name: "   " }
+        error blank_name
+    }
 }
 
 /// Why a greeting failed.

@@ -114,13 +114,39 @@ class ToolStreamMetadata(_Metadata):
     """What the chunks are."""
 
 
-class ToolExample(_Metadata):
-    """An example call: arguments that decode, and a response of the right shape."""
+class ToolSample(_Metadata):
+    """A sample call made from the types, each argument within its field's
+    constraints: what a form starts from when no example is declared. It has
+    no response: only a declared example says what a tool answers.
+    """
 
     request: dict[str, Any]
     """The arguments (with ``action`` for an action)."""
+
+
+class ToolExampleError(_Metadata):
+    """The error a declared example fails with."""
+
+    code: str
+    """Its stable code, such as ``OVERFLOW``."""
+    details: Any = None
+    """The error's details as the wire carries them (``{"variant": {fields}}``), when stated."""
+
+
+class ToolExample(_Metadata):
+    """A declared example, checked against the types by ``toolwright check``
+    and run against the handlers by the server's tests: a call, and the
+    response it answers or the error it fails with (neither: it succeeds).
+    """
+
+    title: str
+    """What it shows, unique within its tool or action."""
+    request: dict[str, Any]
+    """The arguments (with ``action`` for an action)."""
     response: Any = None
-    """A response; ``None`` for an acknowledgement."""
+    """The response it answers, when stated."""
+    error: ToolExampleError | None = None
+    """The error it fails with, when it fails."""
 
 
 class ActionMetadata(_Metadata):
@@ -140,8 +166,10 @@ class ActionMetadata(_Metadata):
     """Its request's fields."""
     response: tuple[ToolParameter, ...] | None = None
     """Its response's fields; ``None`` for an acknowledgement."""
-    example: ToolExample | None = None
-    """An example call."""
+    example: ToolSample | None = None
+    """A sample call made from the types."""
+    examples: tuple[ToolExample, ...] = ()
+    """Its declared examples."""
     deprecated: str | None = None
     """Why it is deprecated (empty string: no reason given)."""
     input_schema: dict[str, Any] | None = None
@@ -184,8 +212,10 @@ class ToolMetadata(_Metadata):
     """True when it answers a page at a time (``cursor`` in, ``paging`` out)."""
     stream: ToolStreamMetadata | None = None
     """What it streams."""
-    example: ToolExample | None = None
-    """An example call (single tools; see each action)."""
+    example: ToolSample | None = None
+    """A sample call made from the types (single tools; see each action)."""
+    examples: tuple[ToolExample, ...] = ()
+    """Its declared examples (single tools; see each action)."""
     deprecated: str | None = None
     """Why the tool is deprecated (empty string: no reason given)."""
     input_schema: dict[str, Any] | None = None

@@ -53,3 +53,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    /// Every `example` in `idl/` holds: the handler answers each request
+    /// with the declared response or error.
+    #[tokio::test]
+    async fn every_example_holds() {
+        let service = std::sync::Arc::new(super::Service);
+        toolwright::testing::check_examples(&service)
+            .await
+            .assert_all_served();
+    }
+}
