@@ -5,46 +5,9 @@
 // TOOLWRIGHT_DOCS (the page's path) and TOOLWRIGHT_WEB_URL.
 
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
-import { after, before, describe, it } from "node:test";
-import { pathToFileURL } from "node:url";
+import { describe, it } from "node:test";
 
-import { chromium } from "playwright-core";
-
-const docs = process.env.TOOLWRIGHT_DOCS;
-const base = process.env.TOOLWRIGHT_WEB_URL;
-if (!docs || !base) throw new Error("TOOLWRIGHT_DOCS and TOOLWRIGHT_WEB_URL are not set: run tests/browser/run");
-const shots = new URL("./screenshots/", import.meta.url);
-mkdirSync(shots, { recursive: true });
-
-let browser;
-before(async () => {
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: ["--no-sandbox", "--disable-background-networking", "--disable-dev-shm-usage"],
-  });
-});
-after(async () => {
-  await browser?.close();
-});
-
-/** A fresh page whose console errors fail the scenario. */
-async function open(url) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text());
-  });
-  await page.goto(url);
-  await page.waitForSelector("article");
-  return { page, errors };
-}
-
-async function shoot(page, name) {
-  await page.screenshot({ path: new URL(`${name}.png`, shots).pathname, fullPage: false });
-}
+import { LONG_GENERATION, PAGES, base, call, expand, following, observe, open, shoot } from "./page-harness.mjs";
 
 /** The tools the page embeds (static) or the server lists (served). */
 async function toolNames(page, served) {
@@ -69,7 +32,7 @@ async function tabStops(page, count) {
 }
 
 describe("the static page", () => {
-  const url = pathToFileURL(docs).href;
+  const url = PAGES.static;
 
   it("lists every tool, with an anchor each", async () => {
     const { page, errors } = await open(url);
@@ -78,6 +41,14 @@ describe("the static page", () => {
     assert.deepEqual(articles.sort(), names.map((n) => `tool-${n}`).sort());
     assert.equal(await page.$$eval("#toc li[data-tool] a", (all) => all.length), names.length);
     assert.equal(await page.locator("form.try").count(), 0, "no try-it without a server");
+    // Collapsed: each tool its summary line, until opened.
+    assert.equal(await page.locator("#tools article .body:visible").count(), 0);
+    const add = page.locator("#tool-add .toggle");
+    assert.match(await add.textContent(), /add.*Add.*sync.*Add two integers/);
+    assert.equal(await add.getAttribute("aria-expanded"), "false");
+    await add.click();
+    assert.equal(await add.getAttribute("aria-expanded"), "true");
+    assert.ok(await page.locator("#tool-add .body table.params").first().isVisible());
     await shoot(page, "static-all");
     assert.deepEqual(errors, []);
     await page.close();
@@ -111,8 +82,17 @@ describe("the static page", () => {
   it("opens at a tool's anchor and marks what is deprecated", async () => {
     const { page } = await open(`${url}#tool-add`);
     assert.equal(await page.evaluate(() => document.querySelector(":target")?.id), "tool-add");
-    // Scrolled to the top of the view.
-    await page.waitForFunction(() => Math.abs(document.getElementById("tool-add").getBoundingClientRect().top) < 5);
+    assert.equal(await page.locator("#tool-add .toggle").getAttribute("aria-expanded"), "true");
+    // Scrolled to the top of the view, just below the sticky bar.
+    await page.waitForFunction(() => {
+      const top = document.getElementById("tool-add").getBoundingClientRect().top;
+      const bar = document.getElementById("bar").getBoundingClientRect().bottom;
+      return top >= bar && top - bar < 16;
+    });
+    // Another tool's link opens that one.
+    await page.click('#toc a[href="#tool-multiply"]');
+    assert.equal(await page.locator("#tool-multiply .toggle").getAttribute("aria-expanded"), "true");
+    assert.equal(await page.evaluate(() => document.activeElement.closest("article")?.id), "tool-multiply");
     // beatthis.tool deprecates a parameter: it is struck through.
     const deprecated = await page.$$eval(".deprecated", (all) => all.map((e) => e.textContent));
     assert.ok(deprecated.length > 0);
@@ -123,39 +103,17 @@ describe("the static page", () => {
   it("reaches the search, the filter and every tool link by keyboard", async () => {
     const { page } = await open(url);
     const names = await toolNames(page, false);
-    const stops = await tabStops(page, names.length + 5);
-    assert.ok(stops.includes("search") && stops.includes("category"), stops.slice(0, 5).join(", "));
+    const stops = await tabStops(page, names.length + 8);
+    assert.equal(stops[0], "#tools", "the skip link comes first");
+    assert.ok(stops.includes("search") && stops.includes("category") && stops.includes("theme"), stops.slice(0, 6).join(", "));
     for (const name of names) assert.ok(stops.includes(`#tool-${name}`), `no tab stop for ${name}`);
     await page.close();
   });
 });
 
-/** Calls a tool of the studio from outside the page; its envelope. */
-async function call(tool, args) {
-  const response = await fetch(`${base}/api/tools/${tool}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(args),
-  });
-  return response.json();
-}
-
-/** Waits until the page follows the feed: calls add until its card shows. */
-async function following(page) {
-  const card = page.locator(".card.completed", { hasText: "add" });
-  for (let i = 0; i < 50 && (await card.count()) === 0; i++) {
-    await call("add", { a: 1, b: 1 });
-    await page.waitForTimeout(100);
-  }
-  await card.first().waitFor();
-}
-
-/** A generation of 8 × 16 steps: with the run's 100 ms steps, 12.8 s. */
-const LONG_GENERATION = { max_tokens: 2048, num_variations: 8 };
-
 describe("the served page", () => {
   it("lists every tool the server offers", async () => {
-    const { page, errors } = await open(`${base}/`);
+    const { page, errors } = await open(PAGES.served);
     const names = await toolNames(page, true);
     assert.equal(await page.locator("#tools article").count(), names.length);
     assert.equal(await page.locator("form.try").count(), names.length);
@@ -167,8 +125,8 @@ describe("the served page", () => {
   it("calls add from its try-it form and shows the result", async () => {
     const { page } = await open(`${base}/#tool-add`);
     const form = page.locator("#tool-add form.try");
-    await form.locator("textarea").fill('{"a": 2, "b": 3}');
-    await form.locator("button").click();
+    await form.locator("#args-add").fill('{"a": 2, "b": 3}');
+    await form.locator("button.call").click();
     await form.locator("pre.result").waitFor();
     const result = JSON.parse(await form.locator("pre.result").textContent());
     assert.deepEqual(result, { success: { tool: "add", result: 5 } });
@@ -180,11 +138,12 @@ describe("the served page", () => {
   it("shows a typed error's code", async () => {
     const { page } = await open(`${base}/#tool-add`);
     const add = page.locator("#tool-add form.try");
-    await add.locator("textarea").fill('{"a": 1}');
-    await add.locator("button").click();
+    await add.locator("#args-add").fill('{"a": 1}');
+    await add.locator("button.call").click();
     assert.equal(await add.locator(".error-code").textContent(), "INVALID_REQUEST");
+    await expand(page, "tool-ping");
     const ping = page.locator("#tool-ping form.try");
-    await ping.locator("button").click();
+    await ping.locator("button.call").click();
     assert.equal(await ping.locator(".error-code").textContent(), "NOT_IMPLEMENTED");
     await ping.scrollIntoViewIfNeeded();
     await shoot(page, "served-typed-error");
@@ -192,7 +151,7 @@ describe("the served page", () => {
   });
 
   it("shows live cards for a call made from another client", async () => {
-    const { page } = await open(`${base}/`);
+    const { page } = await open(PAGES.served);
     // The feed subscribes once the page has loaded; call until a card shows.
     const card = page.locator(".card.completed", { hasText: "multiply" });
     for (let i = 0; i < 50 && (await card.count()) === 0; i++) {
@@ -207,7 +166,7 @@ describe("the served page", () => {
   });
 
   it("shows a running call's time as it runs, then how long it took", async () => {
-    const { page, errors } = await open(`${base}/`);
+    const { page, errors } = await open(PAGES.served);
     await following(page);
     const started = await call("orpheus_generate", LONG_GENERATION);
     const job = started.job_started.job_id;
@@ -237,8 +196,9 @@ describe("the served page", () => {
   });
 
   it("shows what it knows of a call that started before it opened", async () => {
+    const unobserve = await observe();
     const started = await call("orpheus_generate", LONG_GENERATION);
-    const { page, errors } = await open(`${base}/`);
+    const { page, errors } = await open(PAGES.served);
     await following(page);
     await call("job_cancel", { job_id: started.job_started.job_id });
     const card = page.locator(".card.failed", { hasText: "orpheus_generate" });
@@ -248,12 +208,13 @@ describe("the served page", () => {
     assert.ok(!text.includes("null"), text);
     assert.equal(await card.locator("pre.input").count(), 0);
     await shoot(page, "served-unseen-start");
+    unobserve();
     assert.deepEqual(errors, []);
     await page.close();
   });
 
   it("says how many events were missed when the server skipped ahead", async () => {
-    const { page, errors } = await open(`${base}/`);
+    const { page, errors } = await open(PAGES.served);
     await following(page);
     // Later cards push old items out of the feed: note every notice shown.
     await page.evaluate(() => {
@@ -282,10 +243,15 @@ describe("the served page", () => {
   });
 
   it("reaches a tool's try-it controls by keyboard", async () => {
-    const { page } = await open(`${base}/`);
+    const { page } = await open(PAGES.served);
     await page.fill("#search", "multiply");
     await page.focus("#search");
+    // Category, the tool list's one link, then the tool's summary: Enter opens it.
+    const toSummary = await tabStops(page, 3);
+    assert.equal(await page.evaluate(() => document.activeElement.getAttribute("aria-controls")), "tool-multiply-body", toSummary.join(", "));
+    await page.keyboard.press("Enter");
     const stops = await tabStops(page, 8);
+    assert.ok(stops.includes("f-multiply-a") && stops.includes("f-multiply-b"), stops.join(", "));
     assert.ok(stops.includes("args-multiply"), stops.join(", "));
     assert.ok(stops.includes("Call multiply"), stops.join(", "));
     await page.close();
