@@ -141,12 +141,18 @@ describe("the served page", () => {
     await add.locator("#args-add").fill('{"a": 1}');
     await add.locator("button.call").click();
     assert.equal(await add.locator(".error-code").textContent(), "INVALID_REQUEST");
-    await expand(page, "tool-ping");
-    const ping = page.locator("#tool-ping form.try");
-    await ping.locator("button.call").click();
-    assert.equal(await ping.locator(".error-code").textContent(), "NOT_IMPLEMENTED");
-    await ping.scrollIntoViewIfNeeded();
+    // A tool's own error: nothing is stored under an all-zero hash.
+    await expand(page, "tool-cas_get");
+    const get = page.locator("#tool-cas_get form.try");
+    await get.locator("#args-cas_get").fill(`{"hash": "${"0".repeat(64)}"}`);
+    await get.locator("button.call").click();
+    assert.equal(await get.locator(".error-code").textContent(), "NOT_FOUND");
+    await get.scrollIntoViewIfNeeded();
     await shoot(page, "served-typed-error");
+    // A tool this studio has no handler for is marked, and cannot be called.
+    await expand(page, "tool-ping");
+    assert.match(await page.locator("#tool-ping").textContent(), /not served here/);
+    assert.equal(await page.locator("#tool-ping form.try button.call").isDisabled(), true);
     await page.close();
   });
 

@@ -65,13 +65,15 @@ describe("try it", () => {
     assert.equal(await form.locator("#f-orpheus_generate-tags").evaluate((e) => e.tagName), "TEXTAREA");
     assert.equal(await form.locator("label[for=f-orpheus_generate-seed] .flag").textContent(), "optional");
 
+    // The form starts from the tool's declared example (idl/orpheus.tool).
+    assert.deepEqual(await jsonView(form), { max_tokens: 128, seed: 7 });
     // Form → JSON.
     await tokens.fill("512");
     await model.selectOption("children");
     await form.locator("#f-orpheus_generate-tags").fill('["a", "b"]');
-    assert.deepEqual(await jsonView(form), { max_tokens: 512, model: "children", tags: ["a", "b"] });
+    assert.deepEqual(await jsonView(form), { max_tokens: 512, seed: 7, model: "children", tags: ["a", "b"] });
     await tokens.fill("");
-    assert.deepEqual(await jsonView(form), { model: "children", tags: ["a", "b"] });
+    assert.deepEqual(await jsonView(form), { seed: 7, model: "children", tags: ["a", "b"] });
     // JSON → form.
     await form.locator("#args-orpheus_generate").fill('{"max_tokens": 64, "model": "base", "seed": 7}');
     assert.equal(await tokens.inputValue(), "64");
@@ -265,6 +267,8 @@ describe("a document with declared examples and an unserved tool", () => {
         { title: "Two and three", request: { a: 2, b: 3 }, response: { result: 5 } },
         { title: "Past the largest i64", request: { a: "I64_MAX", b: 1 }, error: { code: "OVERFLOW" } },
       ];
+      // multiply as a tool that declares no example: a sample only.
+      delete tool("multiply").examples;
       tool("multiply").example = { request: { a: 6, b: 7 } };
       for (const t of document.tools) t.served = t.name !== "ping";
       const body = JSON.stringify(document).replace('"I64_MAX"', I64_MAX);
@@ -302,12 +306,16 @@ describe("a document with declared examples and an unserved tool", () => {
     await page.close();
   });
 
-  it("never shows a generated sample's response", async () => {
-    // The studio's own document gives add a generated `example` with a
-    // made-up response; the page must not present it as add's answer.
+  it("shows the studio's declared examples, and no response for a tool that declares none", async () => {
+    // add declares three examples (idl/math.tool); job_list none, so it
+    // has a generated sample request and nothing the page may show as its
+    // answer.
     const { page } = await open(`${PAGES.served}#tool-add`);
     await page.locator("#tool-add .body").waitFor();
-    assert.equal(await page.locator(".example-response, figure.example").count(), 0);
+    const titles = await page.locator("#tool-add figure.example figcaption").allTextContents();
+    assert.deepEqual(titles, ["Two small numbers", "A negative operand", "Past the largest i64"]);
+    const jobs = await expand(page, "tool-job_list");
+    assert.equal(await jobs.locator(".example-response, figure.example").count(), 0);
     await page.close();
   });
 });
