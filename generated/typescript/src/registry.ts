@@ -3324,6 +3324,184 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "string",
         "description": "Which action to run: `definition`, `references`, `rename`, `format`, `diagnostics`, `search_symbol`, `hover`, `completion`.",
         "required": true
+      },
+      {
+        "name": "uri",
+        "type": "string",
+        "idlType": "string",
+        "description": "The file.",
+        "required": false,
+        "constraints": {
+          "pattern": "^file://"
+        },
+        "actions": [
+          "definition",
+          "references",
+          "rename",
+          "format",
+          "diagnostics",
+          "search_symbol",
+          "hover",
+          "completion"
+        ]
+      },
+      {
+        "name": "position",
+        "type": "object",
+        "idlType": "Position",
+        "description": "The position within it.",
+        "required": false,
+        "actions": [
+          "definition",
+          "references",
+          "rename",
+          "hover",
+          "completion"
+        ]
+      },
+      {
+        "name": "include_declaration",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "Include the declaration itself among the results.",
+        "required": false,
+        "default": true,
+        "actions": [
+          "references"
+        ]
+      },
+      {
+        "name": "limit",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Maximum number of references per page.",
+        "required": false,
+        "default": 200,
+        "constraints": {
+          "range": [
+            1,
+            5000
+          ]
+        },
+        "actions": [
+          "references",
+          "search_symbol",
+          "completion"
+        ]
+      },
+      {
+        "name": "cursor",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
+        "required": false,
+        "actions": [
+          "references",
+          "search_symbol"
+        ]
+      },
+      {
+        "name": "new_name",
+        "type": "string",
+        "idlType": "string",
+        "description": "The new name.",
+        "required": false,
+        "constraints": {
+          "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"
+        },
+        "actions": [
+          "rename"
+        ]
+      },
+      {
+        "name": "dry_run",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "Compute the edits without applying them.",
+        "required": false,
+        "default": false,
+        "actions": [
+          "rename"
+        ]
+      },
+      {
+        "name": "range",
+        "type": "object",
+        "idlType": "TextRange?",
+        "description": "Lines to format; the whole file when omitted.",
+        "required": false,
+        "actions": [
+          "format"
+        ]
+      },
+      {
+        "name": "base_hash",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Hash the file had when it was read; refuses to format a changed file.",
+        "required": false,
+        "actions": [
+          "format"
+        ]
+      },
+      {
+        "name": "min_severity",
+        "type": "string",
+        "idlType": "Severity",
+        "description": "Only diagnostics at least this severe.",
+        "required": false,
+        "default": "hint",
+        "actions": [
+          "diagnostics"
+        ]
+      },
+      {
+        "name": "query",
+        "type": "string",
+        "idlType": "string",
+        "description": "Name or fuzzy fragment to look for, e.g. `UserService.auth`.",
+        "required": false,
+        "constraints": {
+          "length": [
+            1,
+            256
+          ]
+        },
+        "actions": [
+          "search_symbol"
+        ]
+      },
+      {
+        "name": "scope",
+        "type": "string",
+        "idlType": "SymbolScope",
+        "description": "Where to look.",
+        "required": false,
+        "default": "workspace",
+        "actions": [
+          "search_symbol"
+        ]
+      },
+      {
+        "name": "kinds",
+        "type": "array",
+        "idlType": "list<SymbolKind>",
+        "description": "Only these kinds of symbol; all kinds when empty.",
+        "required": false,
+        "default": [],
+        "actions": [
+          "search_symbol"
+        ]
+      },
+      {
+        "name": "trigger",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Character that triggered completion, e.g. `.` or `::`.",
+        "required": false,
+        "actions": [
+          "completion"
+        ]
       }
     ],
     "actions": [
@@ -4012,6 +4190,283 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "string",
         "description": "Which action to run: `read`, `write`, `stat`, `list`, `mkdir`, `rm`, `apply_patch`, `search_text`, `diff`.",
         "required": true
+      },
+      {
+        "name": "uri",
+        "type": "string",
+        "idlType": "string",
+        "description": "File to read.",
+        "required": false,
+        "constraints": {
+          "pattern": "^file://"
+        },
+        "actions": [
+          "read",
+          "write",
+          "stat",
+          "list",
+          "mkdir",
+          "rm",
+          "apply_patch"
+        ]
+      },
+      {
+        "name": "range",
+        "type": "object",
+        "idlType": "TextRange?",
+        "description": "Lines to read; the whole file when omitted.",
+        "required": false,
+        "actions": [
+          "read"
+        ]
+      },
+      {
+        "name": "encoding",
+        "type": "string",
+        "idlType": "TextEncoding",
+        "description": "Text encoding of the file.",
+        "required": false,
+        "default": "utf8",
+        "actions": [
+          "read"
+        ]
+      },
+      {
+        "name": "content",
+        "type": "string",
+        "idlType": "string",
+        "description": "Full text of the new file.",
+        "required": false,
+        "actions": [
+          "write"
+        ]
+      },
+      {
+        "name": "create_parents",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "Create missing parent directories.",
+        "required": false,
+        "default": false,
+        "actions": [
+          "write"
+        ]
+      },
+      {
+        "name": "depth",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "How many levels to descend; 1 lists only direct children.",
+        "required": false,
+        "default": 1,
+        "constraints": {
+          "range": [
+            1,
+            32
+          ]
+        },
+        "actions": [
+          "list"
+        ]
+      },
+      {
+        "name": "pattern",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Glob the entry paths must match, e.g. `**/*.rs`.",
+        "required": false,
+        "actions": [
+          "list",
+          "search_text"
+        ]
+      },
+      {
+        "name": "include_hidden",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "Include entries whose names start with a dot.",
+        "required": false,
+        "default": false,
+        "actions": [
+          "list"
+        ]
+      },
+      {
+        "name": "limit",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Maximum number of entries per page.",
+        "required": false,
+        "default": 500,
+        "constraints": {
+          "range": [
+            1,
+            10000
+          ]
+        },
+        "actions": [
+          "list",
+          "search_text"
+        ]
+      },
+      {
+        "name": "cursor",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
+        "required": false,
+        "actions": [
+          "list",
+          "search_text"
+        ]
+      },
+      {
+        "name": "parents",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "Also create missing parents; succeed if it already exists.",
+        "required": false,
+        "default": true,
+        "actions": [
+          "mkdir"
+        ]
+      },
+      {
+        "name": "confirm",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "Must be true; guards against accidental removal.",
+        "required": false,
+        "actions": [
+          "rm"
+        ]
+      },
+      {
+        "name": "recursive",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "Remove a directory and everything under it.",
+        "required": false,
+        "default": false,
+        "actions": [
+          "rm"
+        ]
+      },
+      {
+        "name": "patch",
+        "type": "string",
+        "idlType": "string",
+        "description": "Unified diff to apply.",
+        "required": false,
+        "constraints": {
+          "length": [
+            1,
+            10485760
+          ]
+        },
+        "actions": [
+          "apply_patch"
+        ]
+      },
+      {
+        "name": "base_hash",
+        "type": "string",
+        "idlType": "string",
+        "description": "Hash the file had when it was read; the patch fails with `CONFLICT` if it changed since.",
+        "required": false,
+        "constraints": {
+          "pattern": "^sha256:[0-9a-f]{64}$"
+        },
+        "actions": [
+          "apply_patch"
+        ]
+      },
+      {
+        "name": "path",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Directory or file to search; the workspace root when omitted.",
+        "required": false,
+        "actions": [
+          "search_text"
+        ]
+      },
+      {
+        "name": "regex",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "Treat `pattern` as a regular expression rather than literal text.",
+        "required": false,
+        "default": false,
+        "actions": [
+          "search_text"
+        ]
+      },
+      {
+        "name": "case_sensitive",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "Match case exactly.",
+        "required": false,
+        "default": false,
+        "actions": [
+          "search_text"
+        ]
+      },
+      {
+        "name": "globs",
+        "type": "array",
+        "idlType": "list<string>",
+        "description": "Globs limiting which files are searched, e.g. `*.py`.",
+        "required": false,
+        "default": [],
+        "actions": [
+          "search_text"
+        ]
+      },
+      {
+        "name": "context_lines",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Lines of context to include around each match.",
+        "required": false,
+        "default": 0,
+        "constraints": {
+          "range": [
+            0,
+            20
+          ]
+        },
+        "actions": [
+          "search_text",
+          "diff"
+        ]
+      },
+      {
+        "name": "hash_a",
+        "type": "string",
+        "idlType": "string",
+        "description": "Hash of the old version.",
+        "required": false,
+        "constraints": {
+          "pattern": "^sha256:[0-9a-f]{64}$"
+        },
+        "actions": [
+          "diff"
+        ]
+      },
+      {
+        "name": "hash_b",
+        "type": "string",
+        "idlType": "string",
+        "description": "Hash of the new version.",
+        "required": false,
+        "constraints": {
+          "pattern": "^sha256:[0-9a-f]{64}$"
+        },
+        "actions": [
+          "diff"
+        ]
       }
     ],
     "actions": [
@@ -6884,6 +7339,144 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "string",
         "description": "Which action to run: `request`, `download`, `open`.",
         "required": true
+      },
+      {
+        "name": "url",
+        "type": "string",
+        "idlType": "string",
+        "description": "Absolute `http` or `https` URL.",
+        "required": true,
+        "constraints": {
+          "pattern": "^https?://"
+        },
+        "actions": [
+          "request",
+          "download",
+          "open"
+        ]
+      },
+      {
+        "name": "method",
+        "type": "string",
+        "idlType": "HttpMethod",
+        "description": "HTTP method.",
+        "required": false,
+        "default": "get",
+        "actions": [
+          "request"
+        ]
+      },
+      {
+        "name": "headers",
+        "type": "object",
+        "idlType": "map<string>?",
+        "description": "Request headers by name.",
+        "required": false,
+        "actions": [
+          "request"
+        ]
+      },
+      {
+        "name": "body",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Request body as text.",
+        "required": false,
+        "actions": [
+          "request"
+        ]
+      },
+      {
+        "name": "body_bytes",
+        "type": "string",
+        "idlType": "bytes?",
+        "description": "Request body as raw bytes; takes precedence over `body`.",
+        "required": false,
+        "actions": [
+          "request"
+        ]
+      },
+      {
+        "name": "timeout_ms",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Give up after this many milliseconds.",
+        "required": false,
+        "default": 30000,
+        "constraints": {
+          "range": [
+            100,
+            300000
+          ]
+        },
+        "actions": [
+          "request"
+        ]
+      },
+      {
+        "name": "follow_redirects",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "Follow 3xx redirects.",
+        "required": false,
+        "default": true,
+        "actions": [
+          "request"
+        ]
+      },
+      {
+        "name": "max_response_bytes",
+        "type": "integer",
+        "idlType": "u64",
+        "description": "Largest response body to accept, in bytes.",
+        "required": false,
+        "default": 10485760,
+        "constraints": {
+          "range": [
+            1,
+            104857600
+          ]
+        },
+        "actions": [
+          "request"
+        ]
+      },
+      {
+        "name": "output",
+        "type": "string",
+        "idlType": "string",
+        "description": "Destination file.",
+        "required": false,
+        "constraints": {
+          "pattern": "^file://"
+        },
+        "actions": [
+          "download"
+        ]
+      },
+      {
+        "name": "overwrite",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "Replace the destination if it exists.",
+        "required": false,
+        "default": false,
+        "actions": [
+          "download"
+        ]
+      },
+      {
+        "name": "expected_sha256",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Expected SHA-256 of the content; the download fails if it differs.",
+        "required": false,
+        "constraints": {
+          "pattern": "^[0-9a-f]{64}$"
+        },
+        "actions": [
+          "download"
+        ]
       }
     ],
     "actions": [
@@ -8121,6 +8714,172 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "string",
         "description": "Which action to run: `exec`, `ps`, `kill`, `logs`.",
         "required": true
+      },
+      {
+        "name": "command",
+        "type": "string",
+        "idlType": "string",
+        "description": "Program to run, or a shell command line when `shell` is set.",
+        "required": false,
+        "constraints": {
+          "length": [
+            1,
+            65536
+          ]
+        },
+        "actions": [
+          "exec"
+        ]
+      },
+      {
+        "name": "args",
+        "type": "array",
+        "idlType": "list<string>",
+        "description": "Arguments passed to the program, without shell interpretation.",
+        "required": false,
+        "default": [],
+        "actions": [
+          "exec"
+        ]
+      },
+      {
+        "name": "shell",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Shell to run `command` through, e.g. `bash`; runs the program directly when omitted.",
+        "required": false,
+        "actions": [
+          "exec"
+        ]
+      },
+      {
+        "name": "cwd",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Working directory; the workspace root when omitted.",
+        "required": false,
+        "actions": [
+          "exec"
+        ]
+      },
+      {
+        "name": "env",
+        "type": "object",
+        "idlType": "map<string>?",
+        "description": "Extra environment variables, added to the server's environment.",
+        "required": false,
+        "actions": [
+          "exec"
+        ]
+      },
+      {
+        "name": "stdin",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Text written to the process's standard input, then closed.",
+        "required": false,
+        "actions": [
+          "exec"
+        ]
+      },
+      {
+        "name": "timeout_ms",
+        "type": "integer",
+        "idlType": "u64",
+        "description": "Kill the process after this many milliseconds.",
+        "required": false,
+        "default": 600000,
+        "constraints": {
+          "range": [
+            1000,
+            86400000
+          ]
+        },
+        "actions": [
+          "exec"
+        ]
+      },
+      {
+        "name": "filter",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Only processes whose command line contains this text.",
+        "required": false,
+        "actions": [
+          "ps"
+        ]
+      },
+      {
+        "name": "include_exited",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "Also list processes that have exited.",
+        "required": false,
+        "default": false,
+        "actions": [
+          "ps"
+        ]
+      },
+      {
+        "name": "proc_id",
+        "type": "string",
+        "idlType": "string",
+        "description": "Process to signal.",
+        "required": false,
+        "constraints": {
+          "pattern": "^proc_[A-Za-z0-9]+$"
+        },
+        "actions": [
+          "kill",
+          "logs"
+        ]
+      },
+      {
+        "name": "signal",
+        "type": "string",
+        "idlType": "Signal",
+        "description": "Signal to send.",
+        "required": false,
+        "default": "term",
+        "actions": [
+          "kill"
+        ]
+      },
+      {
+        "name": "channel",
+        "type": "string",
+        "idlType": "OutputChannel?",
+        "description": "Only this channel; both when omitted.",
+        "required": false,
+        "actions": [
+          "logs"
+        ]
+      },
+      {
+        "name": "tail",
+        "type": "integer",
+        "idlType": "u32?",
+        "description": "Only the last this-many lines.",
+        "required": false,
+        "constraints": {
+          "range": [
+            1,
+            100000
+          ]
+        },
+        "actions": [
+          "logs"
+        ]
+      },
+      {
+        "name": "since",
+        "type": "integer",
+        "idlType": "u64?",
+        "description": "Only lines written at or after this time, milliseconds since the Unix epoch.",
+        "required": false,
+        "actions": [
+          "logs"
+        ]
       }
     ],
     "actions": [
@@ -8930,6 +9689,85 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "string",
         "description": "Which action to run: `list`, `run`, `status`.",
         "required": true
+      },
+      {
+        "name": "path",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Directory or file to look under; the workspace root when omitted.",
+        "required": false,
+        "actions": [
+          "list"
+        ]
+      },
+      {
+        "name": "suite",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Suite to run, by ID from `list`; all suites when omitted.",
+        "required": false,
+        "actions": [
+          "run"
+        ]
+      },
+      {
+        "name": "filter",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Only tests whose names contain this text.",
+        "required": false,
+        "actions": [
+          "run"
+        ]
+      },
+      {
+        "name": "parallel",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "Run tests in parallel where the framework allows.",
+        "required": false,
+        "default": true,
+        "actions": [
+          "run"
+        ]
+      },
+      {
+        "name": "fail_fast",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "Stop at the first failure.",
+        "required": false,
+        "default": false,
+        "actions": [
+          "run"
+        ]
+      },
+      {
+        "name": "timeout_ms",
+        "type": "integer",
+        "idlType": "u64",
+        "description": "Give up after this many milliseconds.",
+        "required": false,
+        "default": 1800000,
+        "constraints": {
+          "range": [
+            1000,
+            86400000
+          ]
+        },
+        "actions": [
+          "run"
+        ]
+      },
+      {
+        "name": "run_id",
+        "type": "string",
+        "idlType": "string",
+        "description": "The run, as returned by `run`.",
+        "required": false,
+        "actions": [
+          "status"
+        ]
       }
     ],
     "actions": [
@@ -9161,6 +9999,247 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "string",
         "description": "Which action to run: `click`, `type`, `screenshot`, `focus`, `record`, `stop`, `session`.",
         "required": true
+      },
+      {
+        "name": "x",
+        "type": "integer",
+        "idlType": "i32",
+        "description": "Horizontal position in logical pixels.",
+        "required": false,
+        "constraints": {
+          "range": [
+            0,
+            32767
+          ]
+        },
+        "actions": [
+          "click"
+        ]
+      },
+      {
+        "name": "y",
+        "type": "integer",
+        "idlType": "i32",
+        "description": "Vertical position in logical pixels.",
+        "required": false,
+        "constraints": {
+          "range": [
+            0,
+            32767
+          ]
+        },
+        "actions": [
+          "click"
+        ]
+      },
+      {
+        "name": "button",
+        "type": "string",
+        "idlType": "MouseButton",
+        "description": "Which mouse button to press.",
+        "required": false,
+        "default": "left",
+        "actions": [
+          "click"
+        ]
+      },
+      {
+        "name": "clicks",
+        "type": "integer",
+        "idlType": "u8",
+        "description": "Number of clicks: 2 for a double click.",
+        "required": false,
+        "default": 1,
+        "constraints": {
+          "range": [
+            1,
+            3
+          ]
+        },
+        "actions": [
+          "click"
+        ]
+      },
+      {
+        "name": "modifiers",
+        "type": "array",
+        "idlType": "list<KeyModifier>",
+        "description": "Keys held down during the click.",
+        "required": false,
+        "default": [],
+        "actions": [
+          "click"
+        ]
+      },
+      {
+        "name": "text",
+        "type": "string",
+        "idlType": "string",
+        "description": "The text to type.",
+        "required": false,
+        "constraints": {
+          "length": [
+            1,
+            10000
+          ]
+        },
+        "actions": [
+          "type"
+        ]
+      },
+      {
+        "name": "delay_ms",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Pause between keystrokes, in milliseconds.",
+        "required": false,
+        "default": 0,
+        "constraints": {
+          "range": [
+            0,
+            1000
+          ]
+        },
+        "actions": [
+          "type"
+        ]
+      },
+      {
+        "name": "region",
+        "type": "object",
+        "idlType": "ScreenRegion?",
+        "description": "Part of the display to capture; the whole display when omitted.",
+        "required": false,
+        "actions": [
+          "screenshot",
+          "record",
+          "session"
+        ]
+      },
+      {
+        "name": "display",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Display to capture, counting from 0.",
+        "required": false,
+        "default": 0,
+        "constraints": {
+          "range": [
+            0,
+            15
+          ]
+        },
+        "actions": [
+          "screenshot"
+        ]
+      },
+      {
+        "name": "format",
+        "type": "string",
+        "idlType": "ImageFormat",
+        "description": "Image encoding.",
+        "required": false,
+        "default": "png",
+        "actions": [
+          "screenshot"
+        ]
+      },
+      {
+        "name": "scale",
+        "type": "number",
+        "idlType": "f32",
+        "description": "Downscale factor applied before encoding.",
+        "required": false,
+        "default": 1.0,
+        "constraints": {
+          "range": [
+            0.1,
+            1.0
+          ]
+        },
+        "actions": [
+          "screenshot"
+        ]
+      },
+      {
+        "name": "title",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Case-insensitive substring of the window title.",
+        "required": false,
+        "actions": [
+          "focus"
+        ]
+      },
+      {
+        "name": "pid",
+        "type": "integer",
+        "idlType": "u32?",
+        "description": "Process ID owning the window.",
+        "required": false,
+        "actions": [
+          "focus"
+        ]
+      },
+      {
+        "name": "duration_seconds",
+        "type": "number",
+        "idlType": "f32?",
+        "description": "Stop automatically after this many seconds; runs until `stop` when omitted.",
+        "required": false,
+        "constraints": {
+          "range": [
+            1.0,
+            3600.0
+          ]
+        },
+        "actions": [
+          "record",
+          "session"
+        ]
+      },
+      {
+        "name": "fps",
+        "type": "integer",
+        "idlType": "u8",
+        "description": "Frames per second.",
+        "required": false,
+        "default": 15,
+        "constraints": {
+          "range": [
+            1,
+            60
+          ]
+        },
+        "actions": [
+          "record"
+        ]
+      },
+      {
+        "name": "recording_id",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Recording to stop; the most recent one when omitted.",
+        "required": false,
+        "actions": [
+          "stop"
+        ]
+      },
+      {
+        "name": "prompt",
+        "type": "string",
+        "idlType": "string?",
+        "description": "What to look for, e.g. `did the dialog close after saving?`.",
+        "required": false,
+        "constraints": {
+          "length": [
+            1,
+            2000
+          ]
+        },
+        "actions": [
+          "session"
+        ]
       }
     ],
     "actions": [
@@ -9651,6 +10730,254 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "string",
         "description": "Which action to run: `status`, `diff`, `apply`, `commit`, `branch`, `checkout`, `log`.",
         "required": true
+      },
+      {
+        "name": "from",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Old side: a commit, branch or tag; the index (or HEAD with `staged`) when omitted.",
+        "required": false,
+        "actions": [
+          "diff"
+        ]
+      },
+      {
+        "name": "to",
+        "type": "string",
+        "idlType": "string?",
+        "description": "New side; the working tree when omitted.",
+        "required": false,
+        "actions": [
+          "diff"
+        ]
+      },
+      {
+        "name": "staged",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "Diff the index against HEAD instead of the working tree against the index.",
+        "required": false,
+        "default": false,
+        "actions": [
+          "diff"
+        ]
+      },
+      {
+        "name": "paths",
+        "type": "array",
+        "idlType": "list<string>",
+        "description": "Only these paths; all when empty.",
+        "required": false,
+        "default": [],
+        "actions": [
+          "diff"
+        ]
+      },
+      {
+        "name": "context_lines",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Lines of context around each hunk.",
+        "required": false,
+        "default": 3,
+        "constraints": {
+          "range": [
+            0,
+            100
+          ]
+        },
+        "actions": [
+          "diff"
+        ]
+      },
+      {
+        "name": "patch",
+        "type": "string",
+        "idlType": "string",
+        "description": "The unified diff.",
+        "required": false,
+        "constraints": {
+          "length": [
+            1,
+            10485760
+          ]
+        },
+        "actions": [
+          "apply"
+        ]
+      },
+      {
+        "name": "check_only",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "Only check that the patch applies; change nothing.",
+        "required": false,
+        "default": false,
+        "actions": [
+          "apply"
+        ]
+      },
+      {
+        "name": "index",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "Also stage the changes.",
+        "required": false,
+        "default": false,
+        "actions": [
+          "apply"
+        ]
+      },
+      {
+        "name": "message",
+        "type": "string",
+        "idlType": "string",
+        "description": "Commit message; the first line is the summary.",
+        "required": false,
+        "constraints": {
+          "length": [
+            1,
+            65536
+          ]
+        },
+        "actions": [
+          "commit"
+        ]
+      },
+      {
+        "name": "files",
+        "type": "array",
+        "idlType": "list<string>",
+        "description": "Stage these paths before committing; commit what is staged when empty.",
+        "required": false,
+        "default": [],
+        "actions": [
+          "commit"
+        ]
+      },
+      {
+        "name": "amend",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "Replace the last commit instead of adding one.",
+        "required": false,
+        "default": false,
+        "actions": [
+          "commit"
+        ]
+      },
+      {
+        "name": "author",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Author as `Name <email>`; the configured identity when omitted.",
+        "required": false,
+        "constraints": {
+          "pattern": "^[^<>]+ <[^<>@]+@[^<>]+>$"
+        },
+        "actions": [
+          "commit"
+        ]
+      },
+      {
+        "name": "op",
+        "type": "string",
+        "idlType": "BranchOp",
+        "description": "What to do.",
+        "required": false,
+        "default": "list",
+        "actions": [
+          "branch"
+        ]
+      },
+      {
+        "name": "name",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Branch to create or delete.",
+        "required": false,
+        "constraints": {
+          "pattern": "^[A-Za-z0-9._/-]+$"
+        },
+        "actions": [
+          "branch"
+        ]
+      },
+      {
+        "name": "start_point",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Commit the new branch starts at; HEAD when omitted.",
+        "required": false,
+        "actions": [
+          "branch"
+        ]
+      },
+      {
+        "name": "force",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "Delete even if unmerged.",
+        "required": false,
+        "default": false,
+        "actions": [
+          "branch"
+        ]
+      },
+      {
+        "name": "ref",
+        "type": "string",
+        "idlType": "string",
+        "description": "Branch, tag or commit to switch to.",
+        "required": false,
+        "constraints": {
+          "length": [
+            1,
+            256
+          ]
+        },
+        "actions": [
+          "checkout",
+          "log"
+        ]
+      },
+      {
+        "name": "create",
+        "type": "boolean",
+        "idlType": "bool",
+        "description": "Create `ref` as a new branch at HEAD first.",
+        "required": false,
+        "default": false,
+        "actions": [
+          "checkout"
+        ]
+      },
+      {
+        "name": "limit",
+        "type": "integer",
+        "idlType": "u32",
+        "description": "Maximum number of commits.",
+        "required": false,
+        "default": 20,
+        "constraints": {
+          "range": [
+            1,
+            1000
+          ]
+        },
+        "actions": [
+          "log"
+        ]
+      },
+      {
+        "name": "path",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Only commits touching this path.",
+        "required": false,
+        "actions": [
+          "log"
+        ]
       }
     ],
     "actions": [
@@ -10156,6 +11483,19 @@ export const TOOLS: readonly ToolMetadata[] = [
         "idlType": "string",
         "description": "Which action to run: `detect`, `capabilities`.",
         "required": true
+      },
+      {
+        "name": "uri",
+        "type": "string",
+        "idlType": "string?",
+        "description": "Where to start looking; the server's working directory when omitted.",
+        "required": false,
+        "constraints": {
+          "pattern": "^file://"
+        },
+        "actions": [
+          "detect"
+        ]
       }
     ],
     "actions": [

@@ -7355,6 +7355,58 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "name": "action",
           "required": true,
           "type": "string"
+        },
+        {
+          "actions": [
+            "read",
+            "write"
+          ],
+          "description": "Which file.",
+          "idlType": "string",
+          "name": "uri",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "actions": [
+            "list"
+          ],
+          "description": "How many files there are.",
+          "idlType": "u32",
+          "name": "files",
+          "required": false,
+          "type": "integer"
+        },
+        {
+          "actions": [
+            "list"
+          ],
+          "description": "Where to continue: the `paging.cursor` of the previous page, with\nthe same other arguments. Leave it out for the first page.",
+          "idlType": "string?",
+          "name": "cursor",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "actions": [
+            "write"
+          ],
+          "description": "What to write.",
+          "idlType": "string",
+          "name": "content",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "actions": [
+            "write"
+          ],
+          "default": 0,
+          "description": "How long to take.",
+          "idlType": "u64",
+          "name": "ms",
+          "required": false,
+          "type": "integer"
         }
       ],
       "scopes": [],

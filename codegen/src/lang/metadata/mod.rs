@@ -2,9 +2,11 @@
 //! and rendered by every target: the TypeScript registry prints it as a
 //! literal, the Rust catalogue carries it as `Catalogue::METADATA` (the
 //! `GET /api/tools` document, docs/web.md), the HTML catalogue renders it.
-//! Resources and prompts have their entries in [`entries`].
+//! Resources and prompts have their entries in [`entries`]; an action
+//! tool's own `parameters` are merged in [`merged`].
 
 mod entries;
+mod merged;
 
 pub(crate) use entries::{prompt, resource};
 
@@ -129,7 +131,7 @@ struct ActionMetadata<'a> {
     deprecated: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Parameter {
     name: String,
@@ -147,6 +149,10 @@ struct Parameter {
     constraints: Option<Constraints>,
     #[serde(skip_serializing_if = "Option::is_none")]
     deprecated: Option<String>,
+    /// In an action tool's own `parameters`: the actions that take it, in
+    /// declaration order ([`merged`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    actions: Option<Vec<String>>,
 }
 
 /// The `GET /api/tools` document: `{"tools": [..], "resources": [..],
@@ -214,9 +220,23 @@ pub(crate) fn entry<'a>(model: &'a Model, tool: &'a Tool) -> Metadata<'a> {
             parameters(model, ep.request),
             None,
         ),
-        ToolKind::Actions(actions) => (
-            None,
-            vec![Parameter {
+        ToolKind::Actions(actions) => {
+            let listed: Vec<ActionMetadata<'a>> = actions
+                .iter()
+                .map(|a| ActionMetadata {
+                    name: &a.name,
+                    title: a.title.as_deref(),
+                    description: a.docs.as_deref(),
+                    timing: a.endpoint.timing.as_str(),
+                    paged: a.endpoint.paged,
+                    parameters: parameters(model, a.endpoint.request),
+                    response: a.endpoint.response.map(|id| parameters(model, Some(id))),
+                    example: sample(model, &a.endpoint, Some(&a.name)),
+                    examples: declared(&a.examples, Some(&a.name)),
+                    deprecated: deprecation(a.deprecated.as_ref()),
+                })
+                .collect();
+            let action = Parameter {
                 name: "action".to_owned(),
                 json_type: Some("string"),
                 idl_type: "string".to_owned(),
@@ -232,25 +252,10 @@ pub(crate) fn entry<'a>(model: &'a Model, tool: &'a Tool) -> Metadata<'a> {
                 default: None,
                 constraints: None,
                 deprecated: None,
-            }],
-            Some(
-                actions
-                    .iter()
-                    .map(|a| ActionMetadata {
-                        name: &a.name,
-                        title: a.title.as_deref(),
-                        description: a.docs.as_deref(),
-                        timing: a.endpoint.timing.as_str(),
-                        paged: a.endpoint.paged,
-                        parameters: parameters(model, a.endpoint.request),
-                        response: a.endpoint.response.map(|id| parameters(model, Some(id))),
-                        example: sample(model, &a.endpoint, Some(&a.name)),
-                        examples: declared(&a.examples, Some(&a.name)),
-                        deprecated: deprecation(a.deprecated.as_ref()),
-                    })
-                    .collect(),
-            ),
-        ),
+                actions: None,
+            };
+            (None, merged::parameters(action, &listed), Some(listed))
+        }
     };
     let errors: Vec<ErrorMetadata<'a>> = model
         .error_variants(tool)
@@ -326,6 +331,7 @@ fn parameters(model: &Model, request: Option<TypeId>) -> Vec<Parameter> {
             default: f.default.as_ref().map(default_json),
             constraints: (!f.constraints.is_empty()).then(|| f.constraints.clone()),
             deprecated: deprecation(f.deprecated.as_ref()),
+            actions: None,
         })
         .collect()
 }

@@ -80,6 +80,10 @@ class ToolParameter(_Metadata):
     """``@range``, ``@length``, ``@pattern``, when declared."""
     deprecated: str | None = None
     """Why it is deprecated (empty string: no reason given)."""
+    actions: tuple[str, ...] = ()
+    """In an action tool's own ``parameters``: the actions that take it, in
+    declaration order (empty for ``action`` and everywhere else). A call of
+    one action sends ``action`` and the parameters that list it."""
 
 
 class ToolAnnotations(_Metadata):

@@ -45,6 +45,12 @@ export interface ToolParameter {
   readonly constraints?: ParameterConstraints;
   /** Set when deprecated: why, and what to use instead (may be empty). */
   readonly deprecated?: string;
+  /**
+   * In an action tool's own `parameters`: the actions that take it, in
+   * declaration order (absent for `action` and everywhere else). A call of
+   * one action sends `action` and the parameters that list it.
+   */
+  readonly actions?: readonly string[];
 }
 
 /** A parameter's declared constraints. */
