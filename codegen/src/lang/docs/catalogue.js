@@ -221,7 +221,9 @@ function toolArticle(tool) {
     fullDescription(tool.description),
     tool.deprecated ? el("p", { class: "code", text: "Deprecated: " + tool.deprecated }) : null,
     scopesLine(tool.scopes),
-    el("h4", { text: "Parameters" }), paramsTable(tool.parameters)];
+    // An action tool's merged parameters repeat its actions' own tables:
+    // at tool level only `action` is shown.
+    el("h4", { text: "Parameters" }), paramsTable((tool.parameters || []).filter((p) => !p.actions))];
   if (!tool.actions) body.push(el("h4", { text: "Response" }), paramsTable(tool.response, "An acknowledgement: no fields."));
   if (tool.stream) body.push(el("h4", { text: "Streams" }), el("p", {}, el("code", { text: tool.stream.idlType }), tool.stream.description ? " — " + tool.stream.description : ""));
   body.push(errorsTable(tool.errors));

@@ -168,7 +168,18 @@ fn tool_section(tool: &Value, out: &mut String) {
     }
     let _ = writeln!(out, "{}\n", facts.join(" · "));
     scopes(out, tool);
-    parameters(out, "Parameters", &tool["parameters"]);
+    // An action tool's merged parameters (those with `actions`) repeat its
+    // actions' own tables: at tool level only `action` is shown.
+    let own: Value = tool["parameters"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .filter(|p| p.get("actions").is_none())
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    parameters(out, "Parameters", &own);
     if tool.get("actions").is_none() {
         parameters(out, "Response", &tool["response"]);
     }
