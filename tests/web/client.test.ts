@@ -27,6 +27,8 @@ function withoutSchemas(tool: ToolMetadata): unknown {
   delete entry["inputSchema"];
   delete entry["outputSchema"];
   delete entry["errorSchema"];
+  // Whether the studio has a handler is the server's to say, not the registry's.
+  delete entry["served"];
   for (const action of (entry["actions"] ?? []) as Record<string, unknown>[]) {
     delete action["inputSchema"];
     delete action["outputSchema"];
@@ -46,6 +48,9 @@ describe("the tool document", () => {
     };
     const add = tool("add");
     assert.equal(add.source, "local");
+    // The studio serves add, and has no handler for ping.
+    assert.equal(add.served, true);
+    assert.equal(tool("ping").served, false);
     assert.equal(add.inputSchema?.["type"], "object");
     assert.equal(add.outputSchema?.["type"], "object");
     // The schema of the typed errors' `details`: `add` has one, `overflow`.

@@ -44,10 +44,16 @@ def test_the_document_is_the_generated_registry() -> None:
         for tool, generated in zip(served, registry.TOOLS, strict=True):
             # The served entries add the MCP schemas; the rest is the same.
             assert tool.input_schema is not None
+            # `served` is the server's to say; the registry does not.
+            assert tool.served is not None and generated.served is None
             schemas = {"input_schema": None, "output_schema": None, "error_schema": None}
-            assert tool.model_copy(update={**schemas, "actions": ()}) == generated.model_copy(update={"actions": ()})
+            ignored = {**schemas, "actions": (), "served": None}
+            assert tool.model_copy(update=ignored) == generated.model_copy(update={"actions": ()})
             assert [a.name for a in tool.actions] == [a.name for a in generated.actions]
         add = next(t for t in served if t.name == "add")
+        # The studio serves add, and has no handler for ping.
+        assert add.served is True
+        assert next(t for t in served if t.name == "ping").served is False
         # The schema of the typed errors' `details`: `add` has one, `overflow`.
         assert add.error_schema is not None and len(add.error_schema["oneOf"]) == 1
         create = next(t for t in served if t.name == "artifact_create")

@@ -156,6 +156,12 @@ export interface ToolMetadata {
   readonly category: string;
   /** Where it is served from. */
   readonly source: ToolSource;
+  /**
+   * Whether the server has a handler for it (`false`: calls answer
+   * `NOT_IMPLEMENTED`); absent where the server does not say, as in the
+   * generated registry (`GET /api/tools`; docs/web.md).
+   */
+  readonly served?: boolean;
   /** How its result reaches the caller (absent for action tools: see each action). */
   readonly timing?: ToolTiming;
   /** MCP annotations. */

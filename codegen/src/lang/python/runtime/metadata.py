@@ -193,6 +193,10 @@ class ToolMetadata(_Metadata):
     source: ToolSource = pydantic.Field(
         default=ToolSource.LOCAL, description="Tool source (local or mcp)"
     )
+    served: bool | None = pydantic.Field(
+        default=None,
+        description="Whether the server has a handler for it (None when it does not say)",
+    )
     timing: Timing | None = pydantic.Field(
         default=None,
         description="How the dispatcher answers a call (None for action tools: see each action)",
