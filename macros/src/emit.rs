@@ -154,10 +154,7 @@ fn not_served(span: Span, answers: &[(&ToolEntry, Answer)]) -> TokenStream {
             match answer {
                 Answer::NotImplemented => Some(quote_spanned!(span=> #name)),
                 Answer::Handler(handler) if !handler.cfgs.is_empty() => {
-                    let cfg = match &handler.cfgs[..] {
-                        [one] => one.clone(),
-                        all => quote_spanned!(span=> all(#(#all),*)),
-                    };
+                    let cfg = cfg_predicate(span, handler);
                     Some(quote_spanned!(span=> #[cfg(not(#cfg))] #name))
                 }
                 _ => None,
@@ -168,6 +165,15 @@ fn not_served(span: Span, answers: &[(&ToolEntry, Answer)]) -> TokenStream {
         return TokenStream::new();
     }
     quote_spanned!(span=> const NOT_SERVED: &'static [&'static str] = &[#(#names),*];)
+}
+
+/// The predicate of a handler's `#[cfg]`s: itself for one, `all(..)` for
+/// several.
+fn cfg_predicate(span: Span, handler: &Handler) -> TokenStream {
+    match &handler.cfgs[..] {
+        [one] => one.clone(),
+        all => quote_spanned!(span=> all(#(#all),*)),
+    }
 }
 
 /// The handlers answered without a future: plain functions taking no
@@ -308,10 +314,7 @@ fn arm(scope: &Scope, tool: &ToolEntry, answer: &Answer) -> TokenStream {
             let body = call(scope, tool, handler);
             let unbound = pattern(quote_spanned!(span=> _));
             let name = &tool.name;
-            let cfg = match &handler.cfgs[..] {
-                [one] => one.clone(),
-                all => quote_spanned!(span=> all(#(#all),*)),
-            };
+            let cfg = cfg_predicate(span, handler);
             quote_spanned! {span=>
                 #[cfg(#cfg)]
                 #bound => #body

@@ -81,18 +81,16 @@ pub(crate) fn check(
                     return None;
                 }
             }
-            if let Some(pattern) = &constraints.pattern {
-                let matches = regex_lite::Regex::new(&crate::pattern::rust(pattern))
-                    .is_ok_and(|re| re.is_match(s));
-                if !matches {
-                    let reason = format!("it does not match `@pattern(\"{pattern}\")`");
-                    cx.push(messages::default_out_of_range(
-                        lit.span,
-                        &reason,
-                        bounds.pattern,
-                    ));
-                    return None;
-                }
+            if let Some(pattern) = &constraints.pattern
+                && !crate::pattern::matches(pattern, s)
+            {
+                let reason = format!("it does not match `@pattern(\"{pattern}\")`");
+                cx.push(messages::default_out_of_range(
+                    lit.span,
+                    &reason,
+                    bounds.pattern,
+                ));
+                return None;
             }
             Some(Value::String(s.clone()))
         }

@@ -525,17 +525,15 @@ impl Checker<'_, '_> {
         if !self.length(s.chars().count(), constraints, data, "characters") {
             return false;
         }
-        if let Some(pattern) = &constraints.pattern {
-            let matches = regex_lite::Regex::new(&crate::pattern::rust(pattern))
-                .is_ok_and(|re| re.is_match(s));
-            if !matches {
-                self.cx.push(messages::example_value(
-                    data.span,
-                    format!("\"{s}\" does not match `@pattern(\"{pattern}\")`"),
-                    None,
-                ));
-                return false;
-            }
+        if let Some(pattern) = &constraints.pattern
+            && !crate::pattern::matches(pattern, s)
+        {
+            self.cx.push(messages::example_value(
+                data.span,
+                format!("\"{s}\" does not match `@pattern(\"{pattern}\")`"),
+                None,
+            ));
+            return false;
         }
         true
     }
@@ -552,12 +550,7 @@ impl Checker<'_, '_> {
         if !within {
             self.cx.push(messages::example_value(
                 data.span,
-                format!(
-                    "{} is outside `@range({}, {})`",
-                    number(n),
-                    number(min),
-                    number(max)
-                ),
+                format!("{n} is outside `@range({min}, {max})`"),
                 None,
             ));
         }
@@ -600,13 +593,6 @@ fn describe(data: &Data) -> String {
         DataKind::Name(n) => format!("the name `{n}`"),
         DataKind::List(_) => "a list".to_owned(),
         DataKind::Object(_) => "an object".to_owned(),
-    }
-}
-
-fn number(n: Number) -> String {
-    match n {
-        Number::Int(i) => i.to_string(),
-        Number::Float(f) => f.to_string(),
     }
 }
 

@@ -20,6 +20,21 @@ pub struct Example {
     pub location: Location,
 }
 
+impl Example {
+    /// The request as a call sends it: for an action, its name first.
+    pub fn call(&self, action: Option<&str>) -> serde_json::Value {
+        let Some(action) = action else {
+            return self.request.clone();
+        };
+        let mut call = serde_json::Map::new();
+        call.insert("action".to_owned(), action.into());
+        if let serde_json::Value::Object(fields) = &self.request {
+            call.extend(fields.clone());
+        }
+        serde_json::Value::Object(call)
+    }
+}
+
 /// How an example's call ends.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]

@@ -277,6 +277,18 @@ pub struct Tool {
 }
 
 impl Tool {
+    /// Every declared example, the tool's own or, for an action tool, its
+    /// actions' in declaration order, each with the action it calls.
+    pub fn examples_with_actions(&self) -> Vec<(Option<&Action>, &Example)> {
+        match &self.kind {
+            ToolKind::Single(_) => self.examples.iter().map(|e| (None, e)).collect(),
+            ToolKind::Actions(actions) => actions
+                .iter()
+                .flat_map(|a| a.examples.iter().map(move |e| (Some(a), e)))
+                .collect(),
+        }
+    }
+
     /// The names of the OAuth scopes a call of it needs (see
     /// [`Tool::scopes`]).
     pub fn scope_names(&self) -> impl Iterator<Item = &str> {

@@ -31,6 +31,12 @@ pub(crate) fn rust(source: &str) -> String {
     )
 }
 
+/// True when `s` matches the checked pattern `source`, as the Rust
+/// runtime's validator decides it.
+pub(crate) fn matches(source: &str, s: &str) -> bool {
+    regex_lite::Regex::new(&rust(source)).is_ok_and(|re| re.is_match(s))
+}
+
 /// The expression for pydantic's default engine (the `regex` crate).
 pub(crate) fn python(source: &str) -> String {
     parse(source).map_or_else(

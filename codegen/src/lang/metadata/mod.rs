@@ -376,7 +376,7 @@ fn declared<'a>(examples: &'a [Example], action: Option<&str>) -> Vec<ExampleMet
         .iter()
         .map(|e| ExampleMetadata {
             title: &e.title,
-            request: with_action(&e.request, action),
+            request: e.call(action),
             response: match &e.outcome {
                 ExampleOutcome::Response { value } => Some(value),
                 _ => None,
@@ -390,19 +390,6 @@ fn declared<'a>(examples: &'a [Example], action: Option<&str>) -> Vec<ExampleMet
             },
         })
         .collect()
-}
-
-/// `request` with the action's name first, as an action tool's call sends it.
-fn with_action(request: &serde_json::Value, action: Option<&str>) -> serde_json::Value {
-    let Some(action) = action else {
-        return request.clone();
-    };
-    let mut map = serde_json::Map::new();
-    map.insert("action".to_owned(), action.into());
-    if let serde_json::Value::Object(fields) = request {
-        map.extend(fields.clone());
-    }
-    serde_json::Value::Object(map)
 }
 
 /// A sample call of `ep`: its required arguments (and, for an action, the

@@ -52,18 +52,13 @@ pub(super) fn envelopes(model: &Model, classes: &Classes) -> (Vec<Envelope>, Vec
                 .and_then(|a| first_paragraph(a.docs.as_deref()))
                 .or_else(|| first_paragraph(tool.docs.as_deref()));
             let with = |s: String| match &summary {
-                Some(summary) => names::docstring(&format!("{s}: {summary}"), 4),
-                None => names::docstring(&format!("{s}."), 4),
+                Some(summary) => format!("{s}: {summary}"),
+                None => format!("{s}."),
             };
+            // A call's docstring lists the examples of what it calls.
             let examples = action.map_or(&tool.examples, |a| &a.examples);
-            let call_doc = match &summary {
-                Some(summary) => format!("A call of {what}: {summary}"),
-                None => format!("A call of {what}."),
-            };
-            let call_doc = names::docstring(
-                &with_examples(Some(&call_doc), examples).unwrap_or(call_doc),
-                4,
-            );
+            let call_doc = with(format!("A call of {what}"));
+            let call_doc = with_examples(Some(&call_doc), examples).unwrap_or(call_doc);
             let model_ref =
                 |id: Option<TypeId>| id.map(|id| format!("models.{}", classes.types[id.index()]));
             out.push(Envelope {
@@ -75,8 +70,8 @@ pub(super) fn envelopes(model: &Model, classes: &Classes) -> (Vec<Envelope>, Vec
                 action: action.map(|a| names::string(&a.name)),
                 call: unique.name(format!("{stem}Call")),
                 result: unique.name(format!("{stem}Result")),
-                call_doc,
-                result_doc: with(format!("The result of {what}")),
+                call_doc: names::docstring(&call_doc, 4),
+                result_doc: names::docstring(&with(format!("The result of {what}")), 4),
                 args: model_ref(endpoint.request),
                 data: model_ref(endpoint.response),
             });

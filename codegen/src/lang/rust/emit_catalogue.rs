@@ -248,17 +248,9 @@ fn examples(cx: &Cx<'_>) -> TokenStream {
     let json = |v: &serde_json::Value| raw_str(&serde_json::to_string(v).unwrap_or_default());
     let mut entries = Vec::new();
     for tool in &cx.model.tools {
-        let own = tool.examples.iter().map(|e| (None, e));
-        let actions = match &tool.kind {
-            crate::model::ToolKind::Actions(actions) => actions
-                .iter()
-                .flat_map(|a| a.examples.iter().map(move |e| (Some(a.name.as_str()), e)))
-                .collect(),
-            crate::model::ToolKind::Single(_) => Vec::new(),
-        };
-        for (action, example) in own.chain(actions) {
+        for (action, example) in tool.examples_with_actions() {
             let name = &tool.name;
-            let action = option_str(action);
+            let action = option_str(action.map(|a| a.name.as_str()));
             let title = &example.title;
             let request = json(&example.request);
             let outcome = match &example.outcome {

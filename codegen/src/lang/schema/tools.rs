@@ -85,22 +85,10 @@ pub(super) fn tool(cx: &Cx<'_>, tool: &Tool) -> (Json, Option<Json>) {
 /// The request of each declared example of the tool or its actions, in
 /// declaration order, each as a call sends it.
 fn input_examples(tool: &Tool) -> Vec<Json> {
-    match &tool.kind {
-        ToolKind::Single(_) => tool.examples.iter().map(|e| e.request.clone()).collect(),
-        ToolKind::Actions(actions) => actions
-            .iter()
-            .flat_map(|a| {
-                a.examples.iter().map(|e| {
-                    let mut call = Map::new();
-                    call.insert("action".into(), json!(a.name));
-                    if let Json::Object(fields) = &e.request {
-                        call.extend(fields.clone());
-                    }
-                    Json::Object(call)
-                })
-            })
-            .collect(),
-    }
+    tool.examples_with_actions()
+        .into_iter()
+        .map(|(action, e)| e.call(action.map(|a| a.name.as_str())))
+        .collect()
 }
 
 /// What `tools/list` says of a tool's errors: their type and codes. The
