@@ -128,7 +128,11 @@ struct Sse {
 impl Sse {
     async fn open(server: &Server, query: &str) -> Sse {
         let path = format!("/api/events{query}");
-        let response = send(server, Method::GET, &path, &[], "").await;
+        Sse::of(send(server, Method::GET, &path, &[], "").await)
+    }
+
+    /// The events of `response`, which must be an event stream.
+    fn of(response: Response<Incoming>) -> Sse {
         assert_eq!(response.status(), StatusCode::OK);
         assert_eq!(
             response.headers()[header::CONTENT_TYPE],
@@ -137,6 +141,28 @@ impl Sse {
         Sse {
             body: response.into_body(),
             buffer: String::new(),
+        }
+    }
+
+    /// The rest of the stream, every event until it ends.
+    async fn rest(&mut self) -> Vec<(String, Value)> {
+        let mut events = Vec::new();
+        loop {
+            if self.buffer.contains("\n\n") {
+                events.push(self.next().await);
+                continue;
+            }
+            let frame = tokio::time::timeout(SOON, self.body.frame())
+                .await
+                .expect("the stream ends in time");
+            match frame {
+                Some(frame) => {
+                    if let Ok(data) = frame.expect("a frame").into_data() {
+                        self.buffer.push_str(&String::from_utf8_lossy(&data));
+                    }
+                }
+                None => return events,
+            }
         }
     }
 
@@ -916,5 +942,117 @@ async fn a_gateway_serves_its_tools_as_mcp() {
     assert_eq!(
         (start["type"].as_str(), start["source"].as_str()),
         (Some("tool_start"), Some("mcp"))
+    );
+}
+
+/// Posts a call whose client reads an event stream.
+async fn post_streamed(server: &Server, tool: &str, body: &str) -> Sse {
+    let path = format!("/api/tools/{tool}");
+    let accept = [("accept", "text/event-stream")];
+    Sse::of(send(server, Method::POST, &path, &accept, body).await)
+}
+
+#[tokio::test]
+async fn a_streamed_call_reports_its_job_progress_and_chunks_then_ends_with_its_result() {
+    let server = start(HttpConfig::default()).await;
+    let mut stream = post_streamed(&server, "generate", r#"{"chunks": 3, "interval_ms": 5}"#).await;
+    let events = stream.rest().await;
+    let kinds: Vec<&str> = events.iter().map(|(kind, _)| kind.as_str()).collect();
+    assert_eq!(kinds.first(), Some(&"job"), "{kinds:?}");
+    assert_eq!(kinds.last(), Some(&"result"), "{kinds:?}");
+    let job_id = events[0].1["job_id"].as_str().expect("a job id").to_owned();
+    assert_eq!(events[0].1["tool"], "generate");
+    let chunks: Vec<&Value> = events
+        .iter()
+        .filter(|(kind, _)| kind == "chunk")
+        .map(|(_, data)| data)
+        .collect();
+    assert_eq!(chunks.len(), 3, "{events:?}");
+    for (n, chunk) in chunks.iter().enumerate() {
+        assert_eq!(chunk["job_id"], job_id.as_str());
+        assert_eq!(chunk["seq"], n);
+        // The stream type's JSON, as every JSON door carries it.
+        assert_eq!(chunk["chunk"], json!({"step": {"n": n}}));
+    }
+    let progress: Vec<f64> = events
+        .iter()
+        .filter(|(kind, _)| kind == "progress")
+        .map(|(_, data)| data["progress"].as_f64().expect("a fraction"))
+        .collect();
+    assert!(!progress.is_empty(), "{events:?}");
+    assert!(
+        progress.iter().all(|p| (0.0..=1.0).contains(p)),
+        "{progress:?}"
+    );
+    assert!(progress.windows(2).all(|w| w[0] <= w[1]), "{progress:?}");
+    assert_eq!(
+        events.last().map(|(_, data)| data),
+        Some(&json!({"success": {"tool": "generate", "sent": 3}}))
+    );
+}
+
+#[tokio::test]
+async fn a_streamed_sync_call_is_its_result_and_a_refused_one_is_answered_as_json() {
+    let server = start(HttpConfig::default()).await;
+    let events = post_streamed(&server, "add", r#"{"a": 2, "b": 40}"#)
+        .await
+        .rest()
+        .await;
+    assert_eq!(
+        events,
+        [(
+            "result".to_owned(),
+            json!({"success": {"tool": "add", "result": 42}})
+        )]
+    );
+    // A call the port answers with an error ends the same way.
+    let events = post_streamed(&server, "add", r#"{"a": 1, "b": 9223372036854775807}"#)
+        .await
+        .rest()
+        .await;
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0].1["error"]["code"], "OVERFLOW");
+
+    // As does one whose arguments the port finds wrong, explained.
+    let events = post_streamed(&server, "add", r#"{"a": 1}"#)
+        .await
+        .rest()
+        .await;
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0].1["error"]["code"], "INVALID_REQUEST");
+
+    // Refused before it was made: no stream, the status and JSON of any call.
+    let accept = [("accept", "text/event-stream")];
+    let (status, headers, body) =
+        fetch(&server, Method::POST, "/api/tools/add", &accept, "[1, 2]").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(headers[header::CONTENT_TYPE], "application/json");
+    assert!(body.contains("INVALID_REQUEST"), "{body}");
+    let (status, _, body) = fetch(&server, Method::POST, "/api/tools/ad", &accept, "{}").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(body.contains("UNKNOWN_TOOL"), "{body}");
+}
+
+#[tokio::test]
+async fn a_streamed_job_cancelled_meanwhile_ends_with_its_cancellation() {
+    let server = start(HttpConfig::default()).await;
+    let mut stream = post_streamed(
+        &server,
+        "generate",
+        r#"{"chunks": 1000, "interval_ms": 20}"#,
+    )
+    .await;
+    let (kind, job) = stream.next().await;
+    assert_eq!(kind, "job");
+    let body = json!({"job_id": job["job_id"]}).to_string();
+    let (status, answer) = post(&server, "job_cancel", &body).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let events = stream.rest().await;
+    let (kind, result) = events.last().expect("a result");
+    assert_eq!(kind, "result");
+    assert_eq!(result["error"]["code"], "CANCELLED", "{result}");
+    assert!(
+        events.iter().filter(|(kind, _)| kind == "chunk").count() < 1000,
+        "the job stopped"
     );
 }

@@ -12,9 +12,9 @@ use serde::Serialize;
 
 use super::Web;
 use super::events::query_values;
-use crate::edge::{Edge, JsonObject, Outcome};
+use crate::edge::{Edge, JsonObject, Outcome, Prepared};
 use crate::http::body::Unread;
-use crate::port::CallPort;
+use crate::port::{CallOptions, CallPort};
 use crate::{Json, Principal, ResponseEnvelope, ToolError, codes};
 
 pub(super) async fn serve<P: CallPort>(
@@ -45,6 +45,9 @@ pub(super) async fn serve<P: CallPort>(
     {
         options.span = Some(span.clone());
     }
+    if super::streamed::wanted(&headers) {
+        return streamed(&web, tool, args, options);
+    }
     if let Some(wait) = query_values(uri.query().unwrap_or(""), "wait").first() {
         options = match (wait.as_str(), wait.parse::<u64>()) {
             ("done", _) => options.wait_until_done(),
@@ -66,6 +69,25 @@ pub(super) async fn serve<P: CallPort>(
         Outcome::Port(envelope) => answer(&envelope),
         Outcome::Edge(Ok(edge)) => answer(&ResponseEnvelope::Success(edge.value)),
         Outcome::Edge(Err(e)) => failed(&web, e, tool.scopes),
+    }
+}
+
+/// A call whose client reads an event stream: readied by the edge, then
+/// followed to its end (`streamed.rs`); one the edge answers is answered
+/// as any call is.
+fn streamed<P: CallPort>(
+    web: &Arc<Web<P>>,
+    tool: &'static crate::ToolInfo,
+    mut args: JsonObject,
+    options: CallOptions,
+) -> Response {
+    match web
+        .edge
+        .prepare(tool, &mut args, options.principal.as_deref())
+    {
+        Prepared::Call(request) => super::streamed::serve(web, tool, args, request, options),
+        Prepared::Answered(Ok(edge)) => answer(&ResponseEnvelope::Success(edge.value)),
+        Prepared::Answered(Err(e)) => failed(web, e, tool.scopes),
     }
 }
 

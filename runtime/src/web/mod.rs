@@ -6,11 +6,13 @@
 mod call;
 mod complete;
 mod events;
+mod followed;
 #[cfg(feature = "mount")]
 mod mounted;
 mod page;
 mod prompts;
 mod resources;
+mod streamed;
 mod tools;
 mod toon;
 #[cfg(feature = "otel")]

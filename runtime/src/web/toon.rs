@@ -15,9 +15,9 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{Semaphore, mpsc};
 
 use super::Web;
+use super::followed::{Followed, Step};
 use crate::edge::{Arguments, Edge, Prepared, WithTag};
-use crate::jobs::JobEvent;
-use crate::port::{CallOptions, CallPort, StreamEvent, stream_channel};
+use crate::port::{CallOptions, CallPort};
 use crate::toon::{
     Decoder, Encoder, ErrorMessage, Heartbeat, MessageType, Stamp, Status, ToolResult, Version,
 };
@@ -152,7 +152,7 @@ fn receive<P: CallPort>(
             tokio::spawn(async move {
                 let _permit = permit;
                 let options = super::call_options(principal);
-                let frame = run(&web.edge, tool, call.args, (version, seq), options, &outbox).await;
+                let frame = run(&web, tool, call.args, (version, seq), options, &outbox).await;
                 if let Some(frame) = frame {
                     let _ = outbox.send(frame).await;
                 }
@@ -183,7 +183,7 @@ struct CallPayload {
 /// Runs one call to its end through the edge, sending `STATUS` frames
 /// for its job's progress; the `TOOL_RESULT` frame.
 async fn run<P: CallPort>(
-    edge: &Edge<P>,
+    web: &Arc<Web<P>>,
     tool: &'static ToolInfo,
     Arguments(mut args): Arguments,
     (version, seq): (Version, u32),
@@ -192,6 +192,7 @@ async fn run<P: CallPort>(
 ) -> Option<Vec<u8>> {
     let started = Instant::now();
     let elapsed = || u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let edge = &web.edge;
     let request = match edge.prepare(tool, &mut args, options.principal.as_deref()) {
         Prepared::Call(request) => request,
         Prepared::Answered(Ok(answer)) => {
@@ -210,30 +211,30 @@ async fn run<P: CallPort>(
         }
         Prepared::Answered(Err(e)) => return result::<()>(version, seq, tool.name, Err(e), 0),
     };
-    let port = edge.port();
-    let (stream, mut steps) = stream_channel();
-    let mut jobs = port.subscribe();
-    let answer = edge.call_port(tool, request, options.wait_until_done().stream_to(stream));
-    tokio::pin!(answer);
-    let mut job = None;
+    let mut followed = Followed::start(web, tool, request, options);
     let envelope = loop {
-        tokio::select! {
-            envelope = &mut answer => break envelope,
-            Some(step) = steps.recv() => {
-                if let StreamEvent::Start { job_id, .. } = step {
-                    job = Some(job_id);
+        match followed.next().await {
+            Some(Step::Ended(envelope)) => break envelope,
+            Some(Step::Progress { fraction, .. }) => {
+                let status = Status {
+                    status: "running".into(),
+                    progress: Some(f64::from(fraction)),
+                };
+                // A reader too slow for progress loses some; never the result.
+                if let Some(frame) = encode(version, seq, MessageType::Status, &status) {
+                    let _ = outbox.try_send(frame);
                 }
             }
-            Ok(event) = jobs.recv() => {
-                if let JobEvent::Progress { job_id, fraction } = event
-                    && job.as_deref() == Some(job_id.as_str())
-                {
-                    let status = Status { status: "running".into(), progress: Some(f64::from(fraction)) };
-                    // A reader too slow for progress loses some; never the result.
-                    if let Some(frame) = encode(version, seq, MessageType::Status, &status) {
-                        let _ = outbox.try_send(frame);
-                    }
-                }
+            // TOON's `STATUS` carries no chunk: a subagent gets the result.
+            Some(Step::Job { .. } | Step::Chunk { .. }) => {}
+            None => {
+                return result::<()>(
+                    version,
+                    seq,
+                    tool.name,
+                    Err(ToolError::internal("the call ended without an answer")),
+                    elapsed(),
+                );
             }
         }
     };
