@@ -290,12 +290,43 @@ async fn every_timing_class_reports_its_start_and_end() {
         serde_json::from_str(end["tool_result"].as_str().expect("text")).expect("JSON");
     assert_eq!(error["code"], "OVERFLOW");
 
-    // Bytes that do not decode are a call too, with no tool.
+    // A call that fails before it starts is one `error` event: bytes that
+    // do not decode name no tool; a request for no tool of the catalogue,
+    // or with arguments the tool does not take, names the tool asked for.
     CallPort::call(&port, vec![0xc1], CallOptions::default()).await;
-    let start = next_event(&mut events).await;
-    assert_eq!(start["tool_name"], "");
-    let end = next_event(&mut events).await;
-    assert_eq!(end["error_code"], "INVALID_REQUEST");
+    let error = next_event(&mut events).await;
+    assert_eq!(error["type"], "error");
+    assert_eq!(error["code"], "INVALID_REQUEST");
+    assert!(error.get("tool_name").is_none(), "{error}");
+    assert!(error["message"].as_str().is_some_and(|m| !m.is_empty()));
+    assert_eq!(error["source"], "local");
+    let unknown = toolwright::codec::json_to_msgpack(
+        br#"{"tool": "ad", "a": 1}"#,
+        toolwright::codec::Limits::default(),
+    )
+    .expect("MsgPack");
+    CallPort::call(&port, unknown, CallOptions::default()).await;
+    let error = next_event(&mut events).await;
+    assert_eq!(
+        (&error["type"], &error["tool_name"], &error["code"]),
+        (&json!("error"), &json!("ad"), &json!("UNKNOWN_TOOL"))
+    );
+    let missing = toolwright::codec::json_to_msgpack(
+        br#"{"tool": "add", "a": 1}"#,
+        toolwright::codec::Limits::default(),
+    )
+    .expect("MsgPack");
+    CallPort::call(&port, missing, CallOptions::default()).await;
+    let error = next_event(&mut events).await;
+    assert_eq!(
+        (&error["tool_name"], &error["code"]),
+        (&json!("add"), &json!("INVALID_REQUEST"))
+    );
+    assert!(
+        error["call_id"]
+            .as_str()
+            .is_some_and(|id| id.starts_with('c'))
+    );
 
     // async_long and streaming: it completes when the job ends, not when
     // the caller gets the handle.
@@ -575,6 +606,44 @@ async fn the_event_stream_carries_calls_from_every_transport_filtered_by_tool() 
     assert_eq!(end["tool_result"], r#"{"result":3}"#);
     let (_, start) = feed.next().await;
     assert_eq!(start["tool_input"], r#"{"a":3,"b":4}"#);
+}
+
+#[tokio::test]
+async fn calls_refused_at_a_door_are_error_events_in_the_stream() {
+    let server = start(HttpConfig::default()).await;
+    let mut feed = Sse::open(&server, "").await;
+    assert_eq!(post(&server, "ad", "{}").await.0, StatusCode::NOT_FOUND);
+    let (status, _) = post(&server, "fs", r#"{"action": "rename"}"#).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let mcp = support::http::Server {
+        addr: server.addr,
+        stop: CancellationToken::new(),
+    };
+    let session = support::http::session(&mcp, "2025-06-18", &[]).await;
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "sub", "arguments": {}}});
+    let headers = [
+        ("mcp-session-id", session.as_str()),
+        ("mcp-protocol-version", "2025-06-18"),
+    ];
+    support::http::post(&mcp, &headers, call.to_string()).await;
+
+    for (tool, code) in [
+        ("ad", "UNKNOWN_TOOL"),
+        ("fs", "UNKNOWN_ACTION"),
+        ("sub", "UNKNOWN_TOOL"),
+    ] {
+        let (name, error) = feed.next().await;
+        assert_eq!(name, "error", "{error}");
+        assert_eq!(
+            (error["tool_name"].as_str(), error["code"].as_str()),
+            (Some(tool), Some(code))
+        );
+        assert!(
+            error["message"].as_str().is_some_and(|m| m.contains(tool)),
+            "{error}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import {
+  type CallErrorEvent,
   PROMPTS,
   RESOURCES,
   TOOLS,
@@ -162,5 +163,21 @@ describe("subscribeToolEvents", () => {
     assert.deepEqual(JSON.parse(end.tool_result), { result: 15 });
     assert.equal(end.success, true);
     assert.equal(end.source, "local");
+  });
+
+  it("receives an error event for a call that failed before it started", async () => {
+    const abort = new AbortController();
+    let refused!: (event: CallErrorEvent) => void;
+    const error = new Promise<CallErrorEvent>((resolve) => (refused = resolve));
+    const following = subscribeToolEvents(base, { onError: refused }, { tools: ["ad"], signal: abort.signal });
+    const timer = setInterval(() => void fetch(base + "/api/tools/ad", { method: "POST", body: "{}" }), 100);
+    const event = await error;
+    clearInterval(timer);
+    abort.abort();
+    await following;
+    assert.equal(event.type, "error");
+    assert.equal(event.tool_name, "ad");
+    assert.equal(event.code, "UNKNOWN_TOOL");
+    assert.match(event.message, /did you mean `add`/);
   });
 });

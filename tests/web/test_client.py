@@ -10,6 +10,7 @@ import httpx
 import pytest
 from toolwright_catalogue import models, registry, tools
 from toolwright_catalogue.metadata import (
+    CallErrorEvent,
     PromptMetadata,
     ResourceMetadata,
     ToolCompleteEvent,
@@ -121,3 +122,24 @@ def test_events_follow_calls_filtered_by_tool() -> None:
     assert json.loads(start.tool_input) == {"a": 3, "b": 5}
     assert json.loads(end.tool_result) == {"result": 15}
     assert end.success is True and end.duration_ms is not None
+
+
+def test_events_report_a_call_that_failed_before_it_started() -> None:
+    async def run() -> CallErrorEvent:
+        async with AsyncToolClient(BASE) as client, httpx.AsyncClient() as raw:
+
+            async def follow() -> CallErrorEvent:
+                async for event in client.events(tools=["ad"]):
+                    if isinstance(event, CallErrorEvent):
+                        return event
+                raise AssertionError("the stream ended")
+
+            following = asyncio.create_task(follow())
+            while not following.done():
+                await raw.post(f"{BASE}/api/tools/ad", json={})
+                await asyncio.sleep(0.05)
+            return await following
+
+    error = asyncio.run(asyncio.wait_for(run(), 20))
+    assert (error.type, error.tool_name, error.code) == ("error", "ad", "UNKNOWN_TOOL")
+    assert "did you mean `add`" in error.message

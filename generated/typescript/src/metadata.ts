@@ -344,8 +344,30 @@ export interface ToolCompleteEvent {
   timestamp: string;
 }
 
+/**
+ * Sent for a call that failed before it started: its request could not be
+ * read, named no tool or action of the catalogue, or was refused at the
+ * door. No `tool_start` or `tool_complete` is sent for it.
+ */
+export interface CallErrorEvent {
+  /** The event's tag. */
+  type: "error";
+  /** The call; no other event carries it. */
+  call_id?: string;
+  /** The tool the request named, when it could be read. */
+  tool_name?: string;
+  /** What is wrong, for a person. */
+  message: string;
+  /** The error's code: `INVALID_REQUEST`, `UNKNOWN_TOOL`, `FORBIDDEN`, … */
+  code?: string;
+  /** Where the call was to run; `"local"` when left out. */
+  source?: ToolSource;
+  /** When it was refused (ISO 8601). */
+  timestamp?: string;
+}
+
 /** A tool execution event. */
-export type ToolEvent = ToolStartEvent | ToolCompleteEvent;
+export type ToolEvent = ToolStartEvent | ToolCompleteEvent | CallErrorEvent;
 
 /** Tools by name, with their metadata. Later registrations replace earlier ones. */
 export class ToolRegistry {

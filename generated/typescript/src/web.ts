@@ -6,6 +6,7 @@
 import type { Catalogue, ToolResult } from "./calls.js";
 import { ToolCallError, type TOONTransport } from "./client.js";
 import type {
+  CallErrorEvent,
   PromptMetadata,
   ResourceMetadata,
   ToolCompleteEvent,
@@ -254,6 +255,8 @@ export interface ToolEventHandlers {
   onStart?: (event: ToolStartEvent) => void;
   /** Each `tool_complete`. */
   onComplete?: (event: ToolCompleteEvent) => void;
+  /** Each `error`: a call that failed before it started. */
+  onError?: (event: CallErrorEvent) => void;
   /** Every event, both kinds. */
   onEvent?: (event: ToolEvent) => void;
   /** When this subscriber fell behind and the server dropped `missed` events. */
@@ -332,6 +335,7 @@ function dispatch(block: string, handlers: ToolEventHandlers): void {
   const event = payload as unknown as ToolEvent;
   if (event.type === "tool_start") handlers.onStart?.(event);
   else if (event.type === "tool_complete") handlers.onComplete?.(event);
+  else if (event.type === "error") handlers.onError?.(event);
   else return;
   handlers.onEvent?.(event);
 }

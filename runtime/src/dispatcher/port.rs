@@ -23,11 +23,16 @@ impl<S: Service> CallPort for Dispatcher<S> {
     const NOT_SERVED: Option<&'static [&'static str]> = Some(S::NOT_SERVED);
 
     async fn call(&self, request: Vec<u8>, options: CallOptions) -> PortEnvelope<Self> {
-        let trace = self.events().start(&request, options.owner.as_ref());
-        let answer = match self.decode(&request) {
-            Ok(request) => self.call_with(request, options).await,
-            Err(e) => ResponseEnvelope::Error(e),
+        let decoded = match self.decode(&request) {
+            Ok(decoded) => decoded,
+            Err(e) => {
+                // Nothing was started: no tool or arguments to start it with.
+                self.events().refused(&request, &e, options.owner.as_ref());
+                return ResponseEnvelope::Error(e);
+            }
         };
+        let trace = self.events().start(&request, options.owner.as_ref());
+        let answer = self.call_with(decoded, options).await;
         if let Some(trace) = trace {
             trace.end(self, &answer);
         }

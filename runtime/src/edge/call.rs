@@ -146,11 +146,24 @@ impl<P: CallPort> Edge<P> {
         if let Prepared::Answered(answer) = &prepared {
             let outcome = match answer {
                 Ok(_) => CallOutcome::Ok,
-                Err(e) => CallOutcome::Error(&e.code),
+                Err(e) => {
+                    self.refused(tool.name, e, principal);
+                    CallOutcome::Error(&e.code)
+                }
             };
             self.calls.record(tool.name, outcome, clock);
         }
         prepared
+    }
+
+    /// Reports a call of `tool` made for `principal` that failed with
+    /// `error` before it reached the port: its `error` event.
+    pub(crate) fn refused(&self, tool: &str, error: &ToolError, principal: Option<&Principal>) {
+        let events = self.port.events();
+        if events.is_observed() {
+            let owner = principal.map(Principal::owner);
+            events.refused_call(tool, error, owner.as_ref());
+        }
     }
 
     /// [`prepare`](Self::prepare) but for the counting.

@@ -1,7 +1,7 @@
 //! Tool events: a `tool_start` and a `tool_complete` for every call a
 //! [`CallPort`](crate::port::CallPort) answers, whichever transport made
-//! it, for frontends that show executions live (docs/web.md § Tool
-//! events).
+//! it, and an `error` for one that failed before it started, for
+//! frontends that show executions live (docs/web.md § Tool events).
 //!
 //! Each port owns a [`ToolEvents`] hub and reports through it from its
 //! `call`, so no transport has to remember to. A hub with no subscriber
@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
+use crate::ToolError;
 use crate::jobs::Owner;
 
 pub use published::Published;
@@ -47,8 +48,8 @@ impl ToolSource {
     }
 }
 
-/// One tool event, as JSON: `{"type": "tool_start", …}` or
-/// `{"type": "tool_complete", …}`.
+/// One tool event, as JSON: `{"type": "tool_start", …}`,
+/// `{"type": "tool_complete", …}` or `{"type": "error", …}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ToolEvent {
@@ -56,6 +57,9 @@ pub enum ToolEvent {
     ToolStart(ToolStart),
     /// A call has ended: answered, failed, or its job finished.
     ToolComplete(ToolComplete),
+    /// A call failed before it started: no `tool_start` or
+    /// `tool_complete` is sent for it.
+    Error(CallError),
 }
 
 impl ToolEvent {
@@ -64,22 +68,26 @@ impl ToolEvent {
         match self {
             ToolEvent::ToolStart(e) => &e.call_id,
             ToolEvent::ToolComplete(e) => &e.call_id,
+            ToolEvent::Error(e) => &e.call_id,
         }
     }
 
-    /// The tool called.
+    /// The tool called; `""` for a call whose request named none that
+    /// could be read.
     pub fn tool_name(&self) -> &str {
         match self {
             ToolEvent::ToolStart(e) => &e.tool_name,
             ToolEvent::ToolComplete(e) => &e.tool_name,
+            ToolEvent::Error(e) => e.tool_name.as_deref().unwrap_or_default(),
         }
     }
 
-    /// `tool_start` or `tool_complete`.
+    /// `tool_start`, `tool_complete` or `error`.
     pub fn kind(&self) -> &'static str {
         match self {
             ToolEvent::ToolStart(_) => "tool_start",
             ToolEvent::ToolComplete(_) => "tool_complete",
+            ToolEvent::Error(_) => "error",
         }
     }
 }
@@ -131,6 +139,28 @@ pub struct ToolComplete {
     /// Where the tool runs.
     pub source: ToolSource,
     /// When the call ended: ISO 8601, UTC, milliseconds.
+    pub timestamp: String,
+}
+
+/// `error`: a call that failed before it started (seed 004's `error`
+/// message): its request could not be read, named no tool or action of
+/// the catalogue, or was refused at the door (a missing scope).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct CallError {
+    /// The call; no other event carries it.
+    pub call_id: String,
+    /// The tool the request named, when it could be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_name: Option<String>,
+    /// What is wrong, for a person.
+    pub message: String,
+    /// The error's code: `INVALID_REQUEST`, `UNKNOWN_TOOL`,
+    /// `UNKNOWN_ACTION`, `FORBIDDEN`, …
+    pub code: String,
+    /// Where the call was to run.
+    pub source: ToolSource,
+    /// When the call was refused: ISO 8601, UTC, milliseconds.
     pub timestamp: String,
 }
 
@@ -188,6 +218,33 @@ impl ToolEvents {
             return None;
         }
         Some(CallTrace::start(self.clone(), request, owner))
+    }
+
+    /// Reports a call given as MsgPack request bytes, made for `owner`,
+    /// that failed with `error` before it started: its `error` event.
+    /// Costs one atomic load when nobody listens.
+    pub fn refused(&self, request: &[u8], error: &ToolError, owner: Option<&Owner>) {
+        if self.is_observed() {
+            let tool = crate::codec::peek_call(request).map_or("", |peek| peek.tool);
+            self.refused_call(tool, error, owner);
+        }
+    }
+
+    /// Reports a call of the tool named `tool` (`""` for none), made for
+    /// `owner`, that a door refused with `error` before it started.
+    pub(crate) fn refused_call(&self, tool: &str, error: &ToolError, owner: Option<&Owner>) {
+        if !self.is_observed() {
+            return;
+        }
+        self.send(published::Raw {
+            kind: published::Kind::Refused(error.clone()),
+            call_id: self.next_call(),
+            tool: tool.to_owned(),
+            action: None,
+            source: self.source(),
+            at: crate::time::now_ms(),
+            owner: owner.cloned(),
+        });
     }
 
     /// Starts tracing a call of a mounted MCP server's tool, made for

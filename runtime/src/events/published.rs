@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use super::trace::MAX_EVENT_TEXT;
-use super::{ToolComplete, ToolEvent, ToolSource, ToolStart};
+use super::{CallError, ToolComplete, ToolEvent, ToolSource, ToolStart};
 use crate::jobs::Owner;
 use crate::time;
 use crate::{Json, ToolError};
@@ -44,6 +44,8 @@ pub(super) enum Kind {
         outcome: Result<Payload, ToolError>,
         duration: Duration,
     },
+    /// The call failed before it started.
+    Refused(ToolError),
 }
 
 /// A request or response: MsgPack bytes, JSON already built, or the size
@@ -127,11 +129,13 @@ impl Published {
         self.raw.owner.as_ref()
     }
 
-    /// `tool_start` or `tool_complete`, without building the event.
+    /// `tool_start`, `tool_complete` or `error`, without building the
+    /// event.
     pub fn kind(&self) -> &'static str {
         match self.raw.kind {
             Kind::Start(_) => "tool_start",
             Kind::Complete { .. } => "tool_complete",
+            Kind::Refused(_) => "error",
         }
     }
 
@@ -194,6 +198,14 @@ impl Published {
                     timestamp,
                 })
             }
+            Kind::Refused(error) => ToolEvent::Error(CallError {
+                call_id,
+                tool_name: (!raw.tool.is_empty()).then(|| raw.tool.clone()),
+                message: error.message.clone(),
+                code: error.code.to_string(),
+                source: raw.source,
+                timestamp,
+            }),
         }
     }
 }

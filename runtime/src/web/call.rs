@@ -35,6 +35,7 @@ pub(super) async fn serve<P: CallPort>(
             if web.edge.mounts().routes_tool(&name) {
                 return super::mounted::call(&web, &name, args, principal).await;
             }
+            web.edge.refused(&name, &e, principal.as_deref());
             return answer::<()>(&ResponseEnvelope::Error(e));
         }
     };

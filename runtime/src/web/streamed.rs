@@ -24,19 +24,23 @@ use crate::{Json, ToolInfo};
 /// a long job runs.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
-/// True when the request's `Accept` names `text/event-stream`.
+/// True when the request's `Accept` names `text/event-stream` and not
+/// `application/json`: a client that takes either (as MCP clients say)
+/// gets the plain answer.
 pub(super) fn wanted(headers: &HeaderMap) -> bool {
-    headers
+    let media = headers
         .get_all(header::ACCEPT)
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(|value| value.split(','))
-        .any(|media| {
-            media
-                .split(';')
-                .next()
-                .is_some_and(|kind| kind.trim().eq_ignore_ascii_case("text/event-stream"))
-        })
+        .filter_map(|range| range.split(';').next())
+        .map(str::trim);
+    let (mut stream, mut json) = (false, false);
+    for kind in media {
+        stream |= kind.eq_ignore_ascii_case("text/event-stream");
+        json |= kind.eq_ignore_ascii_case("application/json");
+    }
+    stream && !json
 }
 
 /// The call of `tool` with `args`, whose MsgPack `request` the edge has
@@ -147,7 +151,8 @@ mod tests {
             wanted(&headers)
         };
         assert!(accepts("text/event-stream"));
-        assert!(accepts("application/json, Text/Event-Stream;q=0.9"));
+        assert!(accepts("Text/Event-Stream;q=0.9, text/plain"));
+        assert!(!accepts("application/json, text/event-stream"));
         assert!(!accepts("application/json"));
         assert!(!accepts("text/event-stream-ish"));
         assert!(!wanted(&HeaderMap::new()));

@@ -138,7 +138,10 @@ fn receive<P: CallPort>(
             };
             let tool = match Edge::<P>::tool(&call.tool) {
                 Ok(tool) => tool,
-                Err(e) => return result::<()>(version, seq, &call.tool, Err(e), 0),
+                Err(e) => {
+                    web.edge.refused(&call.tool, &e, principal.map(|p| &**p));
+                    return result::<()>(version, seq, &call.tool, Err(e), 0);
+                }
             };
             let Ok(permit) = running.clone().try_acquire_owned() else {
                 let busy = ToolError::new(

@@ -97,6 +97,7 @@ const TAKEN_TYPE_NAMES: &[&str] = &[
     // The package's own exports.
     "ActionCalls",
     "ActionMetadata",
+    "CallErrorEvent",
     "Catalogue",
     "CatalogueShape",
     "ClientOptions",

@@ -23,6 +23,7 @@ from .codec import (
 )
 from .errors import ErrorKind, TOONError, WireError
 from .metadata import (
+    CallErrorEvent,
     PromptMetadata,
     ResourceMetadata,
     ToolCompleteEvent,
@@ -43,6 +44,7 @@ __all__ = [
     "RESOURCES",
     "RESULTS",
     "TOOLS",
+    "CallErrorEvent",
     "ErrorKind",
     "MessageType",
     "PromptMetadata",

@@ -470,6 +470,11 @@ impl<P: CallPort> McpServer<P> {
             if let Some(answer) = Box::pin(self.call_mounted(&mut request, &context)).await {
                 return answer;
             }
+            let error = crate::error::unknown_tool_in::<P::Catalogue>(&request.name);
+            let principal = self.call_options(&context.extensions).principal;
+            self.shared
+                .edge
+                .refused(&request.name, &error, principal.as_deref());
             return Err(unknown_tool(&request.name));
         };
         let mut args = request.arguments.unwrap_or_default();

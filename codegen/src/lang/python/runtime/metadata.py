@@ -1,5 +1,5 @@
 """Tool metadata for discovery (``GET /api/tools``) and the tool events a
-frontend follows (``tool_start`` / ``tool_complete``)."""
+frontend follows (``tool_start`` / ``tool_complete`` / ``error``)."""
 
 import datetime
 import enum
@@ -428,4 +428,30 @@ class ToolCompleteEvent(pydantic.BaseModel):
     )
     timestamp: str = pydantic.Field(
         default_factory=_now, description="ISO timestamp of tool completion"
+    )
+
+
+class CallErrorEvent(pydantic.BaseModel):
+    """Sent for a call that failed before it started: its request could not
+    be read, named no tool or action of the catalogue, or was refused at the
+    door. No ``tool_start`` or ``tool_complete`` is sent for it."""
+
+    type: Literal["error"] = "error"
+    call_id: str | None = pydantic.Field(
+        default=None, description="The call; no other event carries it"
+    )
+    tool_name: str | None = pydantic.Field(
+        default=None, description="The tool the request named, when it could be read"
+    )
+    message: str = pydantic.Field(description="What is wrong, for a person")
+    code: str | None = pydantic.Field(
+        default=None,
+        description="The error's code: INVALID_REQUEST, UNKNOWN_TOOL, FORBIDDEN, ...",
+    )
+    source: ToolSource | None = pydantic.Field(
+        default=ToolSource.LOCAL,
+        description="Tool source: 'local' for local tools, 'mcp' for MCP protocol tools",
+    )
+    timestamp: str = pydantic.Field(
+        default_factory=_now, description="ISO timestamp of the refusal"
     )

@@ -19,11 +19,12 @@ import httpx
 
 from ._wire import ToolError
 from .codec import request_to_json, response_from_json
-from .metadata import ToolCompleteEvent, ToolMetadata, ToolStartEvent
+from .metadata import CallErrorEvent, ToolCompleteEvent, ToolMetadata, ToolStartEvent
 from .tools import ToolRequest, ToolResponse
 
-ToolEvent = ToolStartEvent | ToolCompleteEvent
-"""One tool event: ``tool_start`` or ``tool_complete``."""
+ToolEvent = ToolStartEvent | ToolCompleteEvent | CallErrorEvent
+"""One tool event: ``tool_start``, ``tool_complete``, or ``error`` for a call
+that failed before it started."""
 
 
 class ToolCallError(Exception):
@@ -179,6 +180,8 @@ class AsyncToolClient:
                         yield ToolStartEvent.model_validate(payload)
                     elif name == "tool_complete":
                         yield ToolCompleteEvent.model_validate(payload)
+                    elif name == "error":
+                        yield CallErrorEvent.model_validate(payload)
                     elif name == "lagged" and on_lag == "raise":
                         raise Lagged(int(payload.get("missed", 0)))
                 name, data = "message", []
