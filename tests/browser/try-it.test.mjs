@@ -246,7 +246,7 @@ describe("try it", () => {
     await page.close();
   });
 
-  it("cancels a running job, its chunks so far kept", async () => {
+  it("cancels a running job, its last 200 chunks kept, scrolled as the reader left them", async () => {
     const { page, form, errors } = await tryPage("orpheus_generate", { viewport: { width: 390, height: 844 } });
     await form.locator("#args-orpheus_generate").fill(JSON.stringify(LONG_GENERATION));
     await form.locator("button.call").click();
@@ -254,15 +254,29 @@ describe("try it", () => {
     await page.waitForFunction((p) => p.value > 0, await progress.elementHandle());
     await form.locator(".job").scrollIntoViewIfNeeded();
     await shoot(page, "try-cancel-running");
+    // Scrolled up, the list stays where the reader put it as chunks arrive.
+    const list = await form.locator("ol.chunks").elementHandle();
+    await page.waitForFunction((l) => l.scrollHeight > l.clientHeight, list);
+    await list.evaluate((l) => { l.scrollTop = 0; });
+    const before = await list.evaluate((l) => l.children.length);
+    await page.waitForFunction(([l, n]) => l.children.length >= n + 4, [list, before]);
+    assert.equal(await list.evaluate((l) => l.scrollTop), 0);
+    // Past 200 chunks (1 + 2 a step of 100 ms), the earliest leave the list.
+    await page.waitForFunction((l) => Number.parseInt(l.closest("details").querySelector(".chunk-count").textContent) > 210, list, { timeout: 20000 });
     await form.locator("button.cancel").click();
     const box = form.locator(".result-box");
     await box.waitFor();
     assert.equal(await box.getAttribute("data-state"), "cancelled");
     assert.equal(await box.locator(".error-code").textContent(), "CANCELLED");
-    const lines = await form.locator("details.streamed ol.chunks li").allTextContents();
-    assert.ok(lines.length >= 2 && lines.length < 257, `${lines.length} chunks`);
-    assert.ok(lines.some((l) => l.includes("partial_midi")), lines.join("\n"));
-    assert.equal(await form.locator("details.streamed .chunk-count").textContent(), `${lines.length} chunks`);
+    const streamed = form.locator("details.streamed");
+    const received = Number.parseInt(await streamed.locator(".chunk-count").textContent());
+    assert.ok(received > 210 && received < 257, `${received} chunks`);
+    const lines = await streamed.locator("ol.chunks li").allTextContents();
+    assert.equal(lines.length, 200);
+    assert.equal(lines[0].split(" ")[0], `#${received - 200}`);
+    assert.equal(lines.at(-1).split(" ")[0], `#${received - 1}`);
+    assert.equal(await streamed.locator(".chunks-hidden").textContent(), `${received - 200} earlier chunks are not shown.`);
+    assert.ok(lines.some((l) => l.includes("partial_midi")));
     assert.deepEqual(errors, []);
     await page.close();
   });
