@@ -1,7 +1,8 @@
 // Try it on the served page, against the studio: a form built from the
 // input schema and kept in step with its JSON view, a sync call with its
-// status and latency, a typed error, an async tool followed to its end
-// with its progress, a cancelled job, and the call copied as curl, Python
+// status and latency, a typed error, an async tool followed through its
+// event stream (its job, progress, streamed chunks and result, on a wide
+// screen and a phone), a cancelled job, and the call copied as curl, Python
 // and TypeScript — each copy run against the studio. Then a document
 // with declared examples and an unserved tool, as the page must show them.
 
@@ -14,7 +15,7 @@ import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
-import { LONG_GENERATION, PAGES, base, expand, following, open, shoot } from "./page-harness.mjs";
+import { LONG_GENERATION, PAGES, axeViolations, base, expand, following, open, shoot } from "./page-harness.mjs";
 
 const execFile = promisify(execFileCb);
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -141,33 +142,71 @@ describe("try it", () => {
     await page.close();
   });
 
-  it("follows an async tool to its end, showing its progress", async () => {
+  it("follows an async tool's event stream to its end: job, progress, chunks, result", async () => {
     const { page, form, errors } = await tryPage("orpheus_generate");
     await following(page);
-    // 2 × 8 steps of 100 ms.
+    // 2 × 8 steps of 100 ms, a partial_midi chunk each.
     await form.locator("#args-orpheus_generate").fill('{"max_tokens": 1024, "num_variations": 2}');
     await form.locator("button.call").click();
     const job = form.locator(".job");
     await job.waitFor();
+    await job.locator("button.cancel").waitFor();
+    const jobId = await job.getAttribute("data-job");
+    assert.equal(await job.locator(".http").textContent(), "HTTP 200 OK");
+    assert.match(await job.locator(".latency").textContent(), /^\d+ ms$/);
+    assert.match(await job.locator(".facts").textContent(), new RegExp(`Job ${jobId}: running$`));
     const seen = new Set();
+    const percents = new Set();
     const box = form.locator(".result-box");
+    let shot = false;
     while ((await box.count()) === 0) {
-      const value = await job.locator("progress").evaluate((p) => (p.hasAttribute("value") ? p.value : null)).catch(() => null);
+      // Read at once: the result may replace the job at any moment.
+      const [value, percent] = await form.evaluate((f) => {
+        const bar = f.querySelector(".job progress");
+        return bar && bar.hasAttribute("value") ? [bar.value, f.querySelector(".job .percent").textContent] : [null, null];
+      });
       if (value !== null) seen.add(value);
-      if (seen.size === 2) {
+      if (percent) percents.add(percent);
+      if (seen.size === 2 && !shot) {
         await form.scrollIntoViewIfNeeded();
         await shoot(page, "try-async-progress");
+        shot = true;
       }
       await page.waitForTimeout(50);
     }
     const between = [...seen].filter((v) => v > 0 && v < 1);
     assert.ok(between.length >= 2, `progress seen: ${[...seen].join(", ")}`);
+    assert.ok([...percents].every((p) => /^\d+%$/.test(p)) && percents.size >= 2, [...percents].join(", "));
+
+    // The result, from the stream's last event.
     assert.equal(await box.getAttribute("data-state"), "complete");
-    assert.match(await box.locator(".http").textContent(), /^HTTP 202/);
+    assert.equal(await box.getAttribute("data-job"), jobId);
+    assert.match(await box.locator(".http").textContent(), /^HTTP 200/);
+    assert.match(await box.locator(".duration").textContent(), /^ran \d+\.\d s$/);
     const result = JSON.parse(await box.locator("pre.result").textContent());
     assert.equal(result.success.output_hashes.length, 2);
     assert.equal(result.success.total_tokens, 2048);
-    // The feed shows the call, not the page's own polls of its job.
+
+    // Every chunk, below the result and folded away: model_loaded, then a
+    // partial_midi and a progress chunk per step.
+    const streamed = form.locator("details.streamed");
+    assert.equal(await streamed.evaluate((d) => d.open), false);
+    assert.ok(await box.evaluate((b, s) => Boolean(b.compareDocumentPosition(s) & Node.DOCUMENT_POSITION_FOLLOWING), await streamed.elementHandle()));
+    const lines = streamed.locator("ol.chunks li");
+    assert.equal(await lines.count(), 33);
+    assert.equal(await streamed.locator(".chunk-count").textContent(), `${await lines.count()} chunks`);
+    assert.equal(await streamed.locator(".chunk-count").getAttribute("aria-live"), "polite");
+    assert.ok(await streamed.locator(".chunks-hidden").isHidden());
+    const texts = await lines.allTextContents();
+    assert.deepEqual(texts.map((t) => t.split(" ")[0]), texts.map((_, n) => `#${n}`));
+    const midi = texts.filter((t) => t.includes("partial_midi"));
+    assert.equal(midi.length, 16);
+    // The chunk's JSON as sent: its MIDI bytes as base64.
+    const first = JSON.parse(midi[0].slice(midi[0].indexOf(" ") + 1)).partial_midi;
+    assert.equal(first.variation, 0);
+    assert.match(first.events, /^[A-Za-z0-9+/]+=*$/);
+
+    // The feed shows the call, and no job_status: the page polls nothing.
     await page.locator(".card.completed", { hasText: "orpheus_generate" }).first().waitFor();
     assert.equal(await page.locator(".card", { hasText: "job_status" }).count(), 0);
     await form.scrollIntoViewIfNeeded();
@@ -176,7 +215,38 @@ describe("try it", () => {
     await page.close();
   });
 
-  it("cancels a running job", async () => {
+  it("streams an async tool's chunks on a phone, in their own box, axe-clean", async () => {
+    const { page, form, errors } = await tryPage("orpheus_generate", { viewport: { width: 360, height: 780 } });
+    await form.locator("#args-orpheus_generate").fill('{"max_tokens": 1024, "num_variations": 2}');
+    await form.locator("button.call").click();
+    const streamed = form.locator("details.streamed");
+    const lines = streamed.locator("ol.chunks li");
+    await page.waitForFunction((list) => list.children.length >= 12, await streamed.locator("ol.chunks").elementHandle());
+    // The list keeps its newest line in view, and the page does not scroll sideways.
+    const list = streamed.locator("ol.chunks");
+    const newest = await list.evaluate((l) => {
+      const box = l.getBoundingClientRect(), last = l.lastElementChild.getBoundingClientRect();
+      return last.bottom <= box.bottom + 1 && last.top >= box.top - 1;
+    });
+    assert.ok(newest, "the newest chunk is in view");
+    assert.equal(await page.evaluate(() => document.scrollingElement.scrollWidth - innerWidth), 0);
+    const summary = await streamed.locator("summary").boundingBox();
+    assert.ok(summary.height >= 44, `the summary is ${summary.height} px high`);
+    assert.match(await streamed.locator(".chunk-count").textContent(), /^\d+ chunks$/);
+    assert.ok((await lines.count()) >= 12);
+    await streamed.scrollIntoViewIfNeeded();
+    await shoot(page, "try-stream-phone");
+    for (const colorScheme of ["light", "dark"]) {
+      await page.emulateMedia({ colorScheme });
+      const violations = await axeViolations(page);
+      assert.deepEqual(violations, [], `${colorScheme}:\n${violations.join("\n")}`);
+    }
+    await form.locator(".result-box").waitFor();
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it("cancels a running job, its last 200 chunks kept, scrolled as the reader left them", async () => {
     const { page, form, errors } = await tryPage("orpheus_generate", { viewport: { width: 390, height: 844 } });
     await form.locator("#args-orpheus_generate").fill(JSON.stringify(LONG_GENERATION));
     await form.locator("button.call").click();
@@ -184,11 +254,29 @@ describe("try it", () => {
     await page.waitForFunction((p) => p.value > 0, await progress.elementHandle());
     await form.locator(".job").scrollIntoViewIfNeeded();
     await shoot(page, "try-cancel-running");
+    // Scrolled up, the list stays where the reader put it as chunks arrive.
+    const list = await form.locator("ol.chunks").elementHandle();
+    await page.waitForFunction((l) => l.scrollHeight > l.clientHeight, list);
+    await list.evaluate((l) => { l.scrollTop = 0; });
+    const before = await list.evaluate((l) => l.children.length);
+    await page.waitForFunction(([l, n]) => l.children.length >= n + 4, [list, before]);
+    assert.equal(await list.evaluate((l) => l.scrollTop), 0);
+    // Past 200 chunks (1 + 2 a step of 100 ms), the earliest leave the list.
+    await page.waitForFunction((l) => Number.parseInt(l.closest("details").querySelector(".chunk-count").textContent) > 210, list, { timeout: 20000 });
     await form.locator("button.cancel").click();
     const box = form.locator(".result-box");
     await box.waitFor();
     assert.equal(await box.getAttribute("data-state"), "cancelled");
     assert.equal(await box.locator(".error-code").textContent(), "CANCELLED");
+    const streamed = form.locator("details.streamed");
+    const received = Number.parseInt(await streamed.locator(".chunk-count").textContent());
+    assert.ok(received > 210 && received < 257, `${received} chunks`);
+    const lines = await streamed.locator("ol.chunks li").allTextContents();
+    assert.equal(lines.length, 200);
+    assert.equal(lines[0].split(" ")[0], `#${received - 200}`);
+    assert.equal(lines.at(-1).split(" ")[0], `#${received - 1}`);
+    assert.equal(await streamed.locator(".chunks-hidden").textContent(), `${received - 200} earlier chunks are not shown.`);
+    assert.ok(lines.some((l) => l.includes("partial_midi")));
     assert.deepEqual(errors, []);
     await page.close();
   });

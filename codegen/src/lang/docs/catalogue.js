@@ -27,6 +27,31 @@ async function api(path, init = {}) {
   if (response.status === 401) { $("token-form").hidden = false; throw new Error("this server needs a token"); }
   return response;
 }
+
+/**
+ * The Server-Sent Events of a fetched response, read as they arrive: each
+ * `{ name, data }`, its `data:` lines joined. fetch rather than
+ * EventSource, which can neither POST nor send the token. Comment lines
+ * (`: keep-alive`) and blocks without data are skipped.
+ */
+async function* serverEvents(response) {
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    // A CR split from its LF across two reads would end a line early.
+    buffer = (buffer + value).replace(/\r\n|\r(?=.)/gs, "\n");
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const lines = buffer.slice(0, end).split("\n").filter((l) => !l.startsWith(":"));
+      buffer = buffer.slice(end + 2);
+      const field = (line, name) => line.startsWith(name + ":") ? line.slice(name.length + 1).replace(/^ /, "") : null;
+      const data = lines.map((l) => field(l, "data")).filter((d) => d !== null);
+      if (data.length) yield { name: lines.map((l) => field(l, "event")).find((n) => n !== null) || "message", data: data.join("\n") };
+    }
+  }
+}
 $("token-form").addEventListener("submit", (e) => {
   e.preventDefault();
   sessionStorage.setItem("toolwright-token", $("token").value);

@@ -36,34 +36,7 @@ function tick() {
   if (running.length === 0) { clearInterval(ticking); ticking = 0; }
 }
 
-// The page's own job_status calls for a job it follows are left out of the
-// feed: four a second, they would push every other call out of it. A job
-// stays polled for a while after its end: the last poll's events may
-// arrive after the job's own.
-const polls = new Set(), polled = new Set();
-function ownPoll(event) {
-  if (event.tool_name !== "job_status") return false;
-  if (event.type === "tool_complete") return polls.delete(event.call_id);
-  try {
-    if (!polled.has(JSON.parse(event.tool_input).job_id)) return false;
-  } catch (_) { return false; }
-  polls.add(event.call_id);
-  return true;
-}
-
-// The end of a job this page follows, as its tool_complete tells it.
-function jobEnded(event) {
-  const job = following.get(event.job_id);
-  if (!job) return;
-  let result;
-  try { result = parseExact(event.tool_result); } catch (_) { result = event.tool_result; }
-  const state = event.success ? "complete" : event.error_code === "CANCELLED" ? "cancelled" : "failed";
-  job.end({ state, result, code: event.error_code, message: result && result.message, ms: event.duration_ms });
-}
-
 function onEvent(event) {
-  if (ownPoll(event)) return;
-  if (event.type === "tool_complete" && event.job_id) jobEnded(event);
   let card = cards.get(event.call_id);
   if (!card) {
     card = el("div", { class: "card" });
@@ -102,29 +75,16 @@ function onLagged(missed) {
   feedPush(el("p", { class: "notice lagged", text: n === 1 ? "1 event was missed" : n + " events were missed" }));
 }
 
+const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+
 async function follow() {
-  // fetch rather than EventSource, so the token can be sent.
   for (;;) {
     try {
-      const response = await api("api/events");
-      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = "";
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += value;
-        let end;
-        while ((end = buffer.indexOf("\n\n")) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const lines = block.split("\n");
-          const name = (lines.find((l) => l.startsWith("event:")) || "").slice(6).trim();
-          const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
-          let value;
-          try { value = JSON.parse(data); } catch (_) { continue; /* a comment, or not JSON */ }
-          if (name === "lagged") onLagged(value.missed);
-          else if (value && value.type) onEvent(value);
-        }
+      for await (const { name, data } of serverEvents(await api("api/events"))) {
+        let value;
+        try { value = JSON.parse(data); } catch (_) { continue; /* not JSON */ }
+        if (name === "lagged") onLagged(value.missed);
+        else if (value && value.type) onEvent(value);
       }
     } catch (_) { /* retried below */ }
     await wait(2000);

@@ -1,7 +1,7 @@
 // The catalogue viewer, part 2 of 3: try it, on a served page. A tool's
 // form built from its input schema and kept in step with a JSON view, the
-// call and its outcome, a job followed to its end, and the call copied as
-// curl, TypeScript or Python.
+// call and its outcome, a job followed through its event stream, and the
+// call copied as curl, TypeScript or Python.
 
 // ---- Try it: a form from the input schema, with its JSON view ------------
 
@@ -177,6 +177,8 @@ function tryIt(tool, unserved) {
   writeJson();
 
   const outcome = el("div", { class: "outcome", "aria-live": "polite" });
+  // Outside the live outcome: its lines are not read out as they come.
+  const output = el("div", { class: "output" });
   const snippet = el("div", { class: "snippet", hidden: true },
     el("p", { class: "snippet-note muted" }), el("pre", { class: "snippet-text" }));
   const call = el("button", { type: "submit", class: "primary call", text: "Call " + key, disabled: unserved });
@@ -188,116 +190,165 @@ function tryIt(tool, unserved) {
   const form = el("form", { class: "try", novalidate: true, "aria-label": "Try " + key },
     el("h4", { text: "Try it" }),
     unserved ? el("p", { class: "code", text: "Not served here: this server has no handler for " + key + ", so a call answers NOT_IMPLEMENTED." }) : null,
-    tool.timing && tool.timing !== "sync" ? el("p", { class: "muted", text: "Runs as a job: the page shows its progress, can cancel it, and shows its result when it ends." }) : null,
+    tool.timing && tool.timing !== "sync" ? el("p", { class: "muted", text: "Runs as a job: the page follows its event stream, showing its progress and streamed output, can cancel it, and shows its result when it ends." }) : null,
     action ? el("div", { class: "field" }, el("label", { for: "action-" + key, text: "Action" }), action) : null,
     fieldset,
     el("div", { class: "field" }, el("label", { for: "args-" + key, text: "Arguments (JSON)" }), json, jsonError),
-    el("div", { class: "actions" }, call, copies), snippet, outcome);
+    el("div", { class: "actions" }, call, copies), snippet, outcome, output);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     if (call.disabled) return;
     call.disabled = true;
-    try { await callTool(tool, json.value, outcome); } finally { call.disabled = false; }
+    // A sync call answers at once; anything else is followed as it runs.
+    const streamed = Boolean(current().timing) && current().timing !== "sync";
+    try { await callTool(tool, json.value, streamed, outcome, output); } finally { call.disabled = false; }
   });
   return form;
 }
 
-// ---- Calling, and following a job to its end ------------------------------
+// ---- Calling, and following a call as it runs ----------------------------
 
-const wait = (ms) => new Promise((r) => setTimeout(r, ms));
 const toolUrl = (name) => "api/tools/" + encodeURIComponent(name);
 const details = (summary, ...body) => el("details", { open: true }, el("summary", { class: "facts" }, summary), body);
+const isEventStream = (response) => (response.headers.get("Content-Type") || "").startsWith("text/event-stream");
 
-async function callTool(tool, body, outcome) {
+/**
+ * Calls the tool with `body` and shows its answer in `outcome`. A job
+ * (`streamed`) is asked for as an event stream, read as it runs, its
+ * chunks listed in `output`; a refused call still answers plain JSON.
+ */
+async function callTool(tool, body, streamed, outcome, output) {
   outcome.replaceChildren(el("p", { class: "muted", text: "Calling…" }));
+  output.replaceChildren();
   const started = performance.now();
+  const accept = streamed ? { Accept: "text/event-stream" } : {};
   let response, text;
   try {
-    response = await api(toolUrl(tool.name), { method: "POST", headers: { "Content-Type": "application/json" }, body });
+    response = await api(toolUrl(tool.name), { method: "POST", headers: { "Content-Type": "application/json", ...accept }, body });
+    if (isEventStream(response)) return await followCall(response, answerHead(response, started), outcome, output);
     text = await response.text();
   } catch (err) {
     outcome.replaceChildren(el("p", { class: "code", text: String(err.message || err) }));
     return;
   }
-  const ms = Math.round(performance.now() - started);
   let envelope = null;
   try { envelope = parseExact(text); } catch (_) { /* shown as text */ }
-  const head = [el("span", { class: "http", text: "HTTP " + response.status + (response.statusText ? " " + response.statusText : "") }),
-    el("span", { class: "latency", text: ms + " ms" })];
-  if (response.status === 202 && envelope && envelope.job_started) return followJob(envelope.job_started.job_id, head, outcome);
   const error = envelope && envelope.error;
   outcome.replaceChildren(el("div", { class: "result-box", "data-status": String(response.status) }, details(
-    [el("strong", { text: "Result " }), ...head,
+    [el("strong", { text: "Result " }), ...answerHead(response, started),
       error ? el("span", { class: "code error-code", text: error.code }) : envelope && "success" in envelope ? el("span", { class: "success", text: "success" }) : null],
     error ? el("p", { text: error.message }) : null,
     el("pre", { class: "result", text: envelope ? pretty(envelope) : text }))));
 }
 
-// A job this page follows, by id: its progress from job_status, its end
-// from the feed's tool_complete with its job_id (or from job_status, when
-// the feed is not connected).
-const following = new Map();
-const ENDED = ["complete", "failed", "cancelled"];
-
-async function jobTool(name, jobId) {
-  const response = await api(toolUrl(name), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ job_id: jobId }) });
-  const envelope = await response.json();
-  if (envelope.error) throw new Error(envelope.error.code + ": " + envelope.error.message);
-  return envelope.success;
+/** The answer's status and its latency so far. */
+function answerHead(response, started) {
+  return [el("span", { class: "http", text: "HTTP " + response.status + (response.statusText ? " " + response.statusText : "") }),
+    el("span", { class: "latency", text: Math.round(performance.now() - started) + " ms" })];
 }
 
-function followJob(jobId, head, outcome) {
-  const labelId = "job-" + jobId;
-  const state = el("span", { id: labelId, text: "Job " + jobId + ": started" });
-  const bar = el("progress", { max: "1", "aria-labelledby": labelId });
+async function jobCancel(jobId) {
+  const response = await api(toolUrl("job_cancel"), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ job_id: jobId }) });
+  const envelope = await response.json();
+  if (envelope.error) throw new Error(envelope.error.code + ": " + envelope.error.message);
+}
+
+/**
+ * A call's event stream, read to its end: its job with a Cancel button
+ * once `job` names it, its progress, its chunks, then its result.
+ */
+async function followCall(response, head, outcome, output) {
+  const view = jobView(head);
+  outcome.replaceChildren(view.node);
+  let jobId = null, chunks = null, began = performance.now();
+  for await (const { name, data } of serverEvents(response)) {
+    let value;
+    try { value = parseExact(data); } catch (_) { continue; /* not JSON */ }
+    if (name === "job") { jobId = value.job_id; began = performance.now(); view.named(jobId); }
+    else if (name === "progress") view.progress(value.progress);
+    else if (name === "chunk") (chunks ||= chunkList(output)).add(value.seq, value.chunk);
+    else if (name === "result") {
+      outcome.replaceChildren(jobResult(jobId, head, value, performance.now() - began));
+      if (chunks) chunks.fold();
+      return;
+    }
+  }
+  outcome.replaceChildren(el("p", { class: "code", text: "The call's stream ended before its result." }));
+}
+
+/** The running call: its job, a progress bar with its percent, and Cancel. */
+function jobView(head) {
+  const state = el("span", { text: "Starting the job…" });
+  const bar = el("progress", { max: "1", "aria-label": "Progress" });
   const percent = el("span", { class: "percent muted" });
-  const cancel = el("button", { type: "button", class: "cancel", text: "Cancel job" });
-  outcome.replaceChildren(el("div", { class: "job", "data-job": jobId },
-    el("p", { class: "facts" }, head, state), bar, el("div", { class: "row" }, percent, cancel)));
+  const cancel = el("button", { type: "button", class: "cancel", text: "Cancel job", hidden: true });
+  const node = el("div", { class: "job" }, el("p", { class: "facts" }, head, state), bar, el("div", { class: "row" }, percent, cancel));
+  let jobId;
   cancel.addEventListener("click", async () => {
     cancel.disabled = true;
     cancel.textContent = "Cancelling…";
-    try { await jobTool("job_cancel", jobId); } catch (err) { percent.textContent = String(err.message || err); }
+    try { await jobCancel(jobId); } catch (err) { percent.textContent = String(err.message || err); }
   });
-  return new Promise((resolve) => {
-    const job = { end: null };
-    job.end = (end) => {
-      if (following.get(jobId) !== job) return;
-      following.delete(jobId);
-      setTimeout(() => polled.delete(jobId), 5000);
-      outcome.replaceChildren(jobResult(jobId, head, end));
-      resolve();
-    };
-    following.set(jobId, job);
-    polled.add(jobId);
-    (async () => {
-      while (following.get(jobId) === job) {
-        await wait(250);
-        let info;
-        try { info = await jobTool("job_status", jobId); } catch (_) { continue; }
-        if (following.get(jobId) !== job) break;
-        state.textContent = "Job " + jobId + ": " + info.state;
-        if (typeof info.progress === "number") {
-          bar.value = info.progress;
-          percent.textContent = Math.round(info.progress * 100) + "%";
-        }
-        if (ENDED.includes(info.state)) {
-          const ms = info.completed_at && (info.started_at || info.created_at) ? info.completed_at - (info.started_at || info.created_at) : null;
-          job.end({ state: info.state, result: info.result, code: info.error_code, message: info.error, ms });
-        }
-      }
-    })();
-  });
+  return {
+    node,
+    named(id) {
+      jobId = id;
+      node.dataset.job = id;
+      state.id = "job-" + id;
+      state.textContent = "Job " + id + ": running";
+      bar.removeAttribute("aria-label");
+      bar.setAttribute("aria-labelledby", state.id);
+      cancel.hidden = false;
+    },
+    progress(fraction) {
+      bar.value = fraction;
+      percent.textContent = Math.round(fraction * 100) + "%";
+    },
+  };
 }
 
-function jobResult(jobId, head, end) {
-  const failed = end.state !== "complete";
-  const seconds = typeof end.ms === "number" ? (end.ms / 1000).toFixed(1) + " s" : null;
-  return el("div", { class: "result-box", "data-job": jobId, "data-state": end.state }, details(
-    [el("strong", { text: "Job " + end.state + " " }), ...head, seconds ? el("span", { class: "duration", text: "ran " + seconds }) : null,
-      failed ? el("span", { class: "code error-code", text: end.code || end.state.toUpperCase() }) : el("span", { class: "success", text: "success" })],
-    failed && end.message ? el("p", { text: end.message }) : null,
-    el("pre", { class: "result", text: failed ? pretty({ error: { code: end.code, message: end.message } }) : pretty({ success: end.result ?? {} }) })));
+// The list keeps this many chunks: a long job sends thousands.
+const SHOWN_CHUNKS = 200;
+
+/**
+ * "Streamed output" in `output`: a line of compact JSON per chunk, the
+ * newest kept in view unless the reader has scrolled up. Only the count
+ * is a live region: a line each would be read out many times a second.
+ */
+function chunkList(output) {
+  let received = 0, dropped = 0;
+  const count = el("span", { class: "chunk-count", "aria-live": "polite" });
+  const hidden = el("p", { class: "chunks-hidden muted", hidden: true });
+  const list = el("ol", { class: "chunks", tabindex: "0", "aria-label": "Streamed chunks" });
+  const region = el("details", { class: "streamed", open: true }, el("summary", {}, "Streamed output · ", count), hidden, list);
+  output.replaceChildren(region);
+  return {
+    add(seq, chunk) {
+      const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 8;
+      list.append(el("li", { "data-seq": String(seq) }, el("span", { class: "seq", text: "#" + seq }), " ", JSON.stringify(chunk)));
+      received++;
+      count.textContent = received === 1 ? "1 chunk" : received + " chunks";
+      if (list.children.length > SHOWN_CHUNKS) {
+        list.firstElementChild.remove();
+        dropped++;
+        hidden.hidden = false;
+        hidden.textContent = (dropped === 1 ? "1 earlier chunk is" : dropped + " earlier chunks are") + " not shown.";
+      }
+      if (atEnd) list.scrollTop = list.scrollHeight;
+    },
+    fold() { region.open = false; },
+  };
+}
+
+/** The call's result, from its envelope: how it ended, in `ms`. */
+function jobResult(jobId, head, envelope, ms) {
+  const error = envelope && envelope.error;
+  const state = !error ? "complete" : error.code === "CANCELLED" ? "cancelled" : "failed";
+  return el("div", { class: "result-box", "data-job": jobId, "data-state": state }, details(
+    [el("strong", { text: (jobId ? "Job " : "Call ") + state + " " }), ...head, el("span", { class: "duration", text: "ran " + (ms / 1000).toFixed(1) + " s" }),
+      error ? el("span", { class: "code error-code", text: error.code }) : el("span", { class: "success", text: "success" })],
+    error && error.message ? el("p", { text: error.message }) : null,
+    el("pre", { class: "result", text: pretty(envelope) })));
 }
 
 // ---- Copy as curl, TypeScript or Python -----------------------------------
