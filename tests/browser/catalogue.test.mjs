@@ -171,6 +171,21 @@ describe("the served page", () => {
     await page.close();
   });
 
+  it("shows a call refused before it started as one card with its code", async () => {
+    const { page, errors } = await open(PAGES.served);
+    const card = page.locator(".card.refused", { hasText: "multipy" });
+    for (let i = 0; i < 50 && (await card.count()) === 0; i++) {
+      await fetch(`${base}/api/tools/multipy`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      await page.waitForTimeout(100);
+    }
+    await card.first().waitFor();
+    const text = await card.first().textContent();
+    assert.ok(text.includes("refused") && text.includes("UNKNOWN_TOOL") && text.includes("did you mean `multiply`"), text);
+    assert.ok(!text.includes("null") && !text.includes("undefined"), text);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   it("shows a running call's time as it runs, then how long it took", async () => {
     const { page, errors } = await open(PAGES.served);
     await following(page);

@@ -37,6 +37,7 @@ function tick() {
 }
 
 function onEvent(event) {
+  if (event.type === "error") return onRefused(event);
   let card = cards.get(event.call_id);
   if (!card) {
     card = el("div", { class: "card" });
@@ -65,6 +66,19 @@ function onEvent(event) {
   const result = typeof event.tool_result === "string" ? el("pre", { class: "result", text: event.tool_result }) : null;
   card.replaceChildren(...[head, input, result].filter(Boolean));
   if (running && !ticking) ticking = setInterval(tick, 100);
+}
+
+// `error`: a call that failed before it started (a request that could
+// not be read, an unknown tool, a missing scope); nothing more comes of it.
+function onRefused(event) {
+  const card = el("div", { class: "card failed refused" },
+    el("div", {}, el("strong", { text: event.tool_name || "Unreadable request" }),
+      el("span", { class: "badge", text: event.source || "local" }),
+      el("span", { class: "badge", text: "refused" }),
+      event.code ? el("span", { class: "code", text: " " + event.code }) : null),
+    el("p", { class: "message", text: event.message || "" }));
+  card.dataset.call = event.call_id;
+  feedPush(card);
 }
 
 // `event: lagged`: the server skipped ahead of this page and says how
