@@ -300,22 +300,18 @@ async fn every_timing_class_reports_its_start_and_end() {
     assert!(error.get("tool_name").is_none(), "{error}");
     assert!(error["message"].as_str().is_some_and(|m| !m.is_empty()));
     assert_eq!(error["source"], "local");
-    let unknown = toolwright::codec::json_to_msgpack(
-        br#"{"tool": "ad", "a": 1}"#,
-        toolwright::codec::Limits::default(),
-    )
-    .expect("MsgPack");
+    let msgpack = |json: &[u8]| {
+        toolwright::codec::json_to_msgpack(json, toolwright::codec::Limits::default())
+            .expect("MsgPack")
+    };
+    let unknown = msgpack(br#"{"tool": "ad", "a": 1}"#);
     CallPort::call(&port, unknown, CallOptions::default()).await;
     let error = next_event(&mut events).await;
     assert_eq!(
         (&error["type"], &error["tool_name"], &error["code"]),
         (&json!("error"), &json!("ad"), &json!("UNKNOWN_TOOL"))
     );
-    let missing = toolwright::codec::json_to_msgpack(
-        br#"{"tool": "add", "a": 1}"#,
-        toolwright::codec::Limits::default(),
-    )
-    .expect("MsgPack");
+    let missing = msgpack(br#"{"tool": "add", "a": 1}"#);
     CallPort::call(&port, missing, CallOptions::default()).await;
     let error = next_event(&mut events).await;
     assert_eq!(

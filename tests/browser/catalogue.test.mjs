@@ -156,15 +156,20 @@ describe("the served page", () => {
     await page.close();
   });
 
-  it("shows live cards for a call made from another client", async () => {
-    const { page } = await open(PAGES.served);
-    // The feed subscribes once the page has loaded; call until a card shows.
-    const card = page.locator(".card.completed", { hasText: "multiply" });
+  // The feed subscribes once the page has loaded: calls made before then
+  // are not seen, so call until `card` shows.
+  async function postUntilShown(page, card, tool, body) {
     for (let i = 0; i < 50 && (await card.count()) === 0; i++) {
-      await fetch(`${base}/api/tools/multiply`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"a": 6, "b": 7}' });
+      await fetch(`${base}/api/tools/${tool}`, { method: "POST", headers: { "content-type": "application/json" }, body });
       await page.waitForTimeout(100);
     }
     await card.first().waitFor();
+  }
+
+  it("shows live cards for a call made from another client", async () => {
+    const { page } = await open(PAGES.served);
+    const card = page.locator(".card.completed", { hasText: "multiply" });
+    await postUntilShown(page, card, "multiply", '{"a": 6, "b": 7}');
     const text = await card.first().textContent();
     assert.ok(text.includes("local") && text.includes('{"result":42}'), text);
     await shoot(page, "served-live-card");
@@ -174,11 +179,7 @@ describe("the served page", () => {
   it("shows a call refused before it started as one card with its code", async () => {
     const { page, errors } = await open(PAGES.served);
     const card = page.locator(".card.refused", { hasText: "multipy" });
-    for (let i = 0; i < 50 && (await card.count()) === 0; i++) {
-      await fetch(`${base}/api/tools/multipy`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-      await page.waitForTimeout(100);
-    }
-    await card.first().waitFor();
+    await postUntilShown(page, card, "multipy", "{}");
     const text = await card.first().textContent();
     assert.ok(text.includes("refused") && text.includes("UNKNOWN_TOOL") && text.includes("did you mean `multiply`"), text);
     assert.ok(!text.includes("null") && !text.includes("undefined"), text);

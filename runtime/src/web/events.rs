@@ -65,6 +65,13 @@ pub(super) async fn serve<P: CallPort>(
         let chunk = feed.next().await?;
         Some((Ok::<_, Infallible>(chunk), feed))
     });
+    event_stream(chunks)
+}
+
+/// A `200` whose body is `chunks`, as Server-Sent Events.
+pub(super) fn event_stream(
+    chunks: impl futures_util::Stream<Item = Result<Bytes, Infallible>> + Send + 'static,
+) -> Response {
     (
         [
             (header::CONTENT_TYPE, "text/event-stream"),

@@ -9,9 +9,9 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::http::{HeaderMap, header};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use futures_util::stream;
 
 use super::Web;
@@ -66,14 +66,7 @@ pub(super) fn serve<P: CallPort>(
         let event = call.next().await?;
         Some((Ok::<_, Infallible>(event), call))
     });
-    (
-        [
-            (header::CONTENT_TYPE, "text/event-stream"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        Body::from_stream(events),
-    )
-        .into_response()
+    super::events::event_stream(events)
 }
 
 /// One streamed call, until its `result` has been sent.
