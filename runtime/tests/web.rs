@@ -405,6 +405,30 @@ async fn a_subscriber_that_never_reads_slows_nothing_and_is_told_what_it_missed(
 }
 
 #[tokio::test]
+async fn the_last_feed_to_close_stops_the_tracing() {
+    let server = start(HttpConfig::default()).await;
+    let (first, second) = (Sse::open(&server, "").await, Sse::open(&server, "").await);
+    assert!(server.port.events().is_observed());
+    drop(first);
+    drop(second);
+    // Let go of when the feed's batcher next has a batch to hand out.
+    for _ in 0..100 {
+        if !server.port.events().is_observed() {
+            break;
+        }
+        CallPort::call(&server.port, add(1, 2), CallOptions::default()).await;
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(!server.port.events().is_observed());
+    // A feed opened afterwards follows again.
+    let mut feed = Sse::open(&server, "").await;
+    CallPort::call(&server.port, add(3, 4), CallOptions::default()).await;
+    let (name, start) = feed.next().await;
+    assert_eq!(name, "tool_start");
+    assert_eq!(start["tool_input"], r#"{"a":3,"b":4}"#);
+}
+
+#[tokio::test]
 async fn nobody_listening_costs_no_event() {
     let port = dispatcher(DispatcherConfig::default());
     assert!(!port.events().is_observed());

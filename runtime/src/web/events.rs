@@ -1,18 +1,15 @@
 //! `GET /api/events`: tool events as Server-Sent Events, filtered by tool.
-//! Each subscriber reads the port's broadcast hub, whose bounded ring is
-//! its buffer: one that falls behind loses the oldest events and is told.
 //!
 //! A browser needs its events no faster than it can draw them, and a busy
-//! server must not spend its time on its audience: each subscriber is sent
+//! server must not spend its time on its audience: subscribers are sent
 //! what happened in batches, at most one every [`FLUSH`] and of at most
-//! [`BATCH`] events (each serialized once, by the hub). A subscriber with
-//! more waiting skips ahead to the newest and is told how many it missed,
-//! so a hundred open feeds cost a server little more than one. The body is
+//! [`BATCH`] events, the rest skipped and counted (`event: lagged`). One
+//! task makes the batches for every subscriber (`batches.rs`), so a
+//! hundred open feeds cost a server little more than one. The body is
 //! written by hand rather than through axum's `Sse`, which writes one chunk
 //! per event.
 
 use std::convert::Infallible;
-use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -22,10 +19,11 @@ use axum::http::{HeaderMap, Uri, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream;
 use tokio::sync::broadcast::Receiver;
-use tokio::sync::broadcast::error::{RecvError, TryRecvError};
+use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 
 use super::Web;
+use super::batches::{Batch, lagged};
 use crate::events::Published;
 use crate::http::ALL_EVENTS_SCOPE;
 use crate::jobs::Owner;
@@ -37,7 +35,7 @@ const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// How long a subscriber's first event waits for others to share its chunk.
 pub(crate) const FLUSH: Duration = Duration::from_millis(50);
 
-/// Most events in one chunk: with [`FLUSH`], at most 2,000 events a second
+/// Most events in one batch: with [`FLUSH`], at most 2,000 events a second
 /// for each subscriber.
 pub(crate) const BATCH: usize = 100;
 
@@ -55,11 +53,11 @@ pub(super) async fn serve<P: CallPort>(
         .filter(|p| !p.has_scope(ALL_EVENTS_SCOPE))
         .map(|p| p.owner());
     let feed = Feed {
-        events: web.edge.port().events().subscribe(),
+        batches: web.batches.subscribe(),
         tools: query_values(uri.query().unwrap_or(""), "tool"),
         only,
         shutdown: web.config.shutdown.clone(),
-        sent: 0,
+        next: None,
     };
     let chunks = stream::unfold(feed, |mut feed| async move {
         let chunk = feed.next().await?;
@@ -82,83 +80,64 @@ pub(super) fn event_stream(
         .into_response()
 }
 
-/// One subscriber's position in the hub.
+/// One subscriber's position in the batches.
 struct Feed {
-    events: Receiver<Arc<Published>>,
+    batches: Receiver<Arc<Batch>>,
     tools: Vec<String>,
     /// The one owner whose calls it shows; `None` shows every call.
     only: Option<Owner>,
     shutdown: CancellationToken,
-    sent: u64,
+    /// The id of the first event after the last batch sent.
+    next: Option<u64>,
 }
 
 impl Feed {
-    /// The next chunk of the stream: the events of the last [`FLUSH`] (at
-    /// least one), or a keep-alive comment. `None` ends the stream (the
-    /// server is shutting down, or the hub is gone).
+    /// The next chunk of the stream: a batch, or a keep-alive comment.
+    /// `None` ends the stream (the server is shutting down).
     async fn next(&mut self) -> Option<Bytes> {
-        let mut chunk = String::new();
         loop {
             let received = tokio::select! {
-                received = self.events.recv() => received,
+                received = self.batches.recv() => received,
                 () = tokio::time::sleep(KEEP_ALIVE) => return Some(Bytes::from_static(b": keep-alive\n\n")),
                 () = self.shutdown.cancelled() => return None,
             };
-            let mut taken = 1;
-            match received {
-                Ok(event) => self.write(&event, &mut chunk),
-                Err(RecvError::Lagged(missed)) => lagged(missed, &mut chunk),
+            let batch = match received {
+                Ok(batch) => batch,
+                // The batches missed are counted by the next one's ids.
+                Err(RecvError::Lagged(_)) => continue,
                 Err(RecvError::Closed) => return None,
-            }
-            // Let the rest of this batch arrive, then take it.
-            tokio::select! {
-                () = tokio::time::sleep(FLUSH) => {}
-                () = self.shutdown.cancelled() => {}
-            }
-            while taken < BATCH {
-                match self.events.try_recv() {
-                    Ok(event) => self.write(&event, &mut chunk),
-                    Err(TryRecvError::Lagged(missed)) => lagged(missed, &mut chunk),
-                    Err(TryRecvError::Empty | TryRecvError::Closed) => break,
-                }
-                taken += 1;
-            }
-            let behind = self.events.len();
-            if behind > 0 {
-                // Skip ahead: a subscriber this far behind is told, not fed.
-                self.events = self.events.resubscribe();
-                lagged(behind as u64, &mut chunk);
-            }
+            };
+            let missed = self.next.map_or(0, |next| batch.first.saturating_sub(next));
+            self.next = Some(batch.end);
+            let chunk = self.chunk(&batch, missed);
             if !chunk.is_empty() {
-                return Some(Bytes::from(chunk));
+                return Some(chunk);
             }
         }
     }
 
-    fn write(&mut self, event: &Published, chunk: &mut String) {
-        if !self.tools.is_empty() && !self.tools.iter().any(|t| t == event.tool_name()) {
-            return;
+    /// What this subscriber is sent of `batch`, after `missed` events it
+    /// fell behind by.
+    fn chunk(&self, batch: &Batch, missed: u64) -> Bytes {
+        if self.tools.is_empty() && self.only.is_none() && missed == 0 {
+            return batch.text();
         }
-        if self
-            .only
-            .as_ref()
-            .is_some_and(|only| event.owner() != Some(only))
-        {
-            return;
+        let mut text = String::new();
+        if missed > 0 {
+            lagged(missed, &mut text);
         }
-        self.sent += 1;
-        let _ = write!(
-            chunk,
-            "event: {}\nid: {}\ndata: {}\n\n",
-            event.kind(),
-            self.sent,
-            event.json()
-        );
+        text.push_str(&batch.render(|event| self.shows(event)));
+        Bytes::from(text)
     }
-}
 
-fn lagged(missed: u64, chunk: &mut String) {
-    let _ = write!(chunk, "event: lagged\ndata: {{\"missed\":{missed}}}\n\n");
+    /// True when the subscriber is shown `event`.
+    fn shows(&self, event: &Published) -> bool {
+        (self.tools.is_empty() || self.tools.iter().any(|t| t == event.tool_name()))
+            && self
+                .only
+                .as_ref()
+                .is_none_or(|only| event.owner() == Some(only))
+    }
 }
 
 /// Every value of `key` in a query string (`tool=a&tool=b`, or
@@ -182,8 +161,17 @@ mod tests {
     #[tokio::test]
     async fn a_feed_for_one_owner_shows_that_owners_calls_alone() {
         let hub = ToolEvents::new(ToolSource::Local);
-        let mut events = hub.subscribe();
+        let shutdown = CancellationToken::new();
+        let batches = super::super::batches::Batches::new(hub.clone(), shutdown.clone());
         let (ada, bob) = (Owner::new("principal:ada"), Owner::new("principal:bob"));
+        let feed = |only: Option<Owner>| Feed {
+            batches: batches.subscribe(),
+            tools: Vec::new(),
+            only,
+            shutdown: shutdown.clone(),
+            next: None,
+        };
+        let (mut everyone, mut bobs) = (feed(None), feed(Some(bob.clone())));
         let add = |a: u8| {
             vec![
                 0x83, 0xa4, b't', b'o', b'o', b'l', 0xa3, b'a', b'd', b'd', 0xa1, b'a', a, 0xa1,
@@ -193,20 +181,41 @@ mod tests {
         let _ada = hub.start(&add(1), Some(&ada));
         let _bob = hub.start(&add(2), Some(&bob));
         let _nobody = hub.start(&add(3), None);
+        let all = everyone.next().await.expect("a batch");
+        let all = String::from_utf8_lossy(&all);
+        assert_eq!(all.matches("event: tool_start").count(), 3, "{all}");
+        assert!(all.contains("id: 1\n") && all.contains("id: 3\n"), "{all}");
+        let only = bobs.next().await.expect("a batch");
+        let only = String::from_utf8_lossy(&only);
+        assert_eq!(only.matches("event: tool_start").count(), 1, "{only}");
+        assert!(
+            only.contains(r#"\"a\":2"#) && only.contains("id: 2\n"),
+            "{only}"
+        );
+        shutdown.cancel();
+    }
+
+    #[tokio::test]
+    async fn a_feed_that_fell_behind_is_told_how_many_events_it_missed() {
+        let hub = ToolEvents::new(ToolSource::Local);
+        let shutdown = CancellationToken::new();
+        let batches = super::super::batches::Batches::new(hub.clone(), shutdown.clone());
         let mut feed = Feed {
-            events: hub.subscribe(),
+            batches: batches.subscribe(),
             tools: Vec::new(),
-            only: Some(bob),
-            shutdown: CancellationToken::new(),
-            sent: 0,
+            only: None,
+            shutdown: shutdown.clone(),
+            next: None,
         };
-        let mut chunk = String::new();
-        for _ in 0..3 {
-            let event = events.recv().await.expect("an event");
-            feed.write(&event, &mut chunk);
-        }
-        assert_eq!(feed.sent, 1, "{chunk}");
-        assert!(chunk.contains(r#"\"a\":2"#), "{chunk}");
+        let _start = hub.start(&[0x81, 0xa4, b't', b'o', b'o', b'l', 0xa1, b'x'], None);
+        let batch = feed.batches.recv().await.expect("a batch");
+        let chunk = feed.chunk(&batch, 40);
+        let text = String::from_utf8_lossy(&chunk);
+        assert!(
+            text.starts_with("event: lagged\ndata: {\"missed\":40}\n\nevent: tool_start\nid: 1\n"),
+            "{text}"
+        );
+        shutdown.cancel();
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! feed, a call endpoint, resources, prompts and completion, TOON frames
 //! over a WebSocket, and the viewer.
 
+mod batches;
 mod call;
 mod complete;
 mod events;
@@ -46,6 +47,8 @@ pub(crate) struct Web<P> {
     pub(crate) access: Access,
     pub(crate) config: HttpConfig,
     pub(crate) tools: tools::Document,
+    /// The event feed's batches, shared by every subscriber.
+    pub(crate) batches: batches::Batches,
     /// The catalogue's resources and prompts.
     pub(crate) entries: Entries,
 }
@@ -60,6 +63,7 @@ pub(crate) fn routes<P: CallPort>(edge: Edge<P>, config: &HttpConfig) -> Result<
     let entries = Entries::parse(<P::Catalogue as crate::Catalogue>::MCP_SCHEMA)
         .map_err(|e| format!("the catalogue's MCP_SCHEMA has no valid entries: {e}"))?;
     let web = Arc::new(Web {
+        batches: batches::Batches::new(edge.port().events().clone(), config.shutdown.clone()),
         access: Access::new(config),
         config: config.clone(),
         tools,
