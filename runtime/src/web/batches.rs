@@ -11,14 +11,21 @@
 
 use std::fmt::Write as _;
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 
 use axum::body::Bytes;
 use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio_util::sync::CancellationToken;
 
-use super::events::{BATCH, FLUSH};
 use crate::events::{Published, ToolEvents};
+
+/// How long a batch's first event waits for others to share it.
+pub(crate) const FLUSH: Duration = Duration::from_millis(50);
+
+/// Most events in one batch: with [`FLUSH`], at most 2,000 events a second
+/// for each subscriber.
+pub(crate) const BATCH: usize = 100;
 
 /// Batches a subscriber may fall behind by before it loses the oldest
 /// (and is told how many events those held): about a second of them.

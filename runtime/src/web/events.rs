@@ -2,10 +2,12 @@
 //!
 //! A browser needs its events no faster than it can draw them, and a busy
 //! server must not spend its time on its audience: subscribers are sent
-//! what happened in batches, at most one every [`FLUSH`] and of at most
-//! [`BATCH`] events, the rest skipped and counted (`event: lagged`). One
-//! task makes the batches for every subscriber (`batches.rs`), so a
-//! hundred open feeds cost a server little more than one. The body is
+//! what happened in batches, at most one every
+//! [`FLUSH`](super::batches::FLUSH) and of at most
+//! [`BATCH`](super::batches::BATCH) events, the rest skipped and counted
+//! (`event: lagged`). One task makes the batches for every subscriber
+//! (`batches.rs`), so a hundred open feeds cost a server little more than
+//! one. The body is
 //! written by hand rather than through axum's `Sse`, which writes one chunk
 //! per event.
 
@@ -31,13 +33,6 @@ use crate::port::CallPort;
 
 /// How often a quiet stream gets a comment, so proxies keep it open.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
-
-/// How long a subscriber's first event waits for others to share its chunk.
-pub(crate) const FLUSH: Duration = Duration::from_millis(50);
-
-/// Most events in one batch: with [`FLUSH`], at most 2,000 events a second
-/// for each subscriber.
-pub(crate) const BATCH: usize = 100;
 
 pub(super) async fn serve<P: CallPort>(
     State(web): State<Arc<Web<P>>>,
