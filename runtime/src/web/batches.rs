@@ -120,12 +120,13 @@ impl Batcher {
                 self.events = self.events.resubscribe();
                 self.skip(&mut batch, behind);
             }
-            let running = lock(&self.running);
-            if self.sender.receiver_count() == 0 {
-                // Nobody follows: let go of the hub, which then traces no call.
-                let mut running = running;
-                *running = false;
-                return;
+            {
+                let mut running = lock(&self.running);
+                if self.sender.receiver_count() == 0 {
+                    // Nobody follows: let go of the hub, which then traces no call.
+                    *running = false;
+                    return;
+                }
             }
             batch.end = self.next;
             let _ = self.sender.send(Arc::new(batch));
