@@ -4,13 +4,16 @@
 //! frontends that show executions live (docs/web.md § Tool events).
 //!
 //! Each port owns a [`ToolEvents`] hub and reports through it from its
-//! `call`, so no transport has to remember to. A hub with no subscriber
-//! costs a call one atomic load; with subscribers, a call records names,
-//! bytes and times, and the JSON is built when an event is first read.
+//! `call`, so no transport has to remember to. A hub nobody follows costs
+//! a call one uncontended lock; with subscribers, a call records names,
+//! bytes and times, and the JSON is built when an event is first read. A
+//! sampling follower (the web feed) has the hub trace only the calls it
+//! will show, and count the rest (`window.rs`).
 
 mod follow;
 mod published;
 mod trace;
+mod window;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -23,6 +26,7 @@ use crate::jobs::Owner;
 
 pub use published::Published;
 pub use trace::{CallTrace, MAX_EVENT_TEXT};
+pub(crate) use window::{Sampler, Taken};
 
 /// How many events a subscriber may fall behind before it loses the oldest.
 pub const EVENT_BUFFER: usize = 1024;
@@ -175,6 +179,8 @@ pub struct ToolEvents {
 #[derive(Debug)]
 struct Hub {
     sender: broadcast::Sender<Arc<Published>>,
+    /// The calls traced for a sampling follower.
+    window: Arc<window::Window>,
     source: ToolSource,
     next_call: AtomicU64,
 }
@@ -186,6 +192,7 @@ impl ToolEvents {
         ToolEvents {
             inner: Arc::new(Hub {
                 sender,
+                window: Arc::default(),
                 source,
                 next_call: AtomicU64::new(1),
             }),
@@ -204,39 +211,57 @@ impl ToolEvents {
         self.inner.sender.subscribe()
     }
 
-    /// True when someone listens.
+    /// Has the hub trace calls for a sampling follower, which takes what
+    /// was traced with [`Sampler::take`]: at most `per_take` events
+    /// between two takes; calls beyond that are counted, not traced, unless
+    /// a subscriber takes every event. Replaces any follower before it.
+    #[cfg(feature = "web")]
+    pub(crate) fn sample(&self, per_take: u32) -> Sampler {
+        Sampler::open(self.inner.window.clone(), per_take)
+    }
+
+    /// True when someone listens: a subscriber, or a sampling follower.
     pub fn is_observed(&self) -> bool {
-        self.inner.sender.receiver_count() > 0
+        self.inner.window.is_followed() || self.inner.sender.receiver_count() > 0
+    }
+
+    /// Who is told of a call that makes `events` events: `None` when
+    /// nobody is, or `Some(true)` when the sampling follower is (with
+    /// the subscribers, if any).
+    fn audience(&self, events: u32) -> Option<bool> {
+        let sampled = self.inner.window.admits(events);
+        (sampled || self.inner.sender.receiver_count() > 0).then_some(sampled)
     }
 
     /// Starts tracing a call given as MsgPack request bytes, made for
     /// `owner`: sends its `tool_start`, and returns the trace that sends
-    /// its `tool_complete`. `None`, at the cost of one atomic load, when
-    /// nobody listens.
+    /// its `tool_complete`. `None`, at the cost of one uncontended lock,
+    /// when nobody listens.
     pub fn start(&self, request: &[u8], owner: Option<&Owner>) -> Option<CallTrace> {
-        if !self.is_observed() {
-            return None;
-        }
-        Some(CallTrace::start(self.clone(), request, owner))
+        let sampled = self.audience(2)?;
+        Some(CallTrace::start(self.clone(), sampled, request, owner))
     }
 
     /// Reports a call given as MsgPack request bytes, made for `owner`,
     /// that failed with `error` before it started: its `error` event.
     /// Costs one atomic load when nobody listens.
     pub fn refused(&self, request: &[u8], error: &ToolError, owner: Option<&Owner>) {
-        if self.is_observed() {
+        if let Some(sampled) = self.audience(1) {
             let tool = crate::codec::peek_call(request).map_or("", |peek| peek.tool);
-            self.refused_call(tool, error, owner);
+            self.send_refused(sampled, tool, error, owner);
         }
     }
 
     /// Reports a call of the tool named `tool` (`""` for none), made for
     /// `owner`, that a door refused with `error` before it started.
     pub(crate) fn refused_call(&self, tool: &str, error: &ToolError, owner: Option<&Owner>) {
-        if !self.is_observed() {
-            return;
+        if let Some(sampled) = self.audience(1) {
+            self.send_refused(sampled, tool, error, owner);
         }
-        self.send(published::Raw {
+    }
+
+    fn send_refused(&self, sampled: bool, tool: &str, error: &ToolError, owner: Option<&Owner>) {
+        let raw = published::Raw {
             kind: published::Kind::Refused(error.clone()),
             call_id: self.next_call(),
             tool: tool.to_owned(),
@@ -244,7 +269,8 @@ impl ToolEvents {
             source: self.source(),
             at: crate::time::now_ms(),
             owner: owner.cloned(),
-        });
+        };
+        self.send(raw, sampled);
     }
 
     /// Starts tracing a call of a mounted MCP server's tool, made for
@@ -257,11 +283,10 @@ impl ToolEvents {
         arguments: impl FnOnce() -> crate::Json,
         owner: Option<&Owner>,
     ) -> Option<CallTrace> {
-        if !self.is_observed() {
-            return None;
-        }
+        let sampled = self.audience(2)?;
         Some(CallTrace::start_mounted(
             self.clone(),
+            sampled,
             tool,
             arguments(),
             owner,
@@ -272,8 +297,14 @@ impl ToolEvents {
         self.inner.next_call.fetch_add(1, Ordering::Relaxed)
     }
 
-    fn send(&self, raw: published::Raw) {
+    /// Sends an event to the subscribers, and keeps it for the sampling
+    /// follower when its call was `sampled`.
+    fn send(&self, raw: published::Raw, sampled: bool) {
+        let event = Arc::new(Published::new(raw));
+        if sampled {
+            self.inner.window.keep(event.clone());
+        }
         // No receiver left is not an error: the event has no audience.
-        let _ = self.inner.sender.send(Arc::new(Published::new(raw)));
+        let _ = self.inner.sender.send(event);
     }
 }

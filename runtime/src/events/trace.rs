@@ -28,10 +28,17 @@ pub struct CallTrace {
     started: Instant,
     owner: Option<Owner>,
     source: super::ToolSource,
+    /// True when the hub's sampling follower takes this call's events.
+    sampled: bool,
 }
 
 impl CallTrace {
-    pub(super) fn start(hub: ToolEvents, request: &[u8], owner: Option<&Owner>) -> Self {
+    pub(super) fn start(
+        hub: ToolEvents,
+        sampled: bool,
+        request: &[u8],
+        owner: Option<&Owner>,
+    ) -> Self {
         // Bytes that do not decode still make an event: the tool is `""`,
         // and the call's answer says what is wrong.
         let (tool, action) = match codec::peek_call(request) {
@@ -45,6 +52,7 @@ impl CallTrace {
             started: Instant::now(),
             owner: owner.cloned(),
             source: hub.source(),
+            sampled,
             hub,
         };
         trace.send(Kind::Start(Payload::msgpack(request)));
@@ -56,6 +64,7 @@ impl CallTrace {
     #[cfg(feature = "mount")]
     pub(super) fn start_mounted(
         hub: ToolEvents,
+        sampled: bool,
         tool: &str,
         arguments: Json,
         owner: Option<&Owner>,
@@ -67,6 +76,7 @@ impl CallTrace {
             started: Instant::now(),
             owner: owner.cloned(),
             source: super::ToolSource::Mcp,
+            sampled,
             hub,
         };
         trace.send(Kind::Start(Payload::Plain(arguments)));
@@ -121,7 +131,7 @@ impl CallTrace {
     }
 
     fn send(&self, kind: Kind) {
-        self.hub.send(Raw {
+        let raw = Raw {
             kind,
             call_id: self.call_id,
             tool: self.tool.clone(),
@@ -129,6 +139,7 @@ impl CallTrace {
             source: self.source,
             at: time::now_ms(),
             owner: self.owner.clone(),
-        });
+        };
+        self.hub.send(raw, self.sampled);
     }
 }

@@ -1,13 +1,15 @@
-//! The event feed's batches. One task per server reads the hub and, every
-//! [`FLUSH`], hands every subscriber of `GET /api/events` the same batch:
-//! at most [`BATCH`] events, and how many it skipped. A subscriber without
-//! a filter writes the batch's text, built once for all of them, so a
-//! hundred open feeds cost a server little more than one; a subscriber
-//! with a filter writes its share of the same events.
+//! The event feed's batches. One task per server takes the hub's events
+//! and, every [`FLUSH`], hands every subscriber of `GET /api/events` the
+//! same batch: at most [`BATCH`] events, and how many it skipped. A
+//! subscriber without a filter writes the batch's text, built once for
+//! all of them, so a hundred open feeds cost a server little more than
+//! one; a subscriber with a filter writes its share of the same events.
 //!
-//! The task runs while someone follows: it holds the hub's only receiver
-//! on the feed's behalf, and lets go of it when the last feed has gone, so
-//! a server nobody watches traces no call.
+//! The task follows the hub as its sampling follower: the hub traces the
+//! first calls of each window, as many as a batch shows, and counts the
+//! rest, so a busy server spends nothing on the events no feed would
+//! show. The task runs while someone follows, and lets go of the hub when
+//! the last feed has gone, so a server nobody watches traces no call.
 
 use std::fmt::Write as _;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -15,10 +17,9 @@ use std::time::Duration;
 
 use axum::body::Bytes;
 use tokio::sync::broadcast;
-use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio_util::sync::CancellationToken;
 
-use crate::events::{Published, ToolEvents};
+use crate::events::{Published, Sampler, ToolEvents};
 
 /// How long a batch's first event waits for others to share it.
 pub(crate) const FLUSH: Duration = Duration::from_millis(50);
@@ -54,14 +55,15 @@ impl Batches {
     }
 
     /// Receives every batch from now on. The hub is followed from this
-    /// call: an event sent after it returns is in a batch.
+    /// call: a call made after it returns is in a batch, or counted as
+    /// skipped in one.
     pub(crate) fn subscribe(&self) -> broadcast::Receiver<Arc<Batch>> {
         let receiver = self.sender.subscribe();
         let mut running = lock(&self.running);
         if !*running {
             *running = true;
             let batcher = Batcher {
-                events: self.hub.subscribe(),
+                sampler: Some(self.hub.sample(BATCH as u32)),
                 sender: self.sender.clone(),
                 running: self.running.clone(),
                 next: 1,
@@ -79,9 +81,11 @@ fn lock(running: &Mutex<bool>) -> std::sync::MutexGuard<'_, bool> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// The task that reads the hub.
+/// The task that takes the hub's events.
 struct Batcher {
-    events: broadcast::Receiver<Arc<Published>>,
+    /// Dropped, which stops the tracing, with the running flag's lock
+    /// held: a feed that arrives next starts a follower of its own.
+    sampler: Option<Sampler>,
     sender: broadcast::Sender<Arc<Batch>>,
     running: Arc<Mutex<bool>>,
     /// The id the next event gets: ids count every event the hub sent
@@ -91,58 +95,53 @@ struct Batcher {
 
 impl Batcher {
     async fn run(mut self, shutdown: CancellationToken) {
-        loop {
-            let first = tokio::select! {
-                received = self.events.recv() => received,
+        while let Some(sampler) = &self.sampler {
+            tokio::select! {
+                () = sampler.arrived() => {}
                 () = shutdown.cancelled() => break,
-            };
-            let mut batch = Batch::new(self.next);
-            match first {
-                Ok(event) => self.push(&mut batch, event),
-                Err(RecvError::Lagged(missed)) => self.skip(&mut batch, missed),
-                Err(RecvError::Closed) => break,
             }
             // Let the rest of the window arrive, then take it.
             tokio::select! {
                 () = tokio::time::sleep(FLUSH) => {}
                 () = shutdown.cancelled() => {}
             }
-            while batch.count < BATCH {
-                match self.events.try_recv() {
-                    Ok(event) => self.push(&mut batch, event),
-                    Err(TryRecvError::Lagged(missed)) => self.skip(&mut batch, missed),
-                    Err(TryRecvError::Empty | TryRecvError::Closed) => break,
-                }
-            }
-            let behind = self.events.len() as u64;
-            if behind > 0 {
-                // Skip ahead: the feed is told, not fed.
-                self.events = self.events.resubscribe();
-                self.skip(&mut batch, behind);
-            }
+            let taken = sampler.take();
             {
                 let mut running = lock(&self.running);
                 if self.sender.receiver_count() == 0 {
                     // Nobody follows: let go of the hub, which then traces no call.
+                    self.sampler = None;
                     *running = false;
                     return;
                 }
             }
-            batch.end = self.next;
-            let _ = self.sender.send(Arc::new(batch));
+            let batch = self.batch(taken);
+            if batch.first != batch.end {
+                let _ = self.sender.send(Arc::new(batch));
+            }
         }
+        self.sampler = None;
         *lock(&self.running) = false;
     }
 
-    fn push(&mut self, batch: &mut Batch, event: Arc<Published>) {
-        batch.items.push(Item::Event(self.next, event));
-        batch.count += 1;
-        self.next += 1;
-    }
-
-    fn skip(&mut self, batch: &mut Batch, missed: u64) {
-        batch.items.push(Item::Missed(missed));
-        self.next += missed;
+    /// The batch of what was taken: its events, at most [`BATCH`] (a
+    /// call that started in an earlier window may complete in this one),
+    /// then the count of those skipped.
+    fn batch(&mut self, taken: crate::events::Taken) -> Batch {
+        let mut batch = Batch::new(self.next);
+        let shown = taken.events.len().min(BATCH);
+        let over = (taken.events.len() - shown) as u64;
+        for event in taken.events.into_iter().take(shown) {
+            batch.items.push(Item::Event(self.next, event));
+            self.next += 1;
+        }
+        let skipped = taken.skipped + over;
+        if skipped > 0 {
+            batch.items.push(Item::Missed(skipped));
+            self.next += skipped;
+        }
+        batch.end = self.next;
+        batch
     }
 }
 
@@ -153,8 +152,6 @@ pub(crate) struct Batch {
     /// The id of the first event after it.
     pub(crate) end: u64,
     items: Vec<Item>,
-    /// How many of the items are events.
-    count: usize,
     /// The text of every item, built when a subscriber without a filter
     /// first asks.
     text: OnceLock<Bytes>,
@@ -172,8 +169,7 @@ impl Batch {
         Batch {
             first,
             end: first,
-            items: Vec::with_capacity(BATCH + 2),
-            count: 0,
+            items: Vec::with_capacity(BATCH + 1),
             text: OnceLock::new(),
         }
     }
@@ -209,4 +205,40 @@ impl Batch {
 /// `event: lagged`: `missed` events were skipped.
 pub(crate) fn lagged(missed: u64, text: &mut String) {
     let _ = write!(text, "event: lagged\ndata: {{\"missed\":{missed}}}\n\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::ToolSource;
+
+    /// `{"tool": "x"}` as MsgPack.
+    const CALL: &[u8] = &[0x81, 0xa4, b't', b'o', b'o', b'l', 0xa1, b'x'];
+
+    #[tokio::test]
+    async fn a_burst_shows_its_first_calls_and_counts_the_rest() {
+        let hub = ToolEvents::new(ToolSource::Local);
+        let shutdown = CancellationToken::new();
+        let batches = Batches::new(hub.clone(), shutdown.clone());
+        let mut feed = batches.subscribe();
+        // Each call holds room for its start and its end: 50 fit in a
+        // batch, the other 150 calls' 300 events are skipped.
+        let traces: Vec<_> = (0..200).map(|_| hub.start(CALL, None)).collect();
+        assert_eq!(traces.iter().flatten().count(), BATCH / 2);
+        let batch = feed.recv().await.expect("a batch");
+        assert_eq!((batch.first, batch.end), (1, 351));
+        let text = batch.text();
+        let text = String::from_utf8_lossy(&text);
+        assert_eq!(text.matches("event: tool_start").count(), 50, "{text}");
+        assert!(text.contains("id: 50\n") && !text.contains("id: 51\n"), "{text}");
+        assert!(
+            text.ends_with("event: lagged\ndata: {\"missed\":300}\n\n"),
+            "{text}"
+        );
+        // The next window takes calls again.
+        assert!(hub.start(CALL, None).is_some());
+        let batch = feed.recv().await.expect("a batch");
+        assert_eq!((batch.first, batch.end), (351, 352));
+        shutdown.cancel();
+    }
 }
