@@ -23,6 +23,8 @@
 //!   on stdio), again for more: that MCP server's tools, resources and
 //!   prompts are served beside the studio's, named `NAME_…`, with
 //!   `source: "mcp"` on the web routes and in the events.
+//!   `--mount-scopes NAME=SCOPE[,SCOPE…]` makes mount `NAME`'s tools,
+//!   resources and prompts need those scopes (again for another mount).
 //! - `gateway --backend ENDPOINT… [--iopub ENDPOINT…] (--stdio | --http
 //!   [ADDR])` serves MCP in front of HOOT01 backends (`serve --hoot`):
 //!   JSON at the edge, MsgPack to the workers, each call to the least busy
@@ -152,7 +154,7 @@ const USAGE: &str = "usage: studio [call TOOL [JSON]
               | gateway --backend ENDPOINT... [--iopub ENDPOINT...] [--service NAME] (--stdio | --http [ADDR] [AUTH]) [LISTING] [--jobs STORE] [CURVE_CLIENT]
               | gateway --route NAME=ENDPOINT... --http [ADDR] [AUTH] [LISTING] [--jobs STORE] [CURVE_CLIENT]
               | keygen PATH]
-LISTING: [--toolset NAME[,NAME...]]... [--progressive] [--envelope] [--callable-only] [--event-streams] [--mount NAME=URL | --mount 'NAME=PROGRAM ARG...']...
+LISTING: [--toolset NAME[,NAME...]]... [--progressive] [--envelope] [--callable-only] [--event-streams] [--mount NAME=URL | --mount 'NAME=PROGRAM ARG...']... [--mount-scopes NAME=SCOPE[,SCOPE...]]...
 STORE: memory | PATH (a redb file) | redis://HOST:PORT/DB; default $STUDIO_JOBS, else memory
 AUTH: [--auth-issuer URL]... [--auth-audience URI] [--token T (default $STUDIO_TOKEN)]
 CURVE_SERVER: --curve-secret FILE --curve-allow FILE_OR_DIR [--curve-allow FILE_OR_DIR]...
@@ -200,7 +202,8 @@ fn take_jobs(args: &mut Vec<String>) -> Result<Option<String>, Box<dyn std::erro
 /// out of `args`; and
 /// `--event-streams`, which answers every sessionless HTTP request as an
 /// event stream, even one a single JSON body would carry (for comparing
-/// the two).
+/// the two); `--mount` and `--mount-scopes`, the MCP servers it mounts
+/// and the scopes each needs.
 #[derive(Default)]
 struct Listing {
     toolsets: Vec<String>,
@@ -215,6 +218,7 @@ impl Listing {
     /// Takes the listing flags out of `args`, leaving the others.
     fn take(args: &mut Vec<String>) -> Result<Listing, Box<dyn std::error::Error>> {
         let mut listing = Listing::default();
+        let mut scoped = Vec::new();
         let mut rest = Vec::new();
         let mut iter = std::mem::take(args).into_iter();
         while let Some(arg) = iter.next() {
@@ -230,11 +234,44 @@ impl Listing {
                 "--callable-only" => listing.callable_only = true,
                 "--event-streams" => listing.event_streams = true,
                 "--mount" => listing.mounts.push(mount(&iter.next().ok_or(USAGE)?)?),
+                "--mount-scopes" => scoped.push(mount_scopes(&iter.next().ok_or(USAGE)?)?),
                 _ => rest.push(arg),
             }
         }
         *args = rest;
+        listing.scope_mounts(scoped)?;
         Ok(listing)
+    }
+
+    /// Gives each mount named in `scoped` the scopes given for it (every
+    /// `--mount-scopes` of its name, in order).
+    ///
+    /// # Errors
+    /// When a name is no `--mount`'s.
+    fn scope_mounts(
+        &mut self,
+        scoped: Vec<(String, Vec<String>)>,
+    ) -> Result<(), Box<dyn std::error::Error>> {
+        for (name, _) in &scoped {
+            if !self.mounts.iter().any(|m| m.prefix() == name) {
+                return Err(format!(
+                    "--mount-scopes {name}=…: no --mount {name}=… is given; name a mount the \
+                     command line mounts"
+                )
+                .into());
+            }
+        }
+        for mount in &mut self.mounts {
+            let scopes: Vec<String> = scoped
+                .iter()
+                .filter(|(name, _)| name == mount.prefix())
+                .flat_map(|(_, scopes)| scopes.iter().cloned())
+                .collect();
+            if !scopes.is_empty() {
+                *mount = mount.clone().scopes(scopes);
+            }
+        }
+        Ok(())
     }
 
     /// `server`, limited and listed as asked.
@@ -276,6 +313,22 @@ fn mount(spec: &str) -> Result<toolwright::mount::Mount, Box<dyn std::error::Err
         .next()
         .ok_or_else(|| format!("--mount {name}= names no URL or program"))?;
     Ok(Mount::command(name, program, words)?)
+}
+
+/// `NAME=SCOPE[,SCOPE…]`: the mount's name and the scopes it needs.
+fn mount_scopes(spec: &str) -> Result<(String, Vec<String>), Box<dyn std::error::Error>> {
+    let malformed = || format!("--mount-scopes takes NAME=SCOPE[,SCOPE…], not `{spec}`");
+    let (name, scopes) = spec.split_once('=').ok_or_else(malformed)?;
+    let scopes: Vec<String> = scopes
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if name.is_empty() || scopes.is_empty() {
+        return Err(malformed().into());
+    }
+    Ok((name.to_owned(), scopes))
 }
 
 /// Serves MCP in front of HOOT01 backends until the client (stdio) or the
@@ -858,5 +911,50 @@ fn shorten(text: &str) -> String {
         text.to_owned()
     } else {
         format!("{}…", text.chars().take(MAX).collect::<String>())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn take(args: &[&str]) -> Result<Listing, String> {
+        let mut args: Vec<String> = args.iter().map(|&a| a.to_owned()).collect();
+        Listing::take(&mut args).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn mount_scopes_go_to_the_mount_they_name() {
+        let listing = take(&[
+            "--mount",
+            "b=http://127.0.0.1:9000/mcp",
+            "--mount-scopes",
+            "b=b:use, b:write",
+            "--mount",
+            "c=studio serve --stdio",
+            "--mount-scopes",
+            "b=b:admin",
+        ])
+        .expect("parsed");
+        let shown: Vec<String> = listing.mounts.iter().map(|m| format!("{m:?}")).collect();
+        assert!(
+            shown[0].contains(r#"scopes: ["b:use", "b:write", "b:admin"]"#),
+            "{shown:?}"
+        );
+        assert!(shown[1].contains("scopes: []"), "{shown:?}");
+    }
+
+    #[test]
+    fn mount_scopes_of_no_mount_or_without_scopes_are_refused() {
+        let unknown = take(&["--mount", "b=http://x/mcp", "--mount-scopes", "c=c:use"])
+            .err()
+            .expect("refused");
+        assert!(unknown.contains("no --mount c=… is given"), "{unknown}");
+        for spec in ["b", "b=", "=b:use", "b= , "] {
+            let error = take(&["--mount", "b=http://x/mcp", "--mount-scopes", spec])
+                .err()
+                .expect("refused");
+            assert!(error.contains("takes NAME=SCOPE"), "{spec}: {error}");
+        }
     }
 }

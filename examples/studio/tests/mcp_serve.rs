@@ -240,3 +240,20 @@ async fn serve_http_says_where_it_listens_and_answers_there() {
         "{answer}"
     );
 }
+
+#[test]
+fn mount_scopes_for_no_mount_are_refused_before_serving() {
+    let data = tempfile::tempdir().expect("a temporary directory");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_studio"))
+        .args(["serve", "--stdio", "--mount-scopes", "b=b:use"])
+        .env("STUDIO_DATA", data.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("the studio runs");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("studio: --mount-scopes b=…: no --mount b=… is given"),
+        "{stderr}"
+    );
+}

@@ -207,6 +207,15 @@ impl Mounts {
                 }),
         )
     }
+
+    /// The prefix and scopes of the mount whose URIs `uri` is under.
+    #[cfg(feature = "web")]
+    pub(crate) fn mount_of_uri(&self, uri: &str) -> Option<(&str, &[String])> {
+        self.mounts
+            .iter()
+            .find(|m| unprefixed_uri(&m.prefix, uri).is_some())
+            .map(|m| (m.prefix.as_str(), m.scopes.as_slice()))
+    }
 }
 
 /// A read's contents with their URI as served under `prefix`.

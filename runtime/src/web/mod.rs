@@ -10,6 +10,8 @@ mod events;
 mod followed;
 #[cfg(feature = "mount")]
 mod mounted;
+#[cfg(feature = "mount")]
+mod mounted_entries;
 mod page;
 mod prompts;
 mod resources;

@@ -1,5 +1,6 @@
 //! Mounted servers' tools on the web routes: in `GET /api/tools` with
-//! `source: "mcp"`, and called through `POST /api/tools/{name}` as JSON.
+//! `source: "mcp"`, and called through `POST /api/tools/{name}` as JSON
+//! (their resources and prompts: `mounted_entries.rs`).
 
 use std::sync::Arc;
 
@@ -15,21 +16,22 @@ use crate::{Json, Principal, ResponseEnvelope};
 /// `base` (the catalogue's document) with the tools of the mounts that
 /// answer added to its `tools`, in seed 004's shape as far as a tool with
 /// no IDL has one: its schemas as its server lists them, its parameters
-/// from its input schema's properties, its category its mount's prefix.
+/// from its input schema's properties, its category its mount's prefix;
+/// and their resources and prompts to its `resources` and `prompts`.
 pub(super) fn document(base: &Json, mounts: &Mounts) -> Json {
     let mut document = base.clone();
     let local: Vec<String> = tool_names(&document);
-    let Some(tools) = document.get_mut("tools").and_then(Json::as_array_mut) else {
-        return document;
-    };
-    for (prefix, listing) in mounts.listings() {
-        for tool in &listing.tools {
-            // A catalogue's tool of the same name is the one served.
-            if !local.iter().any(|name| **name == *tool.name) {
-                tools.push(entry(prefix, mounts.scopes_of(&tool.name), tool));
+    if let Some(tools) = document.get_mut("tools").and_then(Json::as_array_mut) {
+        for (prefix, listing) in mounts.listings() {
+            for tool in &listing.tools {
+                // A catalogue's tool of the same name is the one served.
+                if !local.iter().any(|name| **name == *tool.name) {
+                    tools.push(entry(prefix, mounts.scopes_of(&tool.name), tool));
+                }
             }
         }
     }
+    super::mounted_entries::add(&mut document, mounts);
     document
 }
 

@@ -1,5 +1,6 @@
 //! `POST /api/prompts/{name}`: a prompt got through the port with a JSON
-//! object of arguments, its messages answered as MCP's `GetPromptResult`.
+//! object of arguments, its messages answered as MCP's `GetPromptResult`;
+//! a mounted server's prompt got through its mount.
 
 use std::sync::Arc;
 
@@ -27,6 +28,11 @@ pub(super) async fn serve<P: CallPort>(
         Err(refused) => return refused,
     };
     let Some(entry) = web.entries.prompt(&name) else {
+        // A name no catalogue prompt has may be a mount's.
+        #[cfg(feature = "mount")]
+        if let Some(got) = super::mounted_entries::prompt_of(&web, &name, args, principal).await {
+            return got;
+        }
         let e = ToolError::new(
             codes::UNKNOWN_ENTRY,
             format!("no prompt is called `{name}`"),

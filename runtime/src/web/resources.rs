@@ -2,7 +2,7 @@
 //! contents answered as the body itself in their MIME type (so
 //! `<img src>` and `fetch(…).text()` read it), kept as long as its
 //! `@cache` says; a tool's app (`ui://<tool>`) answered from the
-//! catalogue.
+//! catalogue; a mounted server's resource read through its mount.
 
 use std::sync::Arc;
 
@@ -39,6 +39,11 @@ pub(super) async fn serve<P: CallPort>(
     let found = match web.entries.resource(&wanted) {
         Ok(found) => found,
         Err(None) => {
+            // A URI no catalogue resource matches may be a mount's.
+            #[cfg(feature = "mount")]
+            if let Some(read) = super::mounted_entries::read(&web, &wanted, principal).await {
+                return read;
+            }
             let e = ToolError::new(
                 codes::UNKNOWN_ENTRY,
                 format!("no resource has the URI `{wanted}`"),
@@ -91,7 +96,7 @@ fn body(entry: &Entry, contents: ResourceContents) -> Response {
 }
 
 /// A `200` with `bytes` as the body, of type `mime`, kept as `cache` says.
-fn respond(mime: &str, bytes: Vec<u8>, cache: &str) -> Response {
+pub(super) fn respond(mime: &str, bytes: Vec<u8>, cache: &str) -> Response {
     let mut response = (StatusCode::OK, bytes).into_response();
     let head = response.headers_mut();
     let content_type = HeaderValue::from_str(mime)

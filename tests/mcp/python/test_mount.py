@@ -154,6 +154,13 @@ async def test_mounted_calls_reach_the_events_with_their_source(mounting: tuple[
         entry = next(tool for tool in document["tools"] if tool["name"] == "b_add")
         assert entry["source"] == "mcp" and entry["mount"] == "b"
         assert [p["name"] for p in entry["parameters"]] == ["a", "b"]
+        # Its resources too, listed and read at their served URIs.
+        listed = next(r for r in document["resources"] if r["uri"] == "cas://b/index")
+        assert listed["source"] == "mcp" and listed["mount"] == "b"
+        index = await web.get("/api/resources", params={"uri": "cas://b/index"})
+        assert index.status_code == 200, index.text
+        assert index.headers["content-type"].startswith("application/json"), index.headers
+        assert "hashes" in index.json()
 
         seen: list[dict[str, Any]] = []
 
