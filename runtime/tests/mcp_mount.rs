@@ -5,7 +5,11 @@
 //! `source: "mcp"`. When the mounted server stops, a call is
 //! `UNAVAILABLE` and the tool leaves the list; when it is back on the
 //! same address, the tool is listed and answers again, and the session
-//! is told each time with `notifications/tools/list_changed`.
+//! is told each time with `notifications/tools/list_changed`. A server
+//! of the entries catalogue `macros/tests/support/entries.tool`, mounted
+//! the same way, has its prompt's and template's arguments completed, its
+//! subscribable resource's updates heard (on a session and on a listen
+//! stream, across its restart), and its tool found by `search_tools`.
 #![cfg(all(feature = "mount", feature = "web"))]
 
 use std::net::SocketAddr;
