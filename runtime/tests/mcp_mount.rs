@@ -712,3 +712,36 @@ async fn search_tools_finds_a_mounted_tool_that_describe_tools_describes() {
     let answered = call("b_hello", json!({})).await;
     assert_eq!(answered, json!({"text": "hi"}));
 }
+
+// `resources/subscribe`, as above.
+#[allow(deprecated)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_share_one_subscription_to_a_mounted_resource() {
+    use rmcp::model::{SubscribeRequestParams, UnsubscribeRequestParams};
+
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (_stop, updates) = store_on(listener);
+    let server = sums().mount(Mount::http("b", format!("http://{addr}/mcp")).expect("a prefix"));
+    let (first, _) = mounting_store(server.clone(), addr).await;
+    let (second, mut heard) = mounting_store(server, addr).await;
+    for client in [&first.peer(), &second.peer()] {
+        client
+            .subscribe(SubscribeRequestParams::new("cas://b/listing/ab"))
+            .await
+            .expect("subscribed");
+    }
+    // The first session leaves, and then ends: the mounted server still
+    // sends the updates the second holds on to.
+    first
+        .unsubscribe(UnsubscribeRequestParams::new("cas://b/listing/ab"))
+        .await
+        .expect("unsubscribed");
+    first.cancel().await.expect("closed");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    updates.updated("cas://listing/ab");
+    let got = tokio::time::timeout(SOON, heard.recv())
+        .await
+        .expect("in time");
+    assert_eq!(got.as_deref(), Some("cas://b/listing/ab"));
+}
