@@ -5,7 +5,11 @@
 //! `source: "mcp"`. When the mounted server stops, a call is
 //! `UNAVAILABLE` and the tool leaves the list; when it is back on the
 //! same address, the tool is listed and answers again, and the session
-//! is told each time with `notifications/tools/list_changed`.
+//! is told each time with `notifications/tools/list_changed`. A server
+//! of the entries catalogue `macros/tests/support/entries.tool`, mounted
+//! the same way, has its prompt's and template's arguments completed, its
+//! subscribable resource's updates heard (on a session and on a listen
+//! stream, across its restart), and its tool found by `search_tools`.
 #![cfg(all(feature = "mount", feature = "web"))]
 
 use std::net::SocketAddr;
@@ -55,23 +59,26 @@ fn serve<P: toolwright::port::CallPort>(
 
 /// The mounted server, on `addr`.
 async fn mounted_on(addr: SocketAddr) -> CancellationToken {
-    // The address was just freed by the server before: binding it again
-    // may have to wait for the old socket to go.
+    serve(
+        McpServer::new(Dispatcher::new(Sums)).expect("the schema parses"),
+        rebind(addr).await,
+    )
+}
+
+/// A listener on `addr`, which was just freed by the server before:
+/// binding it again may have to wait for the old socket to go.
+async fn rebind(addr: SocketAddr) -> TcpListener {
     let deadline = tokio::time::Instant::now() + SOON;
-    let listener = loop {
+    loop {
         match TcpListener::bind(addr).await {
-            Ok(listener) => break listener,
+            Ok(listener) => return listener,
             Err(e) if tokio::time::Instant::now() < deadline => {
                 let _ = e;
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
             Err(e) => panic!("cannot bind {addr} again: {e}"),
         }
-    };
-    serve(
-        McpServer::new(Dispatcher::new(Sums)).expect("the schema parses"),
-        listener,
-    )
+    }
 }
 
 /// Counts the `tools/list_changed` notifications it hears.
@@ -346,4 +353,395 @@ async fn a_listener_hears_the_mounts_come_and_go() {
             _ => {}
         }
     }
+}
+
+// ---- completion, subscriptions and discovery of mounted entries ----
+
+/// A server of the entries catalogue `macros/tests/support/entries.tool`
+/// (a tool, resources with a subscribable one, prompts and completions),
+/// to be mounted.
+mod store {
+    use toolwright::entry::{Completion, CompletionRequest, PromptMessages};
+    use toolwright::{Context, ToolError};
+
+    include!("../../macros/tests/support/entries.rs");
+
+    pub struct Store;
+
+    #[toolwright::tools(crate::store)]
+    impl Store {
+        #[tool]
+        fn hello(&self) -> Result<Greeting, ToolError> {
+            Ok(Greeting { text: "hi".into() })
+        }
+
+        #[resource]
+        fn cas_object(&self, arguments: CasObjectArguments) -> Result<Vec<u8>, CasError> {
+            Err(CasError::NotFound {
+                hash: arguments.hash,
+            })
+        }
+
+        #[resource]
+        fn cas_listing(&self, arguments: CasListingArguments) -> Result<CasListing, ToolError> {
+            Ok(CasListing {
+                hashes: vec![arguments.prefix],
+            })
+        }
+
+        #[resource]
+        fn licence(&self) -> Result<String, ToolError> {
+            Ok("# Licence\n".into())
+        }
+
+        #[prompt]
+        fn compose(&self, arguments: ComposeArguments) -> Result<PromptMessages, ToolError> {
+            Ok(PromptMessages::new().user(format!("A tune in {:?}.", arguments.key)))
+        }
+
+        #[prompt]
+        fn summarise(&self, cx: Context) -> Result<PromptMessages, ToolError> {
+            let _ = cx.is_cancelled();
+            Ok(PromptMessages::new().user("Summarise the store."))
+        }
+
+        #[complete(cas_object.hash)]
+        fn hashes(&self, request: CompletionRequest) -> Vec<String> {
+            ["beef", "bead", "cafe"]
+                .into_iter()
+                .filter(|h| h.starts_with(&request.value))
+                .map(str::to_owned)
+                .collect()
+        }
+
+        #[complete(compose.mood)]
+        fn moods(&self, request: CompletionRequest) -> Completion {
+            let minor = request.context.get("key").is_some_and(|k| k == "a_minor");
+            let moods = if minor {
+                ["sad", "stern"]
+            } else {
+                ["happy", "hazy"]
+            };
+            Completion::matching(moods, &request.value)
+        }
+    }
+}
+
+/// The store, serving on `listener`, and what it publishes its updates
+/// through.
+fn store_on(listener: TcpListener) -> (CancellationToken, toolwright::entry::ResourceUpdates) {
+    let updates = toolwright::entry::ResourceUpdates::new();
+    let dispatcher = Dispatcher::new(store::Store).with_resource_updates(updates.clone());
+    let server = McpServer::new(dispatcher).expect("the schema parses");
+    (serve(server, listener), updates)
+}
+
+/// Hands each `notifications/resources/updated` URI to the test.
+#[derive(Clone)]
+struct Updated(tokio::sync::mpsc::UnboundedSender<String>);
+
+impl ClientHandler for Updated {
+    async fn on_resource_updated(
+        &self,
+        params: rmcp::model::ResourceUpdatedNotificationParam,
+        _: NotificationContext<RoleClient>,
+    ) {
+        let _ = self.0.send(params.uri);
+    }
+}
+
+/// A client, over a pipe, of a server mounting the store at `addr` under
+/// `b`, once the store's tool is listed; and the updates it hears.
+async fn mounting_store<P: toolwright::port::CallPort>(
+    server: McpServer<P>,
+    addr: SocketAddr,
+) -> (
+    RunningService<RoleClient, Updated>,
+    tokio::sync::mpsc::UnboundedReceiver<String>,
+) {
+    let server = server.mount(Mount::http("b", format!("http://{addr}/mcp")).expect("a prefix"));
+    let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+    let (read, write) = tokio::io::split(server_end);
+    tokio::spawn(server.serve_io(read, write));
+    let (sender, heard) = tokio::sync::mpsc::unbounded_channel();
+    let client = Updated(sender)
+        .serve(tokio::io::split(client_end))
+        .await
+        .expect("the handshake");
+    until_store(&client, true).await;
+    (client, heard)
+}
+
+/// Waits until the store's `b_hello` is listed (`true`) or not (`false`).
+async fn until_store<H: ClientHandler>(client: &RunningService<RoleClient, H>, listed: bool) {
+    let deadline = tokio::time::Instant::now() + SOON;
+    loop {
+        let tools = client.list_tools(None).await.expect("tools/list");
+        if tools.tools.iter().any(|t| t.name == "b_hello") == listed {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "b_hello listed should be {listed}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Publishes `uri`'s update through `updates` until `heard` hears `served`
+/// (a mount that just came back may not have been subscribed to again
+/// yet); fails on hearing anything else.
+async fn until_heard(
+    updates: &toolwright::entry::ResourceUpdates,
+    uri: &str,
+    heard: &mut tokio::sync::mpsc::UnboundedReceiver<String>,
+    served: &str,
+) {
+    let deadline = tokio::time::Instant::now() + SOON;
+    loop {
+        updates.updated(uri);
+        match tokio::time::timeout(Duration::from_millis(200), heard.recv()).await {
+            Ok(Some(got)) => {
+                assert_eq!(got, served);
+                return;
+            }
+            Ok(None) => panic!("the client is gone"),
+            Err(_) => assert!(tokio::time::Instant::now() < deadline, "{served} not heard"),
+        }
+    }
+}
+
+fn sums() -> McpServer<Dispatcher<Sums>> {
+    McpServer::new(Dispatcher::new(Sums)).expect("the schema parses")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mounted_prompts_and_templates_arguments_are_completed() {
+    use rmcp::model::CompletionContext;
+
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (_stop, _) = store_on(listener);
+    let (client, _) = mounting_store(sums(), addr).await;
+    let capabilities = serde_json::to_value(&client.peer_info().unwrap().capabilities).unwrap();
+    assert!(capabilities["completions"].is_object(), "{capabilities}");
+
+    // The prompt by its served name, with the context the mounted
+    // handler reads.
+    let context = CompletionContext::with_arguments(std::collections::HashMap::from([(
+        "key".to_owned(),
+        "a_minor".to_owned(),
+    )]));
+    let moods = client
+        .complete_prompt_argument("b_compose", "mood", "s", Some(context))
+        .await
+        .expect("completed");
+    assert_eq!(moods.values, ["sad", "stern"]);
+    // The template by its served URI.
+    let hashes = client
+        .complete_resource_argument("cas://b/objects/{hash}", "hash", "be", None)
+        .await
+        .expect("completed");
+    assert_eq!(hashes.values, ["beef", "bead"]);
+
+    // A prompt under the prefix that the mounted server does not list.
+    let error = client
+        .complete_prompt_argument("b_nothing", "mood", "s", None)
+        .await
+        .expect_err("no such prompt");
+    let rmcp::ServiceError::McpError(error) = error else {
+        panic!("a JSON-RPC error, not {error:?}");
+    };
+    assert_eq!(error.code.0, -32602, "{error:?}");
+    assert_eq!(error.data, Some(json!({"ref": "b_nothing"})));
+}
+
+// `resources/subscribe` is what 2025-11-25 sessions have; rmcp marks it
+// deprecated in favour of 2026-07-28's `subscriptions/listen`.
+#[allow(deprecated)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_subscription_to_a_mounted_resource_hears_its_updates_and_outlives_the_mount() {
+    use rmcp::model::{SubscribeRequestParams, UnsubscribeRequestParams};
+
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, updates) = store_on(listener);
+    let (client, mut heard) = mounting_store(sums(), addr).await;
+    let capabilities = serde_json::to_value(&client.peer_info().unwrap().capabilities).unwrap();
+    assert_eq!(
+        capabilities["resources"]["subscribe"], true,
+        "{capabilities}"
+    );
+
+    client
+        .subscribe(SubscribeRequestParams::new("cas://b/listing/ab"))
+        .await
+        .expect("subscribed");
+    updates.updated("cas://listing/ab");
+    let got = tokio::time::timeout(SOON, heard.recv())
+        .await
+        .expect("in time");
+    assert_eq!(got.as_deref(), Some("cas://b/listing/ab"));
+
+    // Unsubscribed, its updates are heard no more: the next heard is the
+    // other URI's, published after it.
+    client
+        .unsubscribe(UnsubscribeRequestParams::new("cas://b/listing/ab"))
+        .await
+        .expect("unsubscribed");
+    client
+        .subscribe(SubscribeRequestParams::new("cas://b/listing/cd"))
+        .await
+        .expect("subscribed");
+    updates.updated("cas://listing/ab");
+    updates.updated("cas://listing/cd");
+    let got = tokio::time::timeout(SOON, heard.recv())
+        .await
+        .expect("in time");
+    assert_eq!(got.as_deref(), Some("cas://b/listing/cd"));
+
+    // The mounted server stops and comes back on the same address, a new
+    // session of it: the subscription is taken up again.
+    stop.cancel();
+    until_store(&client, false).await;
+    let (_stop, updates) = store_on(rebind(addr).await);
+    until_store(&client, true).await;
+    until_heard(
+        &updates,
+        "cas://listing/cd",
+        &mut heard,
+        "cas://b/listing/cd",
+    )
+    .await;
+
+    // A mounted resource the mounted server does not let be subscribed to
+    // is its refusal.
+    let refused = client
+        .subscribe(SubscribeRequestParams::new("cas://b/licence"))
+        .await
+        .expect_err("not subscribable");
+    assert!(refused.to_string().contains("cas://licence"), "{refused}");
+    // One that is no mount's nor the catalogue's is a bad URI.
+    let unknown = client
+        .subscribe(SubscribeRequestParams::new("cas://elsewhere"))
+        .await
+        .expect_err("nobody's");
+    let rmcp::ServiceError::McpError(unknown) = unknown else {
+        panic!("a JSON-RPC error, not {unknown:?}");
+    };
+    assert_eq!(unknown.code.0, -32602, "{unknown:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_listener_hears_a_mounted_resources_updates() {
+    use rmcp::model::{ProtocolVersion, ServerNotification, SubscriptionFilter};
+    use rmcp::service::{ClientLifecycleMode, ClientServiceExt as _};
+
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (_stop, updates) = store_on(listener);
+    let server = sums().mount(Mount::http("b", format!("http://{addr}/mcp")).expect("a prefix"));
+    let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+    let (read, write) = tokio::io::split(server_end);
+    tokio::spawn(server.serve_io(read, write));
+    let lifecycle = ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    };
+    let client =
+        ().serve_with_lifecycle(tokio::io::split(client_end), lifecycle)
+            .await
+            .expect("discovered");
+    until_store(&client, true).await;
+    let filter = SubscriptionFilter::builder()
+        .resource_subscriptions(["cas://b/listing/ab".to_owned()])
+        .build();
+    let mut subscription = client.listen(filter).await.expect("acknowledged");
+    assert_eq!(
+        subscription.acknowledged().resource_subscriptions,
+        Some(vec!["cas://b/listing/ab".to_owned()])
+    );
+    // Published until heard: the stream's subscription reaches the
+    // mounted server a moment after the acknowledgement.
+    let deadline = tokio::time::Instant::now() + SOON;
+    loop {
+        assert!(tokio::time::Instant::now() < deadline, "no update heard");
+        updates.updated("cas://listing/ab");
+        let Ok(next) = tokio::time::timeout(Duration::from_millis(200), subscription.next()).await
+        else {
+            continue;
+        };
+        let notification = next.expect("a notification").expect("the stream is open");
+        if let ServerNotification::ResourceUpdatedNotification(updated) = notification {
+            assert_eq!(updated.params.uri, "cas://b/listing/ab");
+            break;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_tools_finds_a_mounted_tool_that_describe_tools_describes() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (_stop, _) = store_on(listener);
+    let server = sums().progressive().expect("no clash");
+    let (client, _) = mounting_store(server, addr).await;
+    let call = async |name: &str, arguments: Value| {
+        let mut params = CallToolRequestParams::new(name.to_owned());
+        params.arguments = arguments.as_object().cloned();
+        let result = client.call_tool(params).await.expect("tools/call");
+        assert_eq!(result.is_error, Some(false), "{result:?}");
+        result.structured_content.expect("structured")
+    };
+
+    let found = call("search_tools", json!({"query": "hello"})).await;
+    assert_eq!(
+        found,
+        json!({"tools": [{"name": "b_hello", "summary": "Say hello.", "toolsets": []}], "more": 0})
+    );
+    // A mounted tool is in no toolset.
+    let within = call("search_tools", json!({"query": "hello", "toolset": "apps"})).await;
+    assert_eq!(within, json!({"tools": [], "more": 0}));
+
+    let described = call("describe_tools", json!({"names": ["b_hello"]})).await;
+    assert_eq!(described["tools"][0]["name"], "b_hello");
+    assert_eq!(described["tools"][0]["_meta"]["toolwright/mount"], "b");
+    assert!(
+        described["tools"][0]["inputSchema"].is_object(),
+        "{described}"
+    );
+    let answered = call("b_hello", json!({})).await;
+    assert_eq!(answered, json!({"text": "hi"}));
+}
+
+// `resources/subscribe`, as above.
+#[allow(deprecated)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_share_one_subscription_to_a_mounted_resource() {
+    use rmcp::model::{SubscribeRequestParams, UnsubscribeRequestParams};
+
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (_stop, updates) = store_on(listener);
+    let server = sums().mount(Mount::http("b", format!("http://{addr}/mcp")).expect("a prefix"));
+    let (first, _) = mounting_store(server.clone(), addr).await;
+    let (second, mut heard) = mounting_store(server, addr).await;
+    for client in [&first.peer(), &second.peer()] {
+        client
+            .subscribe(SubscribeRequestParams::new("cas://b/listing/ab"))
+            .await
+            .expect("subscribed");
+    }
+    // The first session leaves, and then ends: the mounted server still
+    // sends the updates the second holds on to.
+    first
+        .unsubscribe(UnsubscribeRequestParams::new("cas://b/listing/ab"))
+        .await
+        .expect("unsubscribed");
+    first.cancel().await.expect("closed");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    updates.updated("cas://listing/ab");
+    let got = tokio::time::timeout(SOON, heard.recv())
+        .await
+        .expect("in time");
+    assert_eq!(got.as_deref(), Some("cas://b/listing/ab"));
 }

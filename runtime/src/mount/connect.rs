@@ -1,16 +1,20 @@
 //! Opening a session with a mounted server, and the client side of it:
-//! what the mounted server's list-changed notifications set off.
+//! what the mounted server's list-changed and resource-updated
+//! notifications set off.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use rmcp::model::{ClientCapabilities, ClientConfig, Implementation};
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, Implementation, ResourceUpdatedNotificationParam,
+};
 use rmcp::service::{NotificationContext, RoleClient, RunningService};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, ServiceExt};
 use tokio::sync::Notify;
 
-use super::names::Target;
+use super::names::{Target, prefixed_uri};
+use super::state::Mounted;
 
 /// How long opening a session (starting the command, the handshake) may
 /// take before the attempt counts as failed.
@@ -18,10 +22,12 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The mounting server as the mounted one's client: it asks for nothing
 /// the mounted server could ask back (no sampling, no elicitation, no
-/// roots), and re-lists when told a list changed.
+/// roots), re-lists when told a list changed, and passes a subscribed
+/// resource's update on with its URI as served.
 #[derive(Clone)]
 pub(super) struct Client {
     pub(super) relist: Arc<Notify>,
+    pub(super) mounted: Arc<Mounted>,
 }
 
 impl ClientHandler for Client {
@@ -35,6 +41,16 @@ impl ClientHandler for Client {
 
     async fn on_prompt_list_changed(&self, _: NotificationContext<RoleClient>) {
         self.relist.notify_one();
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: ResourceUpdatedNotificationParam,
+        _: NotificationContext<RoleClient>,
+    ) {
+        let served = prefixed_uri(&self.mounted.prefix, &params.uri);
+        // Nobody following any more is no error.
+        let _ = self.mounted.updates.send(served.into());
     }
 
     fn get_info(&self) -> ClientConfig {

@@ -26,16 +26,23 @@
 //!   answered `UNAVAILABLE`; it is reconnected with backoff and listed
 //!   again when back. Sessions hear `notifications/tools/list_changed`
 //!   both times.
+//! - Completion of a mounted prompt's or template's argument is proxied;
+//!   a subscription to a mounted resource is one subscription to the
+//!   mounted server however many sessions hold it, sent again when it
+//!   reconnects, and its updates reach each session with the served URI.
 //! - A mounted name that is also a catalogue's is the catalogue's: the
 //!   mounted one is not listed.
 
+mod complete;
 mod connect;
 mod listing;
 mod names;
 mod set;
 mod state;
+mod subscribed;
 mod supervise;
 
 pub use names::{InvalidPrefix, Mount};
 pub(crate) use set::Mounts;
 pub(crate) use state::Proxied;
+pub(crate) use subscribed::Subscribed;

@@ -8,7 +8,7 @@ use rmcp::model::{
     ReadResourceRequestParams, ReadResourceResult, ResultType, Tool,
 };
 use serde_json::{Map, Value as Json};
-use tokio::sync::{Notify, watch};
+use tokio::sync::{Notify, broadcast, watch};
 use tokio_util::sync::{CancellationToken, DropGuard};
 
 use super::listing::Listing;
@@ -24,6 +24,8 @@ pub(crate) struct Mounts {
     mounts: Arc<Vec<Arc<Mounted>>>,
     /// Bumped whenever a mount's listing or availability changes.
     generation: Arc<watch::Sender<u64>>,
+    /// The updates of subscribed mounted resources, their URIs as served.
+    updates: broadcast::Sender<Arc<str>>,
     stop: CancellationToken,
     _stopped: Arc<DropGuard>,
 }
@@ -34,11 +36,16 @@ impl Default for Mounts {
         Mounts {
             mounts: Arc::default(),
             generation: Arc::new(watch::Sender::new(0)),
+            updates: broadcast::Sender::new(UPDATES_CAPACITY),
             _stopped: Arc::new(stop.clone().drop_guard()),
             stop,
         }
     }
 }
+
+/// How many updates of mounted resources a session's forwarding may fall
+/// behind before it loses the oldest (as the catalogue's own updates).
+const UPDATES_CAPACITY: usize = 1024;
 
 // A result is re-marked `complete` on its way through: the mounted
 // session may be on a revision before 2026-07-28, which leaves the mark
@@ -58,6 +65,8 @@ impl Mounts {
                 ..State::default()
             })),
             broken: Notify::new(),
+            wanted: std::sync::Mutex::default(),
+            updates: self.updates.clone(),
         });
         Arc::make_mut(&mut self.mounts).push(mounted.clone());
         tokio::spawn(supervise(
@@ -112,11 +121,30 @@ impl Mounts {
     }
 
     /// The mount whose prefix `name` carries (`<prefix>_…`).
-    fn by_name(&self, name: &str) -> Option<&Arc<Mounted>> {
+    pub(super) fn by_name(&self, name: &str) -> Option<&Arc<Mounted>> {
         self.mounts.iter().find(|m| {
             name.strip_prefix(m.prefix.as_str())
                 .is_some_and(|rest| rest.starts_with('_'))
         })
+    }
+
+    /// The mount whose prefix `uri` carries, and the mounted server's own
+    /// URI for it.
+    pub(super) fn by_uri(&self, uri: &str) -> Option<(&Arc<Mounted>, String)> {
+        self.mounts
+            .iter()
+            .find_map(|m| Some((m, unprefixed_uri(&m.prefix, uri)?)))
+    }
+
+    /// True when `uri` is under a mount's prefix.
+    pub(crate) fn routes_uri(&self, uri: &str) -> bool {
+        self.by_uri(uri).is_some()
+    }
+
+    /// The updates of the mounted resources subscribed to, from now on:
+    /// each URI as served.
+    pub(crate) fn updates(&self) -> broadcast::Receiver<Arc<str>> {
+        self.updates.subscribe()
     }
 
     /// True when `name` is a mounted tool's: one a mount that answers
@@ -162,10 +190,7 @@ impl Mounts {
         uri: &str,
         principal: Option<&crate::Principal>,
     ) -> Option<Result<ReadResourceResult, Proxied>> {
-        let (mounted, own) = self
-            .mounts
-            .iter()
-            .find_map(|m| Some((m, unprefixed_uri(&m.prefix, uri)?)))?;
+        let (mounted, own) = self.by_uri(uri)?;
         let peer = match mounted.ready(principal, uri) {
             Ok((_, peer)) => peer,
             Err(refused) => return Some(Err(refused)),

@@ -1,11 +1,12 @@
 //! One mounted server and what is known of it now, and why a request
 //! proxied to it has no result.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use rmcp::service::{RoleClient, ServiceError};
 use rmcp::{ErrorData, Peer};
-use tokio::sync::{Notify, watch};
+use tokio::sync::{Notify, broadcast, watch};
 
 use super::listing::Listing;
 use super::names::Target;
@@ -20,6 +21,11 @@ pub(crate) struct Mounted {
     /// Told when a request failed as if the connection were gone, so that
     /// the mount's task checks it at once.
     pub(super) broken: Notify,
+    /// The mounted server's own URIs some session subscribed to, with how
+    /// many subscriptions hold each (`subscribed.rs`).
+    pub(super) wanted: Mutex<HashMap<String, usize>>,
+    /// Where its updates go, shared by every mount of a server.
+    pub(super) updates: broadcast::Sender<Arc<str>>,
 }
 
 /// A mount's connection and lists.
@@ -67,7 +73,11 @@ impl Proxied {
 impl Mounted {
     /// `Ok` when `principal` may use the mount (`name` is what it asked
     /// for); a request with no principal (no authentication) may.
-    fn permits(&self, principal: Option<&crate::Principal>, name: &str) -> Result<(), Proxied> {
+    pub(super) fn permits(
+        &self,
+        principal: Option<&crate::Principal>,
+        name: &str,
+    ) -> Result<(), Proxied> {
         let Some(principal) = principal else {
             return Ok(());
         };

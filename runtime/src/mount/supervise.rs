@@ -39,6 +39,7 @@ pub(super) async fn supervise(
         let relist = Arc::new(Notify::new());
         let client = Client {
             relist: relist.clone(),
+            mounted: mounted.clone(),
         };
         let connected = tokio::select! {
             () = stop.cancelled() => return,
@@ -90,6 +91,7 @@ impl Session<'_> {
     async fn serve(&self, publish: &impl Fn(State), backoff: &mut Duration) -> String {
         let peer = self.service.peer();
         let target = &self.mounted.target;
+        let mut resubscribed = false;
         loop {
             match Listing::of(&self.mounted.prefix, &self.mounted.scopes, peer).await {
                 Ok(listing) => publish(State {
@@ -98,6 +100,14 @@ impl Session<'_> {
                     down: None,
                 }),
                 Err(e) => return format!("{target} did not list what it has: {e}"),
+            }
+            // A new session of the mounted server knows none of the
+            // subscriptions the sessions here still hold: once published
+            // (so that a subscription made from now on is sent by its
+            // maker), the ones made before are sent again.
+            if !resubscribed {
+                self.mounted.resubscribe(peer).await;
+                resubscribed = true;
             }
             *backoff = MIN_BACKOFF;
             loop {

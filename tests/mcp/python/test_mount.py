@@ -2,24 +2,30 @@
 client: studio `b` over Streamable HTTP and studio `c` as a command on
 stdio, served beside the mounting studio's own tools as `b_…` and `c_…` —
 by `studio serve` and by `studio gateway` in front of a HOOT01 backend.
-Their calls are proxied, their resources and prompts too, their events
-carry `source: "mcp"`; when `b` stops, its tools answer `UNAVAILABLE` and
+Their calls are proxied, their resources and prompts too (with completion
+of their arguments, and updates of a mounted resource listened to), their
+events carry `source: "mcp"`; when `b` stops, its tools answer `UNAVAILABLE` and
 leave the list, and when it is back on its address they are listed and
 answer again."""
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import os
 import subprocess
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
+import mcp_types as types
 import pytest
 from mcp import Client
+from mcp.client.subscriptions import ResourceUpdated
 
 from conftest import free_port, studio_bin, wait_until_listening
 
@@ -216,3 +222,35 @@ async def test_a_mounted_studio_that_stops_is_unavailable_until_it_is_back(mount
         await until_listed(client, {"b_add"})
         result = await add(client, "b_add")
         assert result.structured_content == {"result": 5}, result
+
+
+async def test_a_mounted_prompts_arguments_complete(mounting: tuple[str, Mounted]) -> None:
+    base, _ = mounting
+    async with Client(f"{base}/mcp", read_timeout_seconds=60) as client:
+        await until_listed(client, {"c_add"})
+        compose = types.PromptReference(type="ref/prompt", name="c_abc_compose")
+        # The mounted studio's own list of moods, as its own prompt gives it.
+        result = await client.complete(compose, {"name": "mood", "value": "sl"})
+        assert result.completion.values == ["a slow lament"], result
+
+
+async def test_a_listener_hears_a_mounted_resource_change(mounting: tuple[str, Mounted]) -> None:
+    base, _ = mounting
+    async with Client(f"{base}/mcp", read_timeout_seconds=60) as client:
+        await until_listed(client, {"b_cas_store"})
+        async with client.listen(resource_subscriptions=["cas://b/index"]) as changes:
+            assert changes.honored.resource_subscriptions == ["cas://b/index"], changes.honored
+
+            # The subscription reaches `b` a moment after the stream is
+            # acknowledged: store new content until its index's update is
+            # heard, under the mount's prefix.
+            async def heard() -> Any:
+                while True:
+                    data = base64.b64encode(f"mounted {uuid.uuid4()}".encode()).decode()
+                    stored = await client.call_tool("b_cas_store", {"data": data, "mime_type": "text/plain"})
+                    assert not stored.is_error, stored.content
+                    with anyio.move_on_after(0.5):
+                        return await changes.__anext__()
+
+            event = await asyncio.wait_for(heard(), WAIT)
+            assert event == ResourceUpdated(uri="cas://b/index"), event

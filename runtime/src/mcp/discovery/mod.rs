@@ -3,7 +3,9 @@
 //! `search_tools`, `describe_tools` and `select_toolsets`; describing a
 //! tool or enabling its toolset adds it to that session's list, with
 //! `notifications/tools/list_changed`, and the job tools join the list
-//! with the first tool listed that may answer with a job. Every served
+//! with the first tool listed that may answer with a job. Mounted
+//! servers' tools are always listed; `search_tools` finds them too and
+//! `describe_tools` describes them. Every served
 //! tool can be called whether it is listed or not, so a client that keeps
 //! no session (2026-07-28 over HTTP) calls what `describe_tools` showed it.
 //!
@@ -124,25 +126,51 @@ impl<P: CallPort> McpServer<P> {
             let known = toolsets::all::<P::Catalogue>(&self.shared.served);
             named(&known, std::slice::from_ref(toolset))?;
         }
-        let hits = discovery.index.search(&query, |tool| {
-            self.shared.served.serves(tool) && toolset.as_deref().is_none_or(|t| tool.in_toolset(t))
-        });
-        let shown = usize::try_from(limit).unwrap_or(usize::MAX).min(hits.len());
-        let tools: Vec<Value> = hits[..shown]
-            .iter()
-            .map(|tool| {
-                let mut hit = json!({
-                    "name": tool.name,
-                    "summary": search::summary(tool.description),
-                    "toolsets": tool.toolsets,
-                });
-                if let Some(title) = tool.title {
-                    hit["title"] = json!(title);
-                }
-                hit
+        let mut hits: Vec<(u32, Value)> = discovery
+            .index
+            .search(&query, |tool| {
+                self.shared.served.serves(tool)
+                    && toolset.as_deref().is_none_or(|t| tool.in_toolset(t))
+            })
+            .into_iter()
+            .map(|(score, tool)| {
+                (
+                    score,
+                    hit(tool.name, tool.title, tool.description, tool.toolsets),
+                )
             })
             .collect();
-        Ok(json!({ "tools": tools, "more": hits.len() - shown }))
+        // A mounted tool is in no toolset: a search within one leaves
+        // them out. The sort is stable, so a tie keeps the catalogue's
+        // tools first.
+        if toolset.is_none() {
+            hits.extend(self.mounted_hits(&query));
+            hits.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+        }
+        let shown = usize::try_from(limit).unwrap_or(usize::MAX).min(hits.len());
+        let more = hits.len() - shown;
+        let tools: Vec<Value> = hits.into_iter().take(shown).map(|(_, hit)| hit).collect();
+        Ok(json!({ "tools": tools, "more": more }))
+    }
+
+    /// The mounted tools that match `query`, each with its score.
+    fn mounted_hits(&self, query: &str) -> Vec<(u32, Value)> {
+        #[cfg(feature = "mount")]
+        return self
+            .mounted_tools()
+            .iter()
+            .filter_map(|tool| {
+                let description = tool.description.as_deref().unwrap_or_default();
+                let title = tool.title.as_deref();
+                let score = search::score_plain(query, &tool.name, title, description);
+                (score > 0).then(|| (score, hit(&tool.name, title, description, &[])))
+            })
+            .collect();
+        #[cfg(not(feature = "mount"))]
+        {
+            let _ = query;
+            Vec::new()
+        }
     }
 
     fn describe(&self, args: Value) -> (Result<Value, ToolError>, bool) {
@@ -157,10 +185,12 @@ impl<P: CallPort> McpServer<P> {
             ));
             return (Err(e), false);
         }
+        let definitions: Vec<Option<Value>> = names.iter().map(|n| self.described(n)).collect();
         let unknown: Vec<&str> = names
             .iter()
-            .map(String::as_str)
-            .filter(|n| self.definition(n).is_none())
+            .zip(&definitions)
+            .filter(|(_, definition)| definition.is_none())
+            .map(|(name, _)| name.as_str())
             .collect();
         if !unknown.is_empty() {
             let e = ToolError::new(
@@ -180,7 +210,7 @@ impl<P: CallPort> McpServer<P> {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut changed = false;
         let mut tools = Vec::with_capacity(names.len());
-        for name in &names {
+        for (name, definition) in names.iter().zip(definitions) {
             if let Some(tool) = self.served_tool(name)
                 && !tool.builtin
                 && !view.shows(tool)
@@ -188,9 +218,7 @@ impl<P: CallPort> McpServer<P> {
                 view.described.insert(tool.name);
                 changed = true;
             }
-            if let Some(definition) = self.described(name) {
-                tools.push(definition);
-            }
+            tools.extend(definition);
         }
         (Ok(json!({ "tools": tools })), changed)
     }
@@ -262,6 +290,19 @@ fn named(known: &[toolsets::Toolset], names: &[String]) -> Result<Vec<&'static s
 /// Reads a discovery tool's arguments; a wrong one is `INVALID_REQUEST`.
 fn parse<T: for<'de> Deserialize<'de>>(args: Value) -> Result<T, ToolError> {
     serde_json::from_value(args).map_err(|e| ToolError::invalid_request(e.to_string()))
+}
+
+/// One tool as `search_tools` gives it.
+fn hit(name: &str, title: Option<&str>, description: &str, toolsets: &[&str]) -> Value {
+    let mut hit = json!({
+        "name": name,
+        "summary": search::summary(description),
+        "toolsets": toolsets,
+    });
+    if let Some(title) = title {
+        hit["title"] = json!(title);
+    }
+    hit
 }
 
 /// "`a`", "`a`, `b`".

@@ -32,38 +32,33 @@ impl Index {
         let entries = tools
             .iter()
             .map(|tool| {
-                let mut words: Vec<(String, u32)> = Vec::new();
-                let mut add = |text: &str, weight: u32| {
-                    for word in words_of(text) {
-                        match words.iter_mut().find(|(w, _)| *w == word) {
-                            Some((_, w)) => *w = (*w).max(weight),
-                            None => words.push((word, weight)),
-                        }
-                    }
-                };
-                add(tool.name, NAME);
+                let mut words = Words::default();
+                words.add(tool.name, NAME);
                 for toolset in tool.toolsets {
-                    add(toolset, TOOLSET);
+                    words.add(toolset, TOOLSET);
                 }
-                add(tool.title.unwrap_or_default(), TITLE);
-                add(tool.description, DESCRIPTION);
+                words.add(tool.title.unwrap_or_default(), TITLE);
+                words.add(tool.description, DESCRIPTION);
                 for action in tool.actions {
-                    add(action.name, DESCRIPTION);
-                    add(action.description, DESCRIPTION);
+                    words.add(action.name, DESCRIPTION);
+                    words.add(action.description, DESCRIPTION);
                 }
-                Entry { tool, words }
+                Entry {
+                    tool,
+                    words: words.0,
+                }
             })
             .collect();
         Index { entries }
     }
 
     /// The tools `keep` allows that match `query`, best first (ties in
-    /// catalogue order).
+    /// catalogue order), each with its score.
     pub(super) fn search(
         &self,
         query: &str,
         keep: impl Fn(&ToolInfo) -> bool,
-    ) -> Vec<&'static ToolInfo> {
+    ) -> Vec<(u32, &'static ToolInfo)> {
         let query: Vec<String> = words_of(query).collect();
         let mut hits: Vec<(u32, usize, &'static ToolInfo)> = self
             .entries
@@ -71,33 +66,61 @@ impl Index {
             .enumerate()
             .filter(|(_, e)| keep(e.tool))
             .filter_map(|(i, e)| {
-                let score: u32 = query.iter().map(|q| e.score(q)).sum();
+                let score: u32 = query.iter().map(|q| score(&e.words, q)).sum();
                 (score > 0).then_some((score, i, e.tool))
             })
             .collect();
         hits.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        hits.into_iter().map(|(_, _, tool)| tool).collect()
+        hits.into_iter()
+            .map(|(score, _, tool)| (score, tool))
+            .collect()
     }
 }
 
-impl Entry {
-    /// What one query word adds: its best match, twice the weight when
-    /// whole and the weight when a prefix.
-    fn score(&self, query: &str) -> u32 {
-        self.words
-            .iter()
-            .map(|(word, weight)| {
-                if word == query {
-                    2 * weight
-                } else if query.len() >= PREFIX_MIN && word.starts_with(query) {
-                    *weight
-                } else {
-                    0
-                }
-            })
-            .max()
-            .unwrap_or(0)
+/// How well a tool known only by its name, title and description (a
+/// mounted server's, which has no toolsets or actions) matches `query`,
+/// weighed as a catalogue tool's: 0 when it does not.
+#[cfg(feature = "mount")]
+pub(super) fn score_plain(query: &str, name: &str, title: Option<&str>, description: &str) -> u32 {
+    let mut words = Words::default();
+    words.add(name, NAME);
+    words.add(title.unwrap_or_default(), TITLE);
+    words.add(description, DESCRIPTION);
+    words_of(query).map(|q| score(&words.0, &q)).sum()
+}
+
+/// A tool's words, each with the weight of the part it is in, the
+/// highest when it is in several.
+#[derive(Default)]
+struct Words(Vec<(String, u32)>);
+
+impl Words {
+    fn add(&mut self, text: &str, weight: u32) {
+        for word in words_of(text) {
+            match self.0.iter_mut().find(|(w, _)| *w == word) {
+                Some((_, w)) => *w = (*w).max(weight),
+                None => self.0.push((word, weight)),
+            }
+        }
     }
+}
+
+/// What one query word adds to a tool of `words`: its best match, twice
+/// the weight when whole and the weight when a prefix.
+fn score(words: &[(String, u32)], query: &str) -> u32 {
+    words
+        .iter()
+        .map(|(word, weight)| {
+            if word == query {
+                2 * weight
+            } else if query.len() >= PREFIX_MIN && word.starts_with(query) {
+                *weight
+            } else {
+                0
+            }
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// The lowercased words of `text` (runs of letters and digits; `_` splits
@@ -162,8 +185,8 @@ mod tests {
         tool("ping", None, "Answer pong.", &["admin"]),
     ];
 
-    fn names(hits: &[&ToolInfo]) -> Vec<&'static str> {
-        hits.iter().map(|t| t.name).collect()
+    fn names(hits: &[(u32, &ToolInfo)]) -> Vec<&'static str> {
+        hits.iter().map(|(_, t)| t.name).collect()
     }
 
     #[test]
@@ -194,6 +217,24 @@ mod tests {
             ["midi_to_wav"]
         );
         assert!(index.search("", |_| true).is_empty());
+    }
+
+    #[cfg(feature = "mount")]
+    #[test]
+    fn a_plain_tool_scores_as_a_catalogue_tool_of_the_same_words() {
+        let index = Index::new(&TOOLS);
+        let [(catalogue, _)] = index.search("convert audio", |t| t.name == "audio_convert")[..]
+        else {
+            panic!("one hit");
+        };
+        let plain = score_plain(
+            "convert audio",
+            "audio_convert",
+            Some("Convert audio"),
+            "Convert an audio file to another format.",
+        );
+        assert_eq!(plain, catalogue);
+        assert_eq!(score_plain("midi", "audio_convert", None, "Convert."), 0);
     }
 
     #[test]

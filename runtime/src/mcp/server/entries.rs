@@ -260,13 +260,14 @@ impl<P: CallPort> McpServer<P> {
     }
 
     /// `completion/complete`: an enum's values from the schema, an
-    /// `@complete` argument's from its handler, nothing for the rest.
+    /// `@complete` argument's from its handler, nothing for the rest; a
+    /// mounted prompt's or template's from its server.
     pub(super) async fn complete_argument(
         &self,
         request: CompleteRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        if !self.entries().completes() {
+        if !self.entries().completes() && !self.has_mounts() {
             return Err(not_found("completion/complete"));
         }
         let (entry, shown) = match &request.r#ref {
@@ -282,6 +283,11 @@ impl<P: CallPort> McpServer<P> {
             _ => (None, ""),
         };
         let Some(entry) = entry else {
+            let shown = shown.to_owned();
+            #[cfg(feature = "mount")]
+            if let Some(completed) = self.complete_mounted(request, &context).await {
+                return completed;
+            }
             return Err(ErrorData::invalid_params(
                 format!("nothing to complete: no prompt or resource template is `{shown}`"),
                 Some(json!({ "ref": shown })),

@@ -215,6 +215,9 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         let mut updates = (!uris.is_empty())
             .then(|| self.port().resource_updates())
             .flatten();
+        let accepted = subscription.accepted().resource_subscriptions.as_deref();
+        let mut mounted =
+            Box::pin(self.follow_mounted(accepted.unwrap_or_default(), context)).await;
         let mut mounts = self.mount_changes(lists);
         loop {
             tokio::select! {
@@ -227,6 +230,15 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
                     }
                     Ok(_) | Err(RecvError::Lagged(_)) => {}
                     Err(RecvError::Closed) => updates = None,
+                },
+                update = next_update(&mut mounted.updates) => match update {
+                    Ok(uri) if mounted.uris.iter().any(|u| **u == *uri) => {
+                        if sink.notify_resource_updated(uri.to_string()).await.is_err() {
+                            break;
+                        }
+                    }
+                    Ok(_) | Err(RecvError::Lagged(_)) => {}
+                    Err(RecvError::Closed) => mounted.updates = None,
                 },
                 changed = next_change(&mut mounts) => {
                     if !changed {
@@ -248,7 +260,7 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.subscribe_to(request, &context)
+        Box::pin(self.subscribe_to(request, &context)).await
     }
 
     async fn unsubscribe(
@@ -372,7 +384,9 @@ impl<P: CallPort> McpServer<P> {
         }
         if entries.has_resources() || mounts {
             let mut resources = rmcp::model::ResourcesCapability::default();
-            resources.subscribe = self.offers_subscriptions().then_some(true);
+            // A mounted server's resources may be subscribed to whenever
+            // there are mounts: whether one can is its server's to say.
+            resources.subscribe = (self.offers_subscriptions() || mounts).then_some(true);
             resources.list_changed = mounts.then_some(true);
             capabilities.resources = Some(resources);
         }
@@ -381,7 +395,7 @@ impl<P: CallPort> McpServer<P> {
             prompts.list_changed = mounts.then_some(true);
             capabilities.prompts = Some(prompts);
         }
-        if entries.completes() {
+        if entries.completes() || mounts {
             capabilities.completions = Some(rmcp::model::JsonObject::new());
         }
         if entries.has_apps() {

@@ -36,9 +36,16 @@ impl<P: CallPort> McpServer<P> {
 
     /// What `describe_tools` gives of a tool: its `tools/list` entry with
     /// its error schema in `_meta`, which the listing leaves out to stay
-    /// lean.
+    /// lean (a mounted tool's entry as listed).
     pub(in crate::mcp) fn described(&self, name: &str) -> Option<serde_json::Value> {
-        let mut definition = serde_json::to_value(self.definition(name)?).ok()?;
+        let Some(definition) = self.definition(name) else {
+            // A mounted tool's entry is as its server listed it.
+            #[cfg(feature = "mount")]
+            return serde_json::to_value(self.mounted_tool(name)?).ok();
+            #[cfg(not(feature = "mount"))]
+            return None;
+        };
+        let mut definition = serde_json::to_value(definition).ok()?;
         if let Some(errors) = self.shared.schema.error_schema(name)
             && let Some(object) = definition.as_object_mut()
         {

@@ -1,10 +1,10 @@
 //! The mounted servers' tools, resources and prompts on MCP: listed after
-//! the catalogue's, called and read through [`Mounts`], and a
+//! the catalogue's, called, read and completed through [`Mounts`], and a
 //! `list_changed` to each session when a mount comes or goes.
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, GetPromptRequestParams, GetPromptResult, JsonObject,
-    ReadResourceResult, Tool,
+    CallToolRequestParams, CallToolResult, CompleteRequestParams, CompleteResult,
+    GetPromptRequestParams, GetPromptResult, JsonObject, ReadResourceResult, Reference, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer};
@@ -35,7 +35,7 @@ impl<P: CallPort> McpServer<P> {
 
     /// The tools of the mounts that answer, but for one named as a
     /// catalogue's or a discovery tool (which is served instead).
-    pub(super) fn mounted_tools(&self) -> Vec<Tool> {
+    pub(in crate::mcp) fn mounted_tools(&self) -> Vec<Tool> {
         let Some(mounts) = self.mounts() else {
             return Vec::new();
         };
@@ -51,7 +51,7 @@ impl<P: CallPort> McpServer<P> {
     }
 
     /// A mounted tool's `tools/list` entry.
-    pub(super) fn mounted_tool(&self, name: &str) -> Option<Tool> {
+    pub(in crate::mcp) fn mounted_tool(&self, name: &str) -> Option<Tool> {
         self.mounted_tools().into_iter().find(|t| t.name == name)
     }
 
@@ -151,6 +151,26 @@ impl<P: CallPort> McpServer<P> {
         Some(got.map_err(|e| proxied_error(e, "name", &request.name)))
     }
 
+    /// Completes an argument of a mounted prompt or template: `None` when
+    /// the reference is no mount's.
+    pub(super) async fn complete_mounted(
+        &self,
+        request: CompleteRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<Result<CompleteResult, ErrorData>> {
+        let shown = match &request.r#ref {
+            Reference::Prompt(prompt) => prompt.name.clone(),
+            Reference::Resource(template) => template.uri.clone(),
+            _ => return None,
+        };
+        let principal = super::owner::principal_of(&context.extensions);
+        let completed = self
+            .mounts()?
+            .complete(request, principal.as_deref())
+            .await?;
+        Some(completed.map_err(|e| proxied_error(e, "ref", &shown)))
+    }
+
     /// Tells the session of `context` that the tools (and resources and
     /// prompts) listed changed whenever a mount comes, goes or re-lists,
     /// for as long as the session lasts.
@@ -194,7 +214,7 @@ impl<P: CallPort> McpServer<P> {
 /// A proxied entry request's error as this request's: the mounted
 /// server's JSON-RPC error as it is, anything else as a catalogue entry's
 /// error of its code.
-fn proxied_error(error: Proxied, key: &str, value: &str) -> ErrorData {
+pub(super) fn proxied_error(error: Proxied, key: &str, value: &str) -> ErrorData {
     match error {
         Proxied::Refused(error) => error,
         other => crate::mcp::entries::answer::error(other.into_tool_error(), key, value),
