@@ -1,9 +1,10 @@
 //! What tracing a call for the event feed costs the call: `add` through
 //! the dispatcher as a port answers it (MsgPack in, envelope out), with
-//! nobody listening, and with one subscriber that reads nothing (as a
-//! feed between its batches: every send evicts the oldest event). The
-//! difference is the hub's work per call: the `tool_start` and
-//! `tool_complete` recorded and sent.
+//! nobody listening; with one subscriber that reads nothing (every send
+//! evicts the oldest event); and with the web feed's windowed follower
+//! whose window is full (as it is between its takes on a busy server: the
+//! call is counted, not traced). The differences are the hub's work per
+//! call.
 //!
 //! `cargo bench -p toolwright --bench events`
 
@@ -44,6 +45,11 @@ fn calls(c: &mut Criterion) {
         b.iter(|| runtime.block_on(call()));
     });
     drop(subscriber);
+    let follower = dispatcher.events().windowed(0);
+    group.bench_function("call add, a windowed follower's window full", |b| {
+        b.iter(|| runtime.block_on(call()));
+    });
+    assert!(follower.take().skipped > 0, "the calls were not counted");
     group.finish();
 }
 

@@ -76,13 +76,27 @@ impl Store {
     }
 
     #[complete(cas_object.hash)]
-    fn hashes(&self, _: CompletionRequest) -> Vec<String> {
-        Vec::new()
+    fn hashes(&self, request: CompletionRequest) -> Vec<String> {
+        ["beef", "bead", "cafe"]
+            .into_iter()
+            .filter(|h| h.starts_with(&request.value))
+            .map(str::to_owned)
+            .collect()
     }
 
     #[complete(compose.mood)]
-    fn moods(&self, _: CompletionRequest) -> Vec<String> {
-        Vec::new()
+    fn moods(&self, request: CompletionRequest) -> Vec<String> {
+        // The other arguments reach the handler: a minor key's moods.
+        let moods = if request.context.get("key").is_some_and(|k| k == "a_minor") {
+            ["sad", "stern"]
+        } else {
+            ["happy", "hazy"]
+        };
+        moods
+            .into_iter()
+            .filter(|m| m.starts_with(&request.value))
+            .map(str::to_owned)
+            .collect()
     }
 }
 
@@ -359,6 +373,41 @@ async fn an_unknown_mounted_uri_or_prompt_is_a_404_as_a_catalogue_one() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mounted_prompts_and_templates_arguments_are_completed() {
+    let servers = start().await;
+    let complete = |body: &'static str, authorization: &'static str| {
+        let servers = &servers;
+        async move {
+            let (status, _, body) =
+                fetch(servers, Method::POST, "/api/complete", authorization, body).await;
+            (status, json_of(&body))
+        }
+    };
+    let (status, moods) = complete(
+        r#"{"ref": {"type": "prompt", "name": "b_compose"}, "argument": {"name": "mood", "value": "s"}, "context": {"arguments": {"key": "a_minor"}}}"#,
+        TRUSTED,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{moods}");
+    assert_eq!(moods, json!({"values": ["sad", "stern"], "hasMore": false}));
+    let (status, hashes) = complete(
+        r#"{"ref": {"type": "resource", "uri": "cas://b/objects/{hash}"}, "argument": {"name": "hash", "value": "be"}}"#,
+        TRUSTED,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{hashes}");
+    assert_eq!(hashes["values"], json!(["beef", "bead"]));
+    // A prompt no mount lists is the catalogue's 404.
+    let (status, unknown) = complete(
+        r#"{"ref": {"type": "prompt", "name": "b_nothing"}, "argument": {"name": "x", "value": ""}}"#,
+        TRUSTED,
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{unknown}");
+    assert_eq!(unknown["error"]["code"], "UNKNOWN_ENTRY");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_caller_without_the_mounts_scope_is_refused_403() {
     let servers = start().await;
     let lacking = servers.lacking.clone();
@@ -370,6 +419,14 @@ async fn a_caller_without_the_mounts_scope_is_refused_403() {
     let (status, got) = prompt(&servers, "b_summarise", "{}", &lacking).await;
     assert_eq!(status, 403, "{got}");
     assert_eq!(got["error"]["code"], "FORBIDDEN");
+    let asked = r#"{"ref": {"type": "prompt", "name": "b_compose"}, "argument": {"name": "mood", "value": ""}}"#;
+    let (status, _, body) = fetch(&servers, Method::POST, "/api/complete", &lacking, asked).await;
+    assert_eq!(
+        status,
+        StatusCode::FORBIDDEN,
+        "{}",
+        String::from_utf8_lossy(&body)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -7,7 +7,7 @@
 //! `call`, so no transport has to remember to. A hub nobody follows costs
 //! a call one uncontended lock; with subscribers, a call records names,
 //! bytes and times, and the JSON is built when an event is first read. A
-//! sampling follower (the web feed) has the hub trace only the calls it
+//! windowed follower (the web feed) has the hub trace only the calls it
 //! will show, and count the rest (`window.rs`).
 
 mod follow;
@@ -26,7 +26,7 @@ use crate::jobs::Owner;
 
 pub use published::Published;
 pub use trace::{CallTrace, MAX_EVENT_TEXT};
-pub(crate) use window::{Sampler, Taken};
+pub use window::{Taken, Windowed};
 
 /// How many events a subscriber may fall behind before it loses the oldest.
 pub const EVENT_BUFFER: usize = 1024;
@@ -179,7 +179,7 @@ pub struct ToolEvents {
 #[derive(Debug)]
 struct Hub {
     sender: broadcast::Sender<Arc<Published>>,
-    /// The calls traced for a sampling follower.
+    /// The calls traced for a windowed follower.
     window: Arc<window::Window>,
     source: ToolSource,
     next_call: AtomicU64,
@@ -211,26 +211,27 @@ impl ToolEvents {
         self.inner.sender.subscribe()
     }
 
-    /// Has the hub trace calls for a sampling follower, which takes what
-    /// was traced with [`Sampler::take`]: at most `per_take` events
-    /// between two takes; calls beyond that are counted, not traced, unless
-    /// a subscriber takes every event. Replaces any follower before it.
-    #[cfg(feature = "web")]
-    pub(crate) fn sample(&self, per_take: u32) -> Sampler {
-        Sampler::open(self.inner.window.clone(), per_take)
+    /// Has the hub trace calls for a windowed follower, which takes what
+    /// was traced with [`Windowed::take`]: at most `per_take` events
+    /// between two takes (a call that starts holds room for its
+    /// `tool_complete`); calls beyond that are counted, not traced, unless
+    /// a [`subscribe`](ToolEvents::subscribe)r takes every event. A hub has
+    /// one windowed follower: this one replaces any before it.
+    pub fn windowed(&self, per_take: u32) -> Windowed {
+        Windowed::open(self.inner.window.clone(), per_take)
     }
 
-    /// True when someone listens: a subscriber, or a sampling follower.
+    /// True when someone listens: a subscriber, or a windowed follower.
     pub fn is_observed(&self) -> bool {
         self.inner.window.is_followed() || self.inner.sender.receiver_count() > 0
     }
 
     /// Who is told of a call that makes `events` events: `None` when
-    /// nobody is, or `Some(true)` when the sampling follower is (with
+    /// nobody is, or `Some(true)` when the windowed follower is (with
     /// the subscribers, if any).
     fn audience(&self, events: u32) -> Option<bool> {
-        let sampled = self.inner.window.admits(events);
-        (sampled || self.inner.sender.receiver_count() > 0).then_some(sampled)
+        let in_window = self.inner.window.admits(events);
+        (in_window || self.inner.sender.receiver_count() > 0).then_some(in_window)
     }
 
     /// Starts tracing a call given as MsgPack request bytes, made for
@@ -238,29 +239,26 @@ impl ToolEvents {
     /// its `tool_complete`. `None`, at the cost of one uncontended lock,
     /// when nobody listens.
     pub fn start(&self, request: &[u8], owner: Option<&Owner>) -> Option<CallTrace> {
-        let sampled = self.audience(2)?;
-        Some(CallTrace::start(self.clone(), sampled, request, owner))
+        let in_window = self.audience(2)?;
+        Some(CallTrace::start(self.clone(), in_window, request, owner))
     }
 
     /// Reports a call given as MsgPack request bytes, made for `owner`,
     /// that failed with `error` before it started: its `error` event.
     /// Costs one atomic load when nobody listens.
     pub fn refused(&self, request: &[u8], error: &ToolError, owner: Option<&Owner>) {
-        if let Some(sampled) = self.audience(1) {
+        if self.is_observed() {
             let tool = crate::codec::peek_call(request).map_or("", |peek| peek.tool);
-            self.send_refused(sampled, tool, error, owner);
+            self.refused_call(tool, error, owner);
         }
     }
 
     /// Reports a call of the tool named `tool` (`""` for none), made for
     /// `owner`, that a door refused with `error` before it started.
     pub(crate) fn refused_call(&self, tool: &str, error: &ToolError, owner: Option<&Owner>) {
-        if let Some(sampled) = self.audience(1) {
-            self.send_refused(sampled, tool, error, owner);
-        }
-    }
-
-    fn send_refused(&self, sampled: bool, tool: &str, error: &ToolError, owner: Option<&Owner>) {
+        let Some(in_window) = self.audience(1) else {
+            return;
+        };
         let raw = published::Raw {
             kind: published::Kind::Refused(error.clone()),
             call_id: self.next_call(),
@@ -270,7 +268,7 @@ impl ToolEvents {
             at: crate::time::now_ms(),
             owner: owner.cloned(),
         };
-        self.send(raw, sampled);
+        self.send(raw, in_window);
     }
 
     /// Starts tracing a call of a mounted MCP server's tool, made for
@@ -283,10 +281,10 @@ impl ToolEvents {
         arguments: impl FnOnce() -> crate::Json,
         owner: Option<&Owner>,
     ) -> Option<CallTrace> {
-        let sampled = self.audience(2)?;
+        let in_window = self.audience(2)?;
         Some(CallTrace::start_mounted(
             self.clone(),
-            sampled,
+            in_window,
             tool,
             arguments(),
             owner,
@@ -298,10 +296,10 @@ impl ToolEvents {
     }
 
     /// Sends an event to the subscribers, and keeps it for the sampling
-    /// follower when its call was `sampled`.
-    fn send(&self, raw: published::Raw, sampled: bool) {
+    /// follower when its call was `in_window`.
+    fn send(&self, raw: published::Raw, in_window: bool) {
         let event = Arc::new(Published::new(raw));
-        if sampled {
+        if in_window {
             self.inner.window.keep(event.clone());
         }
         // No receiver left is not an error: the event has no audience.

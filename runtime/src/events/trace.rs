@@ -28,14 +28,14 @@ pub struct CallTrace {
     started: Instant,
     owner: Option<Owner>,
     source: super::ToolSource,
-    /// True when the hub's sampling follower takes this call's events.
-    sampled: bool,
+    /// True when the hub's windowed follower takes this call's events.
+    in_window: bool,
 }
 
 impl CallTrace {
     pub(super) fn start(
         hub: ToolEvents,
-        sampled: bool,
+        in_window: bool,
         request: &[u8],
         owner: Option<&Owner>,
     ) -> Self {
@@ -52,7 +52,7 @@ impl CallTrace {
             started: Instant::now(),
             owner: owner.cloned(),
             source: hub.source(),
-            sampled,
+            in_window,
             hub,
         };
         trace.send(Kind::Start(Payload::msgpack(request)));
@@ -64,7 +64,7 @@ impl CallTrace {
     #[cfg(feature = "mount")]
     pub(super) fn start_mounted(
         hub: ToolEvents,
-        sampled: bool,
+        in_window: bool,
         tool: &str,
         arguments: Json,
         owner: Option<&Owner>,
@@ -76,7 +76,7 @@ impl CallTrace {
             started: Instant::now(),
             owner: owner.cloned(),
             source: super::ToolSource::Mcp,
-            sampled,
+            in_window,
             hub,
         };
         trace.send(Kind::Start(Payload::Plain(arguments)));
@@ -140,6 +140,6 @@ impl CallTrace {
             at: time::now_ms(),
             owner: self.owner.clone(),
         };
-        self.hub.send(raw, self.sampled);
+        self.hub.send(raw, self.in_window);
     }
 }

@@ -1,4 +1,4 @@
-//! `Window`: the calls a hub traces for a sampling follower, such as the
+//! `Window`: the calls a hub traces for a windowed follower, such as the
 //! web feed, which shows a page at most so many events a window and
 //! counts the rest. A call beyond the window's allowance is counted, not
 //! traced: on a busy server nearly every call costs the hub two atomic
@@ -11,7 +11,7 @@ use tokio::sync::Notify;
 
 use super::Published;
 
-/// The window a sampling follower takes its events from: open while one
+/// The window a windowed follower takes its events from: open while one
 /// follows, with the events traced since it last took them.
 #[derive(Debug, Default)]
 pub(super) struct Window {
@@ -47,8 +47,7 @@ impl Window {
             })
             .is_ok();
         if !admitted {
-            self.skipped
-                .fetch_add(u64::from(events), Ordering::Relaxed);
+            self.skipped.fetch_add(u64::from(events), Ordering::Relaxed);
         }
         admitted
     }
@@ -76,16 +75,21 @@ impl Window {
     }
 }
 
-/// A hub's sampling follower: while it lives, the hub traces calls into
-/// its window, at most `per_take` events between two
-/// [`take`](Sampler::take)s. Dropping it closes the window.
+/// A hub's windowed follower, from [`ToolEvents::windowed`](super::ToolEvents::windowed):
+/// while it lives, the hub traces calls into its window, at most
+/// `per_take` events between two [`take`](Windowed::take)s, and counts the
+/// calls beyond. Dropping it closes the window.
+///
+/// For a view that shows a sample of a busy server's calls (the web feed
+/// shows at most 100 events every 50 ms): the calls it would not show are
+/// never traced, so following costs a busy server next to nothing.
 #[derive(Debug)]
-pub(crate) struct Sampler {
+pub struct Windowed {
     window: Arc<Window>,
     id: u64,
 }
 
-impl Sampler {
+impl Windowed {
     /// Opens `window` for a new follower that takes `per_take` events at
     /// a time; it replaces any follower before it.
     pub(super) fn open(window: Arc<Window>, per_take: u32) -> Self {
@@ -95,11 +99,11 @@ impl Sampler {
         window.skipped.store(0, Ordering::Relaxed);
         window.taken().clear();
         window.follower.store(id, Ordering::Release);
-        Sampler { window, id }
+        Windowed { window, id }
     }
 
     /// Waits until the window holds an event.
-    pub(crate) async fn arrived(&self) {
+    pub async fn arrived(&self) {
         if self.window.taken().is_empty() {
             self.window.arrived.notified().await;
         }
@@ -108,7 +112,7 @@ impl Sampler {
     /// The events traced since the last take, in the order they were
     /// sent, and how many were skipped meanwhile; the window's allowance
     /// starts again.
-    pub(crate) fn take(&self) -> Taken {
+    pub fn take(&self) -> Taken {
         let events = std::mem::take(&mut *self.window.taken());
         let skipped = self.window.skipped.swap(0, Ordering::Relaxed);
         let per_take = self.window.per_take.load(Ordering::Relaxed);
@@ -117,28 +121,27 @@ impl Sampler {
     }
 }
 
-impl Drop for Sampler {
+impl Drop for Windowed {
     fn drop(&mut self) {
         // Only this follower's window closes: a later one keeps its own.
-        let _ = self.window.follower.compare_exchange(
-            self.id,
-            0,
-            Ordering::Release,
-            Ordering::Relaxed,
-        );
+        let _ =
+            self.window
+                .follower
+                .compare_exchange(self.id, 0, Ordering::Release, Ordering::Relaxed);
     }
 }
 
-/// What a [`Sampler`] took from its window.
+/// What a [`Windowed`] took from its window.
 #[derive(Debug)]
-pub(crate) struct Taken {
+#[non_exhaustive]
+pub struct Taken {
     /// The events traced, in the order they were sent.
-    pub(crate) events: Vec<Arc<Published>>,
+    pub events: Vec<Arc<Published>>,
     /// How many events were not traced because the allowance was spent.
-    pub(crate) skipped: u64,
+    pub skipped: u64,
 }
 
-#[cfg(all(test, feature = "web"))]
+#[cfg(test)]
 mod tests {
     use crate::events::{ToolEvents, ToolSource};
 
@@ -148,12 +151,12 @@ mod tests {
     #[test]
     fn calls_beyond_the_allowance_are_counted_not_traced() {
         let hub = ToolEvents::new(ToolSource::Local);
-        let sampler = hub.sample(5);
+        let follower = hub.windowed(5);
         let traces: Vec<_> = (0..4).map(|_| hub.start(CALL, None)).collect();
         // Two calls (two events each) fit in 5; the third and fourth do not.
         assert_eq!(traces.iter().filter(|t| t.is_some()).count(), 2);
         hub.refused_call("x", &crate::ToolError::invalid_request("no"), None);
-        let taken = sampler.take();
+        let taken = follower.take();
         let kinds: Vec<_> = taken.events.iter().map(|e| e.kind()).collect();
         assert_eq!(kinds, ["tool_start", "tool_start", "error"]);
         assert_eq!(taken.skipped, 4);
@@ -164,7 +167,7 @@ mod tests {
         first.job_ended("j".into(), Ok(crate::Json::Null));
         assert!(hub.start(CALL, None).is_some());
         assert!(hub.start(CALL, None).is_some());
-        let taken = sampler.take();
+        let taken = follower.take();
         assert_eq!(taken.events.len(), 3);
         assert_eq!(taken.events[0].kind(), "tool_complete");
         assert_eq!(taken.skipped, 0);
@@ -173,16 +176,16 @@ mod tests {
     #[test]
     fn a_hub_nobody_follows_traces_nothing_and_a_subscriber_sees_every_call() {
         let hub = ToolEvents::new(ToolSource::Local);
-        let sampler = hub.sample(2);
-        drop(sampler);
+        let follower = hub.windowed(2);
+        drop(follower);
         assert!(!hub.is_observed());
         assert!(hub.start(CALL, None).is_none());
-        let sampler = hub.sample(2);
+        let follower = hub.windowed(2);
         let mut everything = hub.subscribe();
         let traces: Vec<_> = (0..3).map(|_| hub.start(CALL, None)).collect();
         assert!(traces.iter().all(Option::is_some));
         assert_eq!(everything.len(), 3);
-        let taken = sampler.take();
+        let taken = follower.take();
         assert_eq!((taken.events.len(), taken.skipped), (1, 4));
         assert!(everything.try_recv().is_ok());
     }
@@ -190,8 +193,8 @@ mod tests {
     #[test]
     fn a_follower_that_leaves_does_not_close_its_successors_window() {
         let hub = ToolEvents::new(ToolSource::Local);
-        let first = hub.sample(10);
-        let second = hub.sample(10);
+        let first = hub.windowed(10);
+        let second = hub.windowed(10);
         drop(first);
         assert!(hub.is_observed());
         assert!(hub.start(CALL, None).is_some());
@@ -203,15 +206,16 @@ mod tests {
     #[tokio::test]
     async fn the_follower_wakes_when_an_event_arrives() {
         let hub = ToolEvents::new(ToolSource::Local);
-        let sampler = hub.sample(10);
-        let waiting = tokio::time::timeout(std::time::Duration::from_millis(50), sampler.arrived());
+        let follower = hub.windowed(10);
+        let waiting =
+            tokio::time::timeout(std::time::Duration::from_millis(50), follower.arrived());
         assert!(waiting.await.is_err(), "woke with nothing in the window");
         let caller = hub.clone();
         let call = tokio::spawn(async move {
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
             caller.start(CALL, None).is_some()
         });
-        let arrived = tokio::time::timeout(std::time::Duration::from_secs(5), sampler.arrived());
+        let arrived = tokio::time::timeout(std::time::Duration::from_secs(5), follower.arrived());
         assert!(arrived.await.is_ok(), "not woken by the call");
         assert!(call.await.unwrap_or_default());
     }

@@ -5,7 +5,7 @@
 //! all of them, so a hundred open feeds cost a server little more than
 //! one; a subscriber with a filter writes its share of the same events.
 //!
-//! The task follows the hub as its sampling follower: the hub traces the
+//! The task follows the hub as its windowed follower: the hub traces the
 //! first calls of each window, as many as a batch shows, and counts the
 //! rest, so a busy server spends nothing on the events no feed would
 //! show. The task runs while someone follows, and lets go of the hub when
@@ -19,7 +19,7 @@ use axum::body::Bytes;
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
-use crate::events::{Published, Sampler, ToolEvents};
+use crate::events::{Published, ToolEvents, Windowed};
 
 /// How long a batch's first event waits for others to share it.
 pub(crate) const FLUSH: Duration = Duration::from_millis(50);
@@ -63,7 +63,7 @@ impl Batches {
         if !*running {
             *running = true;
             let batcher = Batcher {
-                sampler: Some(self.hub.sample(BATCH as u32)),
+                follower: Some(self.hub.windowed(BATCH as u32)),
                 sender: self.sender.clone(),
                 running: self.running.clone(),
                 next: 1,
@@ -85,7 +85,7 @@ fn lock(running: &Mutex<bool>) -> std::sync::MutexGuard<'_, bool> {
 struct Batcher {
     /// Dropped, which stops the tracing, with the running flag's lock
     /// held: a feed that arrives next starts a follower of its own.
-    sampler: Option<Sampler>,
+    follower: Option<Windowed>,
     sender: broadcast::Sender<Arc<Batch>>,
     running: Arc<Mutex<bool>>,
     /// The id the next event gets: ids count every event the hub sent
@@ -95,9 +95,9 @@ struct Batcher {
 
 impl Batcher {
     async fn run(mut self, shutdown: CancellationToken) {
-        while let Some(sampler) = &self.sampler {
+        while let Some(follower) = &self.follower {
             tokio::select! {
-                () = sampler.arrived() => {}
+                () = follower.arrived() => {}
                 () = shutdown.cancelled() => break,
             }
             // Let the rest of the window arrive, then take it.
@@ -105,12 +105,12 @@ impl Batcher {
                 () = tokio::time::sleep(FLUSH) => {}
                 () = shutdown.cancelled() => {}
             }
-            let taken = sampler.take();
+            let taken = follower.take();
             {
                 let mut running = lock(&self.running);
                 if self.sender.receiver_count() == 0 {
                     // Nobody follows: let go of the hub, which then traces no call.
-                    self.sampler = None;
+                    self.follower = None;
                     *running = false;
                     return;
                 }
@@ -120,7 +120,7 @@ impl Batcher {
                 let _ = self.sender.send(Arc::new(batch));
             }
         }
-        self.sampler = None;
+        self.follower = None;
         *lock(&self.running) = false;
     }
 
@@ -230,7 +230,10 @@ mod tests {
         let text = batch.text();
         let text = String::from_utf8_lossy(&text);
         assert_eq!(text.matches("event: tool_start").count(), 50, "{text}");
-        assert!(text.contains("id: 50\n") && !text.contains("id: 51\n"), "{text}");
+        assert!(
+            text.contains("id: 50\n") && !text.contains("id: 51\n"),
+            "{text}"
+        );
         assert!(
             text.ends_with("event: lagged\ndata: {\"missed\":300}\n\n"),
             "{text}"

@@ -1,7 +1,7 @@
 //! `POST /api/complete`: the values an argument of a resource template or
 //! a prompt may take, as MCP's `completion/complete` gives them — an
 //! enum's from the schema with no call, an `@complete` argument's from its
-//! handler through the port.
+//! handler through the port, a mounted server's through its mount.
 
 use std::sync::Arc;
 
@@ -76,6 +76,10 @@ pub(super) async fn serve<P: CallPort>(
         Reference::Prompt { name } => (web.entries.prompt(name), name),
     };
     let Some(entry) = entry else {
+        #[cfg(feature = "mount")]
+        if let Some(completed) = complete_mounted(&web, &asked, principal).await {
+            return completed;
+        }
         let e = ToolError::new(
             codes::UNKNOWN_ENTRY,
             format!("nothing to complete: no prompt or resource template is `{shown}`"),
@@ -122,4 +126,31 @@ pub(super) async fn serve<P: CallPort>(
         completion_json(completion).to_string(),
     )
         .into_response()
+}
+
+/// `asked` completed by the mount that serves what it names; `None` when
+/// none does.
+#[cfg(feature = "mount")]
+async fn complete_mounted<P: CallPort>(
+    web: &Web<P>,
+    asked: &Asked,
+    principal: Option<Arc<crate::Principal>>,
+) -> Option<Response> {
+    use super::mounted_complete::{Asked as Mounted, complete};
+    let mounted = match &asked.reference {
+        Reference::Resource { uri } => Mounted::Template(uri),
+        Reference::Prompt { name } => Mounted::Prompt(name),
+    };
+    // MCP sends the other arguments as strings.
+    let context = asked
+        .context
+        .arguments
+        .iter()
+        .map(|(k, v)| match v {
+            Json::String(s) => (k.clone(), s.clone()),
+            other => (k.clone(), other.to_string()),
+        })
+        .collect();
+    let argument = (asked.argument.name.as_str(), asked.argument.value.as_str());
+    complete(web, mounted, argument, context, principal).await
 }

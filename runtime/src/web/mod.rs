@@ -11,6 +11,8 @@ mod followed;
 #[cfg(feature = "mount")]
 mod mounted;
 #[cfg(feature = "mount")]
+mod mounted_complete;
+#[cfg(feature = "mount")]
 mod mounted_entries;
 mod page;
 mod prompts;
