@@ -3,38 +3,61 @@
 //! `completion/complete`; and an entry's error as a JSON-RPC error.
 
 use rmcp::ErrorData;
-use rmcp::model::{CompleteResult, GetPromptResult, ReadResourceResult};
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use rmcp::model::{
+    CacheScope, CompleteResult, GetPromptResult, ReadResourceResult, ResourceContents,
+};
 use serde_json::{Value as Json, json};
 
-use crate::edge::entry_json::{body_json, completion_json, prompt_json};
+use crate::edge::entry_json::{completion_json, prompt_json};
 use crate::edge::{App, Entry};
-use crate::entry::{Completion, EntryAnswer};
+use crate::entry::{Completion, EntryAnswer, ResourceBody};
 use crate::{ResponseEnvelope, ToolError, codes};
 
 /// `resources/read`'s result for `uri`, read from `entry`: in the read's
 /// own MIME type when it has one, else the declared one, and kept as long
-/// as its `@cache` says.
+/// as its `@cache` says. Built as rmcp's types directly, not through
+/// JSON: a blob is the largest thing a server answers, and a JSON value
+/// read back into rmcp's untagged contents would copy it again.
 pub(crate) fn contents(
     uri: &str,
     entry: &Entry,
     envelope: ResponseEnvelope<EntryAnswer>,
 ) -> Result<ReadResourceResult, ErrorData> {
-    match envelope {
-        ResponseEnvelope::Success(EntryAnswer::Contents(contents)) => {
-            let mut item = body_json(&contents.body);
-            item.insert("uri".into(), json!(uri));
-            if let Some(mime) = contents.mime_type.as_deref().or(entry.mime.as_deref()) {
-                item.insert("mimeType".into(), json!(mime));
-            }
-            let mut out = json!({ "contents": [item] });
-            if let Some(cache) = &entry.cache {
-                out["ttlMs"] = json!(cache.ttl_ms);
-                out["cacheScope"] = json!(cache.scope);
-            }
-            result(out)
-        }
-        other => Err(failure(other, "uri", uri)),
+    let contents = match envelope {
+        ResponseEnvelope::Success(EntryAnswer::Contents(contents)) => contents,
+        other => return Err(failure(other, "uri", uri)),
+    };
+    let mime = contents
+        .mime_type
+        .as_deref()
+        .or(entry.mime.as_deref())
+        .map(str::to_owned);
+    let item = match contents.body {
+        ResourceBody::Text(text) => ResourceContents::TextResourceContents {
+            uri: uri.to_owned(),
+            mime_type: mime,
+            text,
+            meta: None,
+        },
+        ResourceBody::Blob(bytes) => ResourceContents::BlobResourceContents {
+            uri: uri.to_owned(),
+            mime_type: mime,
+            blob: STANDARD.encode(&bytes.0),
+            meta: None,
+        },
+    };
+    let mut out = ReadResourceResult::new(vec![item]);
+    if let Some(cache) = &entry.cache {
+        out.ttl_ms = Some(cache.ttl_ms);
+        out.cache_scope = Some(if cache.scope == "private" {
+            CacheScope::Private
+        } else {
+            CacheScope::Public
+        });
     }
+    Ok(out)
 }
 
 /// `resources/read`'s result for a tool's app: its page, from the
