@@ -2,17 +2,18 @@
 //! `resources/read`, the messages of `prompts/get`, the values of
 //! `completion/complete`; and an entry's error as a JSON-RPC error.
 
-use rmcp::ErrorData;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
+use rmcp::ErrorData;
 use rmcp::model::{
-    CacheScope, CompleteResult, GetPromptResult, ReadResourceResult, ResourceContents,
+    CacheScope, CompleteResult, ContentBlock, GetPromptResult, PromptMessage, ReadResourceResult,
+    ResourceContents,
 };
 use serde_json::{Value as Json, json};
 
-use crate::edge::entry_json::{completion_json, prompt_json};
+use crate::edge::entry_json::completion_json;
 use crate::edge::{App, Entry};
-use crate::entry::{Completion, EntryAnswer, ResourceBody};
+use crate::entry::{Completion, EntryAnswer, PromptContent, ResourceBody, Role};
 use crate::{ResponseEnvelope, ToolError, codes};
 
 /// `resources/read`'s result for `uri`, read from `entry`: in the read's
@@ -34,20 +35,7 @@ pub(crate) fn contents(
         .as_deref()
         .or(entry.mime.as_deref())
         .map(str::to_owned);
-    let item = match contents.body {
-        ResourceBody::Text(text) => ResourceContents::TextResourceContents {
-            uri: uri.to_owned(),
-            mime_type: mime,
-            text,
-            meta: None,
-        },
-        ResourceBody::Blob(bytes) => ResourceContents::BlobResourceContents {
-            uri: uri.to_owned(),
-            mime_type: mime,
-            blob: STANDARD.encode(&bytes.0),
-            meta: None,
-        },
-    };
+    let item = resource_contents(uri.to_owned(), mime, contents.body);
     let mut out = ReadResourceResult::new(vec![item]);
     if let Some(cache) = &entry.cache {
         out.ttl_ms = Some(cache.ttl_ms);
@@ -70,17 +58,72 @@ pub(crate) fn app(uri: &str, app: &App) -> Result<ReadResourceResult, ErrorData>
     result(json!({ "contents": [item] }))
 }
 
+/// A resource's body as MCP's contents: text, or bytes in base64.
+fn resource_contents(
+    uri: String,
+    mime_type: Option<String>,
+    body: ResourceBody,
+) -> ResourceContents {
+    match body {
+        ResourceBody::Text(text) => ResourceContents::TextResourceContents {
+            uri,
+            mime_type,
+            text,
+            meta: None,
+        },
+        ResourceBody::Blob(bytes) => ResourceContents::BlobResourceContents {
+            uri,
+            mime_type,
+            blob: STANDARD.encode(&bytes.0),
+            meta: None,
+        },
+    }
+}
+
 /// `prompts/get`'s result; `description` when the handler gave none.
+/// Built as rmcp's types directly, as a read's is.
 pub(crate) fn prompt(
     name: &str,
     description: Option<&str>,
     envelope: ResponseEnvelope<EntryAnswer>,
 ) -> Result<GetPromptResult, ErrorData> {
-    match envelope {
-        ResponseEnvelope::Success(EntryAnswer::Prompt(prompt)) => {
-            result(prompt_json(&prompt, description))
+    let prompt = match envelope {
+        ResponseEnvelope::Success(EntryAnswer::Prompt(prompt)) => prompt,
+        other => return Err(failure(other, "name", name)),
+    };
+    let messages = prompt
+        .messages
+        .into_iter()
+        .map(|message| {
+            let role = match message.role {
+                Role::User => rmcp::model::Role::User,
+                Role::Assistant => rmcp::model::Role::Assistant,
+            };
+            PromptMessage::new(role, content_block(message.content))
+        })
+        .collect();
+    let mut out = GetPromptResult::new(messages);
+    out.description = prompt
+        .description
+        .or_else(|| description.map(str::to_owned));
+    Ok(out)
+}
+
+/// A prompt message's content as MCP's content block.
+fn content_block(content: PromptContent) -> ContentBlock {
+    match content {
+        PromptContent::Text(text) => ContentBlock::text(text),
+        PromptContent::Image { data, mime_type } => {
+            ContentBlock::image(STANDARD.encode(&data.0), mime_type)
         }
-        other => Err(failure(other, "name", name)),
+        PromptContent::Audio { data, mime_type } => {
+            ContentBlock::audio(STANDARD.encode(&data.0), mime_type)
+        }
+        PromptContent::Resource {
+            uri,
+            mime_type,
+            body,
+        } => ContentBlock::resource(resource_contents(uri, mime_type, body)),
     }
 }
 
