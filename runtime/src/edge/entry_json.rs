@@ -5,12 +5,16 @@
 //! completing an argument takes — an enum's values at once, or the
 //! `@complete` handler's request.
 
+#[cfg(feature = "web")]
 use base64::Engine as _;
+#[cfg(feature = "web")]
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value as Json, json};
 
 use super::{Completions, Entry, JsonObject};
-use crate::entry::{Completion, PromptContent, PromptMessages, ResourceBody, Role};
+use crate::entry::Completion;
+#[cfg(feature = "web")]
+use crate::entry::{PromptContent, PromptMessages, ResourceBody, Role};
 #[cfg(feature = "web")]
 use crate::{
     ResponseEnvelope, ToolError,
@@ -91,6 +95,8 @@ pub(crate) fn completion_json(completion: Completion) -> Json {
 /// A prompt's messages as MCP's `GetPromptResult`: `{"description"?,
 /// "messages": [{"role", "content"}]}`; `description` when the handler
 /// gave none.
+// The web routes answer a prompt as JSON; MCP builds rmcp's types.
+#[cfg(feature = "web")]
 pub(crate) fn prompt_json(prompt: &PromptMessages, description: Option<&str>) -> Json {
     let messages: Vec<Json> = prompt
         .messages
@@ -112,7 +118,8 @@ pub(crate) fn prompt_json(prompt: &PromptMessages, description: Option<&str>) ->
 
 /// A resource's body as MCP's contents carry it: `{"text"}` or `{"blob"}`
 /// (base64).
-pub(crate) fn body_json(body: &ResourceBody) -> JsonObject {
+#[cfg(feature = "web")]
+fn body_json(body: &ResourceBody) -> JsonObject {
     let mut out = JsonObject::new();
     match body {
         ResourceBody::Text(text) => out.insert("text".into(), json!(text)),
@@ -121,6 +128,7 @@ pub(crate) fn body_json(body: &ResourceBody) -> JsonObject {
     out
 }
 
+#[cfg(feature = "web")]
 fn content_json(content: &PromptContent) -> Json {
     match content {
         PromptContent::Text(text) => json!({ "type": "text", "text": text }),
@@ -149,6 +157,7 @@ fn content_json(content: &PromptContent) -> Json {
 mod tests {
     use super::*;
 
+    #[cfg(feature = "web")]
     #[test]
     fn prompts_carry_every_kind_of_content() {
         let messages = PromptMessages::new()
