@@ -92,6 +92,15 @@ pub(crate) fn completion_json(completion: Completion) -> Json {
     out
 }
 
+/// An argument's value as MCP sends prompt and completion arguments: a
+/// string as it is, anything else as its JSON text.
+pub(crate) fn argument_text(value: Json) -> String {
+    match value {
+        Json::String(text) => text,
+        other => other.to_string(),
+    }
+}
+
 /// A prompt's messages as MCP's `GetPromptResult`: `{"description"?,
 /// "messages": [{"role", "content"}]}`; `description` when the handler
 /// gave none.

@@ -15,7 +15,7 @@ use serde_json::json;
 use super::Web;
 use super::call::{NO_SCOPES, admitted, answer, failed, invalid_request};
 use crate::edge::JsonObject;
-use crate::edge::entry_json::{Completing, ask, completing, completion_json};
+use crate::edge::entry_json::{Completing, argument_text, ask, completing, completion_json};
 use crate::entry::{EntryAnswer, EntryKind};
 use crate::port::CallPort;
 use crate::{Json, ResponseEnvelope, ToolError, codes};
@@ -92,10 +92,7 @@ pub(super) async fn serve<P: CallPort>(
         .context
         .arguments
         .into_iter()
-        .map(|(k, v)| match v {
-            Json::String(_) => (k, v),
-            other => (k, Json::String(other.to_string())),
-        })
+        .map(|(k, v)| (k, Json::String(argument_text(v))))
         .collect();
     let argument = &asked.argument;
     let completion = match completing(entry, &argument.name, &argument.value, &context) {
@@ -146,10 +143,7 @@ async fn complete_mounted<P: CallPort>(
         .context
         .arguments
         .iter()
-        .map(|(k, v)| match v {
-            Json::String(s) => (k.clone(), s.clone()),
-            other => (k.clone(), other.to_string()),
-        })
+        .map(|(k, v)| (k.clone(), argument_text(v.clone())))
         .collect();
     let argument = (asked.argument.name.as_str(), asked.argument.value.as_str());
     complete(web, mounted, argument, context, principal).await

@@ -265,10 +265,7 @@ pub(super) async fn prompt_of<P: CallPort>(
     let mounts = web.edge.mounts();
     let strings = args
         .into_iter()
-        .map(|(k, v)| match v {
-            Json::String(_) => (k, v),
-            other => (k, Json::String(other.to_string())),
-        })
+        .map(|(k, v)| (k, Json::String(crate::edge::entry_json::argument_text(v))))
         .collect();
     let got = mounts
         .prompt(name, Some(strings), principal.as_deref())

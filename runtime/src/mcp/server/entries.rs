@@ -242,13 +242,7 @@ impl<P: CallPort> McpServer<P> {
             .arguments
             .unwrap_or_default()
             .into_iter()
-            .map(|(k, v)| {
-                let text = match v {
-                    Json::String(text) => text,
-                    other => other.to_string(),
-                };
-                (k, text)
-            });
+            .map(|(k, v)| (k, crate::edge::entry_json::argument_text(v)));
         let arguments = entry
             .arguments(strings)
             .map_err(|e| answer::error(e, "name", name))?;
