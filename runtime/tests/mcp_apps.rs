@@ -4,12 +4,13 @@
 //! `resources/list` lists it with its MIME type and CSP, `resources/read`
 //! answers with its page from the catalogue, and the server declares the
 //! extension; read by rmcp's own client, in process and through a HOOT01
-//! gateway in front of a worker.
+//! gateway in front of a worker. A client that does not render apps is
+//! listed the tool without its `_meta.ui`.
 #![cfg(all(feature = "mcp", feature = "hoot", feature = "client"))]
 
 use std::time::Duration;
 
-use rmcp::model::ReadResourceRequestParams;
+use rmcp::model::{ClientInfo, ReadResourceRequestParams};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt as _};
 use serde_json::{Value, json};
@@ -33,24 +34,44 @@ impl Sums {
 
 const SOON: Duration = Duration::from_secs(10);
 
-/// An rmcp client of `server` over an in-process pipe (stdio's framing).
+type McpClient = RunningService<RoleClient, ClientInfo>;
+
+/// A host that renders apps: it declares the extension with their content
+/// type.
+fn host() -> ClientInfo {
+    let mut config = ClientInfo::default();
+    config.capabilities = serde_json::from_value(json!({"extensions": {
+        "io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}
+    }}))
+    .expect("the capabilities parse");
+    config
+}
+
+/// An rmcp client declaring `config` of `server`, over an in-process pipe
+/// (stdio's framing).
 async fn piped<P: toolwright::port::CallPort>(
     server: McpServer<P>,
-) -> RunningService<RoleClient, ()> {
+    config: ClientInfo,
+) -> McpClient {
     let (client_end, server_end) = tokio::io::duplex(64 * 1024);
     let (read, write) = tokio::io::split(server_end);
     tokio::spawn(server.serve_io(read, write));
-    ().serve(tokio::io::split(client_end))
+    config
+        .serve(tokio::io::split(client_end))
         .await
         .expect("the handshake")
 }
 
-async fn in_process() -> RunningService<RoleClient, ()> {
-    piped(McpServer::new(Dispatcher::new(Sums)).expect("the schema parses")).await
+async fn in_process(config: ClientInfo) -> McpClient {
+    piped(
+        McpServer::new(Dispatcher::new(Sums)).expect("the schema parses"),
+        config,
+    )
+    .await
 }
 
 /// A HOOT01 worker serving the tool, and an MCP gateway in front of it.
-async fn gateway() -> (ServerHandle, RunningService<RoleClient, ()>) {
+async fn gateway() -> (ServerHandle, McpClient) {
     let worker = toolwright::hoot::Server::serve(
         Dispatcher::new(Sums),
         ServerConfig::new("tcp://127.0.0.1:0"),
@@ -61,12 +82,24 @@ async fn gateway() -> (ServerHandle, RunningService<RoleClient, ()>) {
     assert!(client.ready(SOON).await, "the worker answers");
     (
         worker,
-        piped(McpServer::new(client).expect("the schema parses")).await,
+        piped(McpServer::new(client).expect("the schema parses"), host()).await,
     )
 }
 
+/// The listed tool called `name`.
+async fn listed(client: &McpClient, name: &str) -> Value {
+    let tools = serde_json::to_value(client.list_tools(None).await.unwrap()).unwrap();
+    tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == name)
+        .cloned()
+        .unwrap_or_else(|| panic!("{name} is listed: {tools}"))
+}
+
 /// What every door must answer alike.
-async fn serves_the_app(client: &RunningService<RoleClient, ()>) {
+async fn serves_the_app(client: &McpClient) {
     let capabilities = serde_json::to_value(&client.peer_info().unwrap().capabilities).unwrap();
     assert!(capabilities["resources"].is_object(), "{capabilities}");
     assert_eq!(
@@ -74,13 +107,7 @@ async fn serves_the_app(client: &RunningService<RoleClient, ()>) {
         json!({"mimeTypes": ["text/html;profile=mcp-app"]}),
     );
 
-    let tools = serde_json::to_value(client.list_tools(None).await.unwrap()).unwrap();
-    let add = tools["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "add")
-        .expect("add is listed");
+    let add = listed(client, "add").await;
     assert_eq!(add["_meta"]["ui"], json!({"resourceUri": "ui://add"}));
 
     let csp = json!({"ui": {"csp": {
@@ -136,7 +163,31 @@ async fn serves_the_app(client: &RunningService<RoleClient, ()>) {
 
 #[tokio::test]
 async fn an_app_is_served_in_process() {
-    serves_the_app(&in_process().await).await;
+    serves_the_app(&in_process(host()).await).await;
+}
+
+#[tokio::test]
+async fn a_client_that_renders_no_apps_is_listed_the_tool_alone() {
+    let client = in_process(ClientInfo::default()).await;
+    let add = listed(&client, "add").await;
+    assert_eq!(add["_meta"].get("ui"), None, "{add}");
+    // The tool is the same, and its page still a resource of the server.
+    assert!(add["inputSchema"]["properties"]["a"].is_object(), "{add}");
+    let read = client
+        .read_resource(ReadResourceRequestParams::new("ui://add"))
+        .await
+        .unwrap();
+    assert_eq!(read.contents.len(), 1);
+
+    // A client that declares the extension for other content types only
+    // renders none of these pages either.
+    let mut other = host();
+    other.capabilities = serde_json::from_value(json!({"extensions": {
+        "io.modelcontextprotocol/ui": {"mimeTypes": ["text/uri-list"]}
+    }}))
+    .unwrap();
+    let add = listed(&in_process(other).await, "add").await;
+    assert_eq!(add["_meta"].get("ui"), None, "{add}");
 }
 
 #[tokio::test]

@@ -107,6 +107,9 @@ pub(crate) struct App {
     pub(crate) mime: String,
     /// Its `_meta` as listed (the CSP under `ui`), which a read returns too.
     pub(crate) meta: Option<JsonObject>,
+    /// The scopes its tool needs: a page whose tool the caller may not
+    /// call is neither listed to it nor read by it.
+    pub(crate) scopes: Vec<String>,
     /// The page.
     pub(crate) html: String,
 }
@@ -157,6 +160,7 @@ impl Entries {
                         .unwrap_or(APP_MIME)
                         .to_owned(),
                     meta: object.get("_meta").and_then(Json::as_object).cloned(),
+                    scopes: scopes_of(object),
                     html,
                 };
                 apps.insert(uri.to_owned(), app);
@@ -287,6 +291,18 @@ impl Entries {
     }
 }
 
+impl App {
+    /// `Ok` when `principal` holds every scope the app's tool needs; else
+    /// `FORBIDDEN`, as a call of the tool would be.
+    ///
+    /// # Errors
+    /// `FORBIDDEN`, naming the scopes it lacks.
+    pub(crate) fn permits(&self, uri: &str, principal: &crate::Principal) -> Result<(), ToolError> {
+        let needed: Vec<&str> = self.scopes.iter().map(String::as_str).collect();
+        principal.may_use(uri, &needed)
+    }
+}
+
 impl Entry {
     /// `arguments` (strings, as MCP sends a prompt's) typed as the
     /// prompt's arguments' schema says.
@@ -348,7 +364,10 @@ fn typed(
                 .and_then(serde_json::Number::from_f64)
                 .map(Json::Number),
             "boolean" => value.parse::<bool>().ok().map(Json::Bool),
-            _ => Some(Json::String(value.clone())),
+            _ => {
+                out.insert(name, Json::String(value));
+                continue;
+            }
         };
         let typed = typed.ok_or_else(|| {
             ToolError::invalid_request(format!("`{name}` must be {}, not `{value}`", article(kind)))

@@ -34,6 +34,11 @@ pub(super) async fn serve<P: CallPort>(
     };
     // A tool's app is the catalogue's own, as on MCP: no handler, no port.
     if let Some(app) = web.entries.app(&wanted) {
+        if let Some(principal) = &principal
+            && let Err(e) = app.permits(&wanted, principal)
+        {
+            return failed(&web, e, &app.scopes);
+        }
         return page(app);
     }
     let found = match web.entries.resource(&wanted) {

@@ -188,8 +188,13 @@ impl<P: CallPort> McpServer<P> {
             return Err(not_found("resources/read"));
         }
         let uri = request.uri.as_str();
-        // A tool's app is the catalogue's own: no handler, no port.
+        // A tool's app is the catalogue's own: no handler, no port; only
+        // its tool's callers read it.
         if let Some(app) = self.entries().app(uri) {
+            if let Some(principal) = principal_of(&context.extensions) {
+                app.permits(uri, &principal)
+                    .map_err(|e| answer::error(e, "uri", uri))?;
+            }
             return answer::app(uri, app);
         }
         let found = match self.entries().resource(uri) {

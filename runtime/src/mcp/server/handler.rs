@@ -53,7 +53,7 @@ impl<P: CallPort> ServerHandler for McpServer<P> {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
-        let page = self.tools_page(cursor, &context.extensions)?;
+        let page = self.tools_page(cursor, &context)?;
         Ok(ListToolsResult::with_all_items(page.tools)
             .with_ttl_ms(page.ttl_ms)
             .with_cache_scope(page.scope))

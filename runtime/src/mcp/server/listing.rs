@@ -1,13 +1,15 @@
 //! What a session lists and can call: the served tools, the discovery
 //! tools of a progressive server, and each tool's `tools/list` entry.
 
-use rmcp::ErrorData;
 use rmcp::model::CacheScope;
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer};
 use serde_json::json;
 
 use super::McpServer;
 use super::owner::principal_of;
 use crate::mcp::discovery::view::NAMES;
+use crate::mcp::entries::apps;
 use crate::mcp::tools::catalogue::ERROR_SCHEMA_META;
 use crate::port::CallPort;
 use crate::{Catalogue, ToolInfo};
@@ -91,7 +93,8 @@ impl<P: CallPort> McpServer<P> {
     }
 
     /// The one page of `tools/list` a request gets, on any revision, with
-    /// how long it stays fresh and who may share it (2026-07-28, SEP-2549).
+    /// how long it stays fresh and who may share it (2026-07-28, SEP-2549);
+    /// to a client that renders no apps, without the tools' `_meta.ui`.
     ///
     /// # Errors
     /// `-32602` for any cursor: the whole list fits one page, so the
@@ -100,12 +103,16 @@ impl<P: CallPort> McpServer<P> {
     pub(in crate::mcp) fn tools_page(
         &self,
         cursor: Option<&str>,
-        extensions: &rmcp::model::Extensions,
+        context: &RequestContext<RoleServer>,
     ) -> Result<ToolsPage, ErrorData> {
         no_cursor(cursor, "tool")?;
+        let extensions = &context.extensions;
         let mut tools = self.listed();
         #[cfg(feature = "mount")]
         tools.extend(self.mounted_tools());
+        if !apps::renders(context.client_capabilities().as_ref()) {
+            tools.iter_mut().for_each(apps::without_app);
+        }
         // With `list_callable_only`, the tools the caller's principal may
         // not call are left out.
         let principal = principal_of(extensions).filter(|_| self.shared.callable_only);

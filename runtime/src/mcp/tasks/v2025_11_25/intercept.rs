@@ -5,6 +5,9 @@
 //! the server's own custom methods before rmcp parses them, and add the
 //! `tasks` capability to the `initialize` result on the way out.
 
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 use serde_json::{Value, json};
 
 use crate::mcp::revision::Revision;
@@ -27,8 +30,11 @@ const REROUTED: [&str; 5] = [
 /// A cheap test on a message's bytes: false means [`reroute`] would leave
 /// it alone, so the common `tools/call` skips building a JSON tree.
 pub(crate) fn may_reroute(bytes: &[u8]) -> bool {
-    memchr::memmem::find(bytes, b"\"task").is_some()
-        || memchr::memmem::find(bytes, b"tools/list").is_some()
+    // Built once: `memmem::find` builds its searcher on every call, which
+    // cost more than the search of a short message.
+    static TASK: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"task"));
+    static TOOLS_LIST: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"tools/list"));
+    TASK.find(bytes).is_some() || TOOLS_LIST.find(bytes).is_some()
 }
 
 /// Renames a request rmcp cannot serve as the 2025-11-25 revision has it:

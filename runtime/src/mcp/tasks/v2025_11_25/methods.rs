@@ -113,7 +113,7 @@ impl<P: CallPort> McpServer<P> {
             Some(Value::String(cursor)) => Some(cursor.as_str()),
             Some(_) => return Err(invalid_params("`cursor` must be a string")),
         };
-        let page = self.tools_page(cursor, &context.extensions)?;
+        let page = self.tools_page(cursor, context)?;
         let mut tools = serde_json::to_value(page.tools).unwrap_or_else(|_| json!([]));
         if tasks && let Some(tools) = tools.as_array_mut() {
             for tool in tools.iter_mut() {

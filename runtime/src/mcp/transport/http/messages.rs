@@ -6,8 +6,9 @@
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use memchr::memmem::Finder;
 use serde_json::Value;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use super::batch;
 use super::guard::{Guard, reply};
@@ -98,13 +99,17 @@ pub(super) async fn handle<P: CallPort>(
 /// one that rmcp reads is one the checks forward. Anything else is checked
 /// before rmcp sees it.
 fn plain(bytes: &[u8]) -> bool {
-    use memchr::memmem;
+    // Built once, as each search of a short body costs less than building
+    // its searcher.
+    static INITIALIZE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"initialize\""));
+    static ERROR: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"error\""));
+    static PARAMS: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"params\""));
     bytes.trim_ascii_start().first() == Some(&b'{')
         && !intercept::may_reroute(bytes)
-        && memmem::find(bytes, b"\"initialize\"").is_none()
+        && INITIALIZE.find(bytes).is_none()
         // An error without an id: rmcp reads it, the checks do not.
-        && memmem::find(bytes, b"\"error\"").is_none()
-        && memmem::find_iter(bytes, b"\"params\"").all(|at| {
+        && ERROR.find(bytes).is_none()
+        && PARAMS.find_iter(bytes).all(|at| {
             let rest = bytes[at + 8..].trim_ascii_start();
             rest.strip_prefix(b":").is_some_and(|value| {
                 matches!(value.trim_ascii_start().first(), Some(b'{' | b'['))
