@@ -1,15 +1,15 @@
 //! MCP Apps (extension `io.modelcontextprotocol/ui`) over MCP, for the
 //! test catalogue `runtime/tests/support/apps.tool`, whose tool `add` has
-//! a generated app: `tools/list` names its `ui://` resource,
-//! `resources/list` lists it with its MIME type and CSP, `resources/read`
-//! answers with its page from the catalogue, and the server declares the
-//! extension; read by rmcp's own client, in process and through a HOOT01
+//! a generated app: `tools/list` names its `ui://` resource and its
+//! visibility, `resources/list` lists it with its MIME type, CSP,
+//! permissions and border, `resources/read` answers with its page and
+//! those from the catalogue, and the server declares the extension; read by rmcp's own client, in process and through a HOOT01
 //! gateway in front of a worker.
 #![cfg(all(feature = "mcp", feature = "hoot", feature = "client"))]
 
 use std::time::Duration;
 
-use rmcp::model::ReadResourceRequestParams;
+use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt as _};
 use serde_json::{Value, json};
@@ -81,12 +81,33 @@ async fn serves_the_app(client: &RunningService<RoleClient, ()>) {
         .iter()
         .find(|t| t["name"] == "add")
         .expect("add is listed");
-    assert_eq!(add["_meta"]["ui"], json!({"resourceUri": "ui://add"}));
+    assert_eq!(
+        add["_meta"]["ui"],
+        json!({"resourceUri": "ui://add", "visibility": ["app"]})
+    );
 
-    let csp = json!({"ui": {"csp": {
-        "connectDomains": ["https://api.example.com"],
-        "resourceDomains": ["https://cdn.example.com"],
-    }}});
+    // Visibility is the host's to apply: the server still lists the tool
+    // (above) and answers its calls, whoever makes them.
+    let call = client
+        .call_tool(
+            CallToolRequestParams::new("add")
+                .with_arguments(json!({"a": 2, "b": 3}).as_object().unwrap().clone()),
+        )
+        .await
+        .unwrap();
+    assert_eq!(call.is_error, Some(false), "{call:?}");
+    assert_eq!(call.structured_content, Some(json!({"sum": 5})));
+
+    let csp = json!({"ui": {
+        "csp": {
+            "connectDomains": ["https://api.example.com"],
+            "resourceDomains": ["https://cdn.example.com"],
+            "frameDomains": ["https://www.youtube.com"],
+            "baseUriDomains": ["https://cdn.example.com"],
+        },
+        "permissions": {"camera": {}, "clipboardWrite": {}},
+        "prefersBorder": false,
+    }});
     let resources = serde_json::to_value(client.list_resources(None).await.unwrap()).unwrap();
     assert_eq!(
         resources["resources"],

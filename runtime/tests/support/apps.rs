@@ -517,13 +517,24 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
       "_meta": {
         "ui": {
           "csp": {
+            "baseUriDomains": [
+              "https://cdn.example.com"
+            ],
             "connectDomains": [
               "https://api.example.com"
+            ],
+            "frameDomains": [
+              "https://www.youtube.com"
             ],
             "resourceDomains": [
               "https://cdn.example.com"
             ]
-          }
+          },
+          "permissions": {
+            "camera": {},
+            "clipboardWrite": {}
+          },
+          "prefersBorder": false
         }
       },
       "description": "The app of tool `add`: a form for its arguments and a view of its result.",
@@ -1133,7 +1144,10 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
     {
       "_meta": {
         "ui": {
-          "resourceUri": "ui://add"
+          "resourceUri": "ui://add",
+          "visibility": [
+            "app"
+          ]
         }
       },
       "annotations": {
@@ -2587,7 +2601,7 @@ macro_rules! __toolwright_catalogue {
                     request AddRequest,
                     response AddResponse,
                     timing sync,
-                    declared "runtime/tests/support/apps.tool:9:6",
+                    declared "runtime/tests/support/apps.tool:13:6",
                 }
             }
             $($input)*
