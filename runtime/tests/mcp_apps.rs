@@ -1,16 +1,19 @@
 //! MCP Apps (extension `io.modelcontextprotocol/ui`) over MCP, for the
 //! test catalogue `runtime/tests/support/apps.tool`, whose tool `add` has
-//! a generated app: `tools/list` names its `ui://` resource,
-//! `resources/list` lists it with its MIME type and CSP, `resources/read`
-//! answers with its page from the catalogue, and the server declares the
-//! extension; read by rmcp's own client, in process and through a HOOT01
-//! gateway in front of a worker. A client that does not render apps is
-//! listed the tool without its `_meta.ui`.
+//! a generated app: `tools/list` names its `ui://` resource and its
+//! visibility, `resources/list` lists it with its MIME type, CSP,
+//! permissions and border, `resources/read` answers with its page and
+//! those from the catalogue, and the server declares the extension; read
+//! by rmcp's own client, in process and through a HOOT01 gateway in front
+//! of a worker. A client that does not render apps is listed the tool
+//! without its `_meta.ui`.
 #![cfg(all(feature = "mcp", feature = "hoot", feature = "client"))]
 
 use std::time::Duration;
 
-use rmcp::model::{ClientInfo, ReadResourceRequestParams};
+use rmcp::model::{
+    CallToolRequestParams, ClientConfig as McpClientConfig, ReadResourceRequestParams,
+};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt as _};
 use serde_json::{Value, json};
@@ -34,12 +37,12 @@ impl Sums {
 
 const SOON: Duration = Duration::from_secs(10);
 
-type McpClient = RunningService<RoleClient, ClientInfo>;
+type McpClient = RunningService<RoleClient, McpClientConfig>;
 
 /// A host that renders apps: it declares the extension with their content
 /// type.
-fn host() -> ClientInfo {
-    let mut config = ClientInfo::default();
+fn host() -> McpClientConfig {
+    let mut config = McpClientConfig::default();
     config.capabilities = serde_json::from_value(json!({"extensions": {
         "io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}
     }}))
@@ -51,7 +54,7 @@ fn host() -> ClientInfo {
 /// (stdio's framing).
 async fn piped<P: toolwright::port::CallPort>(
     server: McpServer<P>,
-    config: ClientInfo,
+    config: McpClientConfig,
 ) -> McpClient {
     let (client_end, server_end) = tokio::io::duplex(64 * 1024);
     let (read, write) = tokio::io::split(server_end);
@@ -62,7 +65,7 @@ async fn piped<P: toolwright::port::CallPort>(
         .expect("the handshake")
 }
 
-async fn in_process(config: ClientInfo) -> McpClient {
+async fn in_process(config: McpClientConfig) -> McpClient {
     piped(
         McpServer::new(Dispatcher::new(Sums)).expect("the schema parses"),
         config,
@@ -108,12 +111,33 @@ async fn serves_the_app(client: &McpClient) {
     );
 
     let add = listed(client, "add").await;
-    assert_eq!(add["_meta"]["ui"], json!({"resourceUri": "ui://add"}));
+    assert_eq!(
+        add["_meta"]["ui"],
+        json!({"resourceUri": "ui://add", "visibility": ["app"]})
+    );
 
-    let csp = json!({"ui": {"csp": {
-        "connectDomains": ["https://api.example.com"],
-        "resourceDomains": ["https://cdn.example.com"],
-    }}});
+    // Visibility is the host's to apply: the server still lists the tool
+    // (above) and answers its calls, whoever makes them.
+    let call = client
+        .call_tool(
+            CallToolRequestParams::new("add")
+                .with_arguments(json!({"a": 2, "b": 3}).as_object().unwrap().clone()),
+        )
+        .await
+        .unwrap();
+    assert_eq!(call.is_error, Some(false), "{call:?}");
+    assert_eq!(call.structured_content, Some(json!({"sum": 5})));
+
+    let meta = json!({"ui": {
+        "csp": {
+            "connectDomains": ["https://api.example.com"],
+            "resourceDomains": ["https://cdn.example.com"],
+            "frameDomains": ["https://www.youtube.com"],
+            "baseUriDomains": ["https://cdn.example.com"],
+        },
+        "permissions": {"camera": {}, "clipboardWrite": {}},
+        "prefersBorder": false,
+    }, "toolwright/scopes": ["sums:add"]});
     let resources = serde_json::to_value(client.list_resources(None).await.unwrap()).unwrap();
     assert_eq!(
         resources["resources"],
@@ -123,7 +147,7 @@ async fn serves_the_app(client: &McpClient) {
             "title": "Add",
             "description": "The app of tool `add`: a form for its arguments and a view of its result.",
             "mimeType": "text/html;profile=mcp-app",
-            "_meta": csp,
+            "_meta": meta,
         }])
     );
 
@@ -137,7 +161,7 @@ async fn serves_the_app(client: &McpClient) {
     let contents = serde_json::to_value(contents).unwrap();
     assert_eq!(contents["uri"], "ui://add");
     assert_eq!(contents["mimeType"], "text/html;profile=mcp-app");
-    assert_eq!(contents["_meta"], csp);
+    assert_eq!(contents["_meta"], meta);
     let html = contents["text"].as_str().unwrap();
     assert!(
         html.to_ascii_lowercase().starts_with("<!doctype html>"),
@@ -168,7 +192,7 @@ async fn an_app_is_served_in_process() {
 
 #[tokio::test]
 async fn a_client_that_renders_no_apps_is_listed_the_tool_alone() {
-    let client = in_process(ClientInfo::default()).await;
+    let client = in_process(McpClientConfig::default()).await;
     let add = listed(&client, "add").await;
     assert_eq!(add["_meta"].get("ui"), None, "{add}");
     // The tool is the same, and its page still a resource of the server.

@@ -5,7 +5,9 @@
 //! /api/prompts/{name}` for them as for its own — the contents in their
 //! MIME type, an unknown URI `404`, a caller without the scope `403`, and
 //! `503` `UNAVAILABLE` once the mounted server stops — and lists them in
-//! `GET /api/tools` with `source: "mcp"`.
+//! `GET /api/tools` with `source: "mcp"`. The mounting server's own app
+//! (`ui://add`, whose tool needs `sums:add`) is read only by a caller
+//! holding that scope.
 #![cfg(all(feature = "mount", feature = "web", feature = "auth"))]
 
 use std::net::SocketAddr;
@@ -238,16 +240,31 @@ async fn fetch(
     authorization: &str,
     body: &str,
 ) -> (StatusCode, hyper::HeaderMap, Vec<u8>) {
+    let headers = [(header::AUTHORIZATION.as_str(), authorization)];
+    fetch_with(servers, method, path, &headers, body).await
+}
+
+/// One request with `headers`: the answer's status, head and body.
+async fn fetch_with(
+    servers: &Servers,
+    method: Method,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (StatusCode, hyper::HeaderMap, Vec<u8>) {
     let stream = TcpStream::connect(servers.addr).await.expect("connect");
     let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
         .await
         .expect("handshake");
     tokio::spawn(connection);
-    let request = Request::builder()
+    let mut request = Request::builder()
         .method(method)
         .uri(path)
-        .header(header::HOST, servers.addr.to_string())
-        .header(header::AUTHORIZATION, authorization)
+        .header(header::HOST, servers.addr.to_string());
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let request = request
         .body(Full::new(Bytes::from(body.to_owned())))
         .expect("a request");
     let response = tokio::time::timeout(SOON, sender.send_request(request))
@@ -257,6 +274,41 @@ async fn fetch(
     let (status, head) = (response.status(), response.headers().clone());
     let body = response.into_body().collect().await.expect("a body");
     (status, head, body.to_bytes().to_vec())
+}
+
+/// A sessionless (2026-07-28) `resources/read` of `uri` on MCP with
+/// `authorization`: the JSON-RPC answer.
+async fn mcp_read(servers: &Servers, uri: &str, authorization: &str) -> Value {
+    let body = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "resources/read",
+        "params": {"uri": uri, "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"},
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }}
+    });
+    let headers = [
+        (header::AUTHORIZATION.as_str(), authorization),
+        (header::CONTENT_TYPE.as_str(), "application/json"),
+        (
+            header::ACCEPT.as_str(),
+            "application/json, text/event-stream",
+        ),
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "resources/read"),
+        ("mcp-name", uri),
+    ];
+    let (status, _, body) =
+        fetch_with(servers, Method::POST, "/mcp", &headers, &body.to_string()).await;
+    assert_eq!(status, StatusCode::OK, "{}", String::from_utf8_lossy(&body));
+    let text = String::from_utf8_lossy(&body);
+    serde_json::from_str(&text).unwrap_or_else(|_| {
+        text.lines()
+            .filter_map(|line| line.strip_prefix("data:"))
+            .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
+            .find(|m| m.get("result").is_some() || m.get("error").is_some())
+            .unwrap_or_else(|| panic!("no JSON-RPC answer in {text}"))
+    })
 }
 
 /// `GET /api/resources?uri=…` with `authorization`, the URI
@@ -427,6 +479,38 @@ async fn a_caller_without_the_mounts_scope_is_refused_403() {
         "{}",
         String::from_utf8_lossy(&body)
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tools_app_is_read_only_by_its_callers() {
+    let servers = start().await;
+    let lacking = servers.lacking.clone();
+    // On the web route: refused as a call of `add` would be.
+    let (status, headers, body) = read(&servers, "ui://add", &lacking).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let refused = json_of(&body);
+    assert_eq!(refused["error"]["code"], "FORBIDDEN");
+    assert_eq!(refused["error"]["details"]["scopes"], json!(["sums:add"]));
+    let challenge = head(&headers, header::WWW_AUTHENTICATE);
+    assert!(challenge.contains("scope=\"sums:add\""), "{challenge}");
+    let (status, headers, _) = read(&servers, "ui://add", TRUSTED).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        head(&headers, header::CONTENT_TYPE),
+        "text/html;profile=mcp-app"
+    );
+
+    // On MCP: `-32602`, naming the scope.
+    let refused = mcp_read(&servers, "ui://add", &lacking).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("`sums:add`")),
+        "{refused}"
+    );
+    let read = mcp_read(&servers, "ui://add", TRUSTED).await;
+    assert_eq!(read["result"]["contents"][0]["uri"], "ui://add", "{read}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

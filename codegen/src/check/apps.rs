@@ -15,13 +15,14 @@ use crate::source::{Sources, Span};
 use crate::syntax::ast::{ClauseKind, EntryKind};
 use crate::syntax::keywords;
 
-/// Origins as `@app_connect` or `@app_resources` gives them.
+/// Origins as `@app_connect`, `@app_resources`, `@app_frames` or
+/// `@app_base_uri` gives them.
 type Origins = Option<(Span, Vec<(String, Span)>)>;
 
 /// The app of tool `tool` from its attributes; `None` without `@app` or
 /// when its file cannot be served (reported).
 /// `@app("apps/none.html")` → TW510; `@app_connect("api.example.com")` →
-/// TW511; `@app_connect(…)` without `@app` → TW302.
+/// TW511; `@app_connect(…)` or `@app_border` without `@app` → TW302.
 pub(super) fn lower(
     cx: &mut Ctxt,
     sources: &Sources,
@@ -30,13 +31,22 @@ pub(super) fn lower(
 ) -> Option<App> {
     let connect = origins(cx, keywords::APP_CONNECT, attrs.app_connect.take());
     let resources = origins(cx, keywords::APP_RESOURCES, attrs.app_resources.take());
+    let frames = origins(cx, keywords::APP_FRAMES, attrs.app_frames.take());
+    let base_uri = origins(cx, keywords::APP_BASE_URI, attrs.app_base_uri.take());
+    let permissions = attrs.app_permissions.take();
+    let border = attrs.app_border.take();
     let Some((_, path)) = attrs.app.take() else {
-        for (attribute, written) in [
-            (keywords::APP_CONNECT, &connect),
-            (keywords::APP_RESOURCES, &resources),
-        ] {
-            if let Some((span, _)) = written {
-                cx.push(messages::app_domains_without_app(*span, attribute, tool));
+        let written = [
+            (keywords::APP_CONNECT, connect.map(|(span, _)| span)),
+            (keywords::APP_RESOURCES, resources.map(|(span, _)| span)),
+            (keywords::APP_FRAMES, frames.map(|(span, _)| span)),
+            (keywords::APP_BASE_URI, base_uri.map(|(span, _)| span)),
+            (keywords::APP_PERMISSIONS, permissions.map(|(span, _)| span)),
+            (keywords::APP_BORDER, border.map(|(span, _)| span)),
+        ];
+        for (attribute, span) in written {
+            if let Some(span) = span {
+                cx.push(messages::app_attribute_without_app(span, attribute, tool));
             }
         }
         return None;
@@ -45,11 +55,16 @@ pub(super) fn lower(
         None => AppSource::Generated,
         Some((path, span)) => read(cx, sources, &path, span)?,
     };
+    let listed = |origins: Option<(Span, Vec<String>)>| origins.map(|(_, o)| o).unwrap_or_default();
     Some(App {
         uri: App::uri_of(tool),
         source,
-        connect_domains: connect.map(|(_, o)| o).unwrap_or_default(),
-        resource_domains: resources.map(|(_, o)| o).unwrap_or_default(),
+        connect_domains: listed(connect),
+        resource_domains: listed(resources),
+        frame_domains: listed(frames),
+        base_uri_domains: listed(base_uri),
+        permissions: permissions.map(|(_, p)| p).unwrap_or_default(),
+        prefers_border: border.map(|(_, b)| b),
     })
 }
 

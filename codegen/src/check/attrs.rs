@@ -5,7 +5,9 @@
 use std::collections::HashMap;
 
 use crate::diag::{Ctxt, messages};
-use crate::model::{Annotations, CacheScope, ContentKind, Deprecation, Number, Role};
+use crate::model::{
+    Annotations, AppPermission, CacheScope, ContentKind, Deprecation, Number, Role, Visibility,
+};
 use crate::source::Span;
 use crate::suggest;
 use crate::syntax::ast::{Attr, Ident, LitKind};
@@ -61,6 +63,12 @@ enum Args {
     Count,
     /// `(ttl_ms)` or `(ttl_ms, scope)`.
     Cache,
+    /// One or more of an app's permissions: `(camera, clipboard_write)`.
+    Permissions,
+    /// `(model)`, `(app)` or both.
+    Visibility,
+    /// Nothing, or `(true)` or `(false)`.
+    OptionalBool,
 }
 
 impl Args {
@@ -81,6 +89,11 @@ impl Args {
             Args::Cache => {
                 "a time to live in milliseconds, then optionally `public` or `private`: `(5000)` or `(5000, private)`"
             }
+            Args::Permissions => {
+                "one or more of `camera`, `microphone`, `geolocation` and `clipboard_write`: `(camera, microphone)`"
+            }
+            Args::Visibility => "`model`, `app` or both: `(model, app)`",
+            Args::OptionalBool => "nothing, or `(true)` or `(false)`",
         }
     }
 }
@@ -119,6 +132,10 @@ const ANYTHING: &[Target] = &[
 /// Where `@app` and its CSP attributes go instead of an action.
 const APP_ON_TOOL: &str =
     "a tool names one app (`_meta.ui.resourceUri`) for all its actions: write it on the tool";
+
+/// Where `@app_visibility` goes instead of an action.
+const VISIBILITY_ON_TOOL: &str =
+    "hosts list and call an action tool as one tool (`_meta.ui.visibility`): write it on the tool";
 
 const SPECS: &[Spec] = &[
     Spec {
@@ -285,6 +302,41 @@ const SPECS: &[Spec] = &[
         on_action: Some(APP_ON_TOOL),
     },
     Spec {
+        name: keywords::APP_FRAMES,
+        targets: TOOL,
+        targets_text: "tools with `@app`",
+        args: Args::Strings,
+        on_action: Some(APP_ON_TOOL),
+    },
+    Spec {
+        name: keywords::APP_BASE_URI,
+        targets: TOOL,
+        targets_text: "tools with `@app`",
+        args: Args::Strings,
+        on_action: Some(APP_ON_TOOL),
+    },
+    Spec {
+        name: keywords::APP_PERMISSIONS,
+        targets: TOOL,
+        targets_text: "tools with `@app`",
+        args: Args::Permissions,
+        on_action: Some(APP_ON_TOOL),
+    },
+    Spec {
+        name: keywords::APP_BORDER,
+        targets: TOOL,
+        targets_text: "tools with `@app`",
+        args: Args::OptionalBool,
+        on_action: Some(APP_ON_TOOL),
+    },
+    Spec {
+        name: keywords::APP_VISIBILITY,
+        targets: TOOL,
+        targets_text: "tools",
+        args: Args::Visibility,
+        on_action: Some(VISIBILITY_ON_TOOL),
+    },
+    Spec {
         name: "complete",
         targets: FIELD,
         targets_text: "`string` and integer fields of a resource's or prompt's `arguments`",
@@ -347,6 +399,18 @@ pub(crate) struct Attrs {
     pub(crate) app_connect: Option<(Span, Vec<(String, Span)>)>,
     /// `@app_resources(…)`, as `app_connect`.
     pub(crate) app_resources: Option<(Span, Vec<(String, Span)>)>,
+    /// `@app_frames(…)`, as `app_connect`.
+    pub(crate) app_frames: Option<(Span, Vec<(String, Span)>)>,
+    /// `@app_base_uri(…)`, as `app_connect`.
+    pub(crate) app_base_uri: Option<(Span, Vec<(String, Span)>)>,
+    /// `@app_permissions(…)`: the attribute's span and each permission
+    /// once, in the order written.
+    pub(crate) app_permissions: Option<(Span, Vec<AppPermission>)>,
+    /// `@app_border` or `@app_border(false)`: the attribute's span and its
+    /// value (`true` when written bare).
+    pub(crate) app_border: Option<(Span, bool)>,
+    /// `@app_visibility(…)`: each value once, in the order written.
+    pub(crate) app_visibility: Vec<Visibility>,
 }
 
 /// Checks `attrs` written on `target` and collects their values.
@@ -417,7 +481,10 @@ fn args_fit(attr: &Attr, args: Args) -> bool {
         Args::TwoCounts => {
             matches!(kinds[..], [LitKind::Int(a), LitKind::Int(b)] if *a >= 0 && *b >= 0)
         }
-        Args::Roles => !kinds.is_empty() && kinds.iter().all(|k| matches!(k, LitKind::Ident(_))),
+        Args::Roles | Args::Permissions | Args::Visibility => {
+            !kinds.is_empty() && kinds.iter().all(|k| matches!(k, LitKind::Ident(_)))
+        }
+        Args::OptionalBool => matches!(kinds[..], [] | [LitKind::Bool(_)]),
         Args::Fraction => match kinds[..] {
             [LitKind::Int(i)] => (0..=1).contains(i),
             [LitKind::Float(f)] => (0.0..=1.0).contains(f),
@@ -494,6 +561,19 @@ fn apply(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
         }
         keywords::APP_CONNECT => out.app_connect = Some((attr.span, strings(attr))),
         keywords::APP_RESOURCES => out.app_resources = Some((attr.span, strings(attr))),
+        keywords::APP_FRAMES => out.app_frames = Some((attr.span, strings(attr))),
+        keywords::APP_BASE_URI => out.app_base_uri = Some((attr.span, strings(attr))),
+        keywords::APP_PERMISSIONS => {
+            let permissions = words(cx, attr, &AppPermission::ALL, AppPermission::as_str);
+            out.app_permissions = Some((attr.span, permissions));
+        }
+        keywords::APP_BORDER => {
+            let border = !matches!(args.first().map(|a| &a.kind), Some(LitKind::Bool(false)));
+            out.app_border = Some((attr.span, border));
+        }
+        keywords::APP_VISIBILITY => {
+            out.app_visibility = words(cx, attr, &Visibility::ALL, Visibility::as_str);
+        }
         keywords::SCOPES => out.scopes = Some(super::scopes::written(cx, attr)),
         "content" => {
             let name = args
@@ -581,6 +661,40 @@ fn audience(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
         seen.insert(role, arg.span);
         out.audience.push(role);
     }
+}
+
+/// The values of an attribute that takes names from `all`, each once, in
+/// the order written. `@app_permissions(webcam)` → TW303;
+/// `@app_visibility(app, app)` → TW102.
+fn words<T: Copy + PartialEq>(
+    cx: &mut Ctxt,
+    attr: &Attr,
+    all: &[T],
+    name_of: fn(T) -> &'static str,
+) -> Vec<T> {
+    let attribute = attr.name.name.as_str();
+    let mut out: Vec<(T, Span)> = Vec::new();
+    for arg in &attr.args {
+        let LitKind::Ident(name) = &arg.kind else {
+            continue;
+        };
+        let Some(value) = all.iter().copied().find(|v| name_of(*v) == name) else {
+            let names: Vec<&str> = all.iter().map(|v| name_of(*v)).collect();
+            let suggestion = suggest::closest(name, names.iter().copied());
+            cx.push(messages::unknown_attribute_value(
+                arg.span, attribute, name, &names, suggestion,
+            ));
+            continue;
+        };
+        if let Some(&(_, first)) = out.iter().find(|(v, _)| *v == value) {
+            cx.push(messages::duplicate_attribute_value(
+                arg.span, attribute, name, first,
+            ));
+            continue;
+        }
+        out.push((value, arg.span));
+    }
+    out.into_iter().map(|(v, _)| v).collect()
 }
 
 /// `@cache(ttl_ms)` or `@cache(ttl_ms, scope)`.

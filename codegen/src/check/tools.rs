@@ -119,6 +119,7 @@ fn lower_tool(
         stream,
         task_required,
         app,
+        visibility: attrs.app_visibility,
         examples: Vec::new(),
         location: sources.location(tool.name.span),
     })

@@ -171,11 +171,21 @@ rules! {
     /// A tool has an app it did not.
     AppAdded = "APP_ADDED", "a tool gained an MCP App (`@app`)";
     /// An app may reach fewer origins.
-    AppCspNarrowed = "APP_CSP_NARROWED", "an app may no longer reach an origin (`@app_connect`, `@app_resources`)";
+    AppCspNarrowed = "APP_CSP_NARROWED", "an app may no longer reach an origin (`@app_connect`, `@app_resources`, `@app_frames`, `@app_base_uri`)";
     /// An app may reach more origins.
-    AppCspWidened = "APP_CSP_WIDENED", "an app may reach an origin it could not (`@app_connect`, `@app_resources`)";
+    AppCspWidened = "APP_CSP_WIDENED", "an app may reach an origin it could not (`@app_connect`, `@app_resources`, `@app_frames`, `@app_base_uri`)";
+    /// An app no longer asks for a browser feature.
+    AppPermissionRemoved = "APP_PERMISSION_REMOVED", "an app no longer asks for a permission (`@app_permissions`)";
+    /// An app asks for a browser feature it did not.
+    AppPermissionAdded = "APP_PERMISSION_ADDED", "an app asks for a permission it did not (`@app_permissions`)";
+    /// An app's border preference changed.
+    AppBorderChanged = "APP_BORDER_CHANGED", "an app's `@app_border` was added, dropped or changed";
     /// An app's page is another.
     AppPageChanged = "APP_PAGE_CHANGED", "an app's hand-written page changed, or it switched between generated and hand-written";
+    /// Hosts let fewer see or call a tool.
+    AppVisibilityNarrowed = "APP_VISIBILITY_NARROWED", "a tool is no longer visible to the model, or callable by apps (`@app_visibility`)";
+    /// Hosts let more see or call a tool.
+    AppVisibilityWidened = "APP_VISIBILITY_WIDENED", "a tool became visible to the model, or callable by apps (`@app_visibility`)";
 }
 
 impl Rule {
@@ -215,7 +225,9 @@ impl Rule {
             | Rule::ScopeAdded
             | Rule::MimeChanged
             | Rule::SubscribableRemoved
-            | Rule::AppCspNarrowed => &[Semantic],
+            | Rule::AppCspNarrowed
+            | Rule::AppPermissionRemoved
+            | Rule::AppVisibilityNarrowed => &[Semantic],
             Rule::ToolAdded
             | Rule::ActionAdded
             | Rule::ErrorsAdded
@@ -232,7 +244,10 @@ impl Rule {
             | Rule::PromptAdded
             | Rule::AppAdded
             | Rule::AppCspWidened
-            | Rule::AppPageChanged => &[],
+            | Rule::AppPermissionAdded
+            | Rule::AppBorderChanged
+            | Rule::AppPageChanged
+            | Rule::AppVisibilityWidened => &[],
         }
     }
 

@@ -180,4 +180,20 @@ mod tests {
         assert!(labels("    contents ").contains(&"bytes".to_owned()));
         assert!(!labels("    arguments ").contains(&"string".to_owned()));
     }
+
+    #[test]
+    fn an_apps_attributes_are_offered_with_what_they_take() {
+        let detail = |name: &str| {
+            complete(None, "@app_")
+                .into_iter()
+                .find(|i| i.label == name)
+                .and_then(|i| i.detail)
+                .unwrap_or_else(|| panic!("`@{name}` is offered"))
+        };
+        assert!(detail("app_frames").starts_with("on tools with `@app`"));
+        assert!(detail("app_base_uri").starts_with("on tools with `@app`"));
+        assert!(detail("app_permissions").contains("`clipboard_write`"));
+        assert!(detail("app_border").contains("`(false)`"));
+        assert!(detail("app_visibility").contains("`model`, `app` or both"));
+    }
 }

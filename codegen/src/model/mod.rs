@@ -8,7 +8,7 @@ mod examples;
 mod resources;
 mod types;
 
-pub use apps::{APP_MIME, APP_SCHEME, App, AppSource, MAX_APP_BYTES};
+pub use apps::{APP_MIME, APP_SCHEME, App, AppPermission, AppSource, MAX_APP_BYTES, Visibility};
 pub use examples::{Example, ExampleOutcome};
 pub use resources::{Cache, CacheScope, Completion, Contents, Prompt, Resource, Role};
 /// The kinds of `@content`, shared with the runtime (`toolwright::ContentKind`).
@@ -268,6 +268,11 @@ pub struct Tool {
     /// `@app`: the MCP App a host renders for its calls.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub app: Option<App>,
+    /// `@app_visibility(…)`: who hosts of MCP Apps let see and call it,
+    /// each once, in the order written; empty when not written (the
+    /// extension's default, the model and apps alike).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub visibility: Vec<Visibility>,
     /// Its declared examples, in the order written (an action tool's are
     /// its actions').
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -95,6 +95,21 @@ pub const APP_CONNECT: &str = "app_connect";
 /// scripts, styles, images, fonts and media from
 /// (`_meta.ui.csp.resourceDomains`).
 pub const APP_RESOURCES: &str = "app_resources";
+/// `@app_frames("https://www.youtube.com", …)`: origins the app may embed
+/// in frames (`_meta.ui.csp.frameDomains`).
+pub const APP_FRAMES: &str = "app_frames";
+/// `@app_base_uri("https://cdn.example.com", …)`: origins the app's
+/// document base URI may be (`_meta.ui.csp.baseUriDomains`).
+pub const APP_BASE_URI: &str = "app_base_uri";
+/// `@app_permissions(camera, clipboard_write)`: browser features the app
+/// asks its host for (`_meta.ui.permissions`).
+pub const APP_PERMISSIONS: &str = "app_permissions";
+/// `@app_border` or `@app_border(false)`: whether the app would have the
+/// host draw a border and background (`_meta.ui.prefersBorder`).
+pub const APP_BORDER: &str = "app_border";
+/// `@app_visibility(model, app)`: who hosts let see and call the tool
+/// (`_meta.ui.visibility` on the tool).
+pub const APP_VISIBILITY: &str = "app_visibility";
 
 /// `true` literal.
 pub const TRUE: &str = "true";

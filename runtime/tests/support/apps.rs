@@ -288,10 +288,10 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
             task_required: false,
             builtin: false,
             toolsets: &["apps"],
-            scopes: &[],
+            scopes: &["sums:add"],
         },
     ];
-    const SCOPES: &'static [&'static str] = &[];
+    const SCOPES: &'static [&'static str] = &["sums:add"];
     const MCP_SCHEMA: &'static str = r##"{
   "actions": {},
   "apps": {
@@ -515,15 +515,29 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
   "resources": [
     {
       "_meta": {
+        "toolwright/scopes": [
+          "sums:add"
+        ],
         "ui": {
           "csp": {
+            "baseUriDomains": [
+              "https://cdn.example.com"
+            ],
             "connectDomains": [
               "https://api.example.com"
+            ],
+            "frameDomains": [
+              "https://www.youtube.com"
             ],
             "resourceDomains": [
               "https://cdn.example.com"
             ]
-          }
+          },
+          "permissions": {
+            "camera": {},
+            "clipboardWrite": {}
+          },
+          "prefersBorder": false
         }
       },
       "description": "The app of tool `add`: a form for its arguments and a view of its result.",
@@ -1132,8 +1146,14 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
     },
     {
       "_meta": {
+        "toolwright/scopes": [
+          "sums:add"
+        ],
         "ui": {
-          "resourceUri": "ui://add"
+          "resourceUri": "ui://add",
+          "visibility": [
+            "app"
+          ]
         }
       },
       "annotations": {
@@ -2461,7 +2481,9 @@ impl ::toolwright::__private::Catalogue for ToolCatalogue {
           "type": "integer"
         }
       ],
-      "scopes": [],
+      "scopes": [
+        "sums:add"
+      ],
       "source": "local",
       "streams": false,
       "timing": "sync",
@@ -2587,7 +2609,7 @@ macro_rules! __toolwright_catalogue {
                     request AddRequest,
                     response AddResponse,
                     timing sync,
-                    declared "runtime/tests/support/apps.tool:9:6",
+                    declared "runtime/tests/support/apps.tool:15:6",
                 }
             }
             $($input)*

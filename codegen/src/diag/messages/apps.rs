@@ -49,7 +49,8 @@ pub(crate) fn app_file(
         .help(format!("it was looked for at `{resolved}`"))
 }
 
-/// An `@app_connect` or `@app_resources` string that is not an origin.
+/// An `@app_connect`, `@app_resources`, `@app_frames` or `@app_base_uri`
+/// string that is not an origin.
 pub(crate) fn app_origin(span: Span, attribute: &str, value: &str, problem: &str) -> Diagnostic {
     Diagnostic::error(
         Code::AppOrigin,
@@ -61,8 +62,9 @@ pub(crate) fn app_origin(span: Span, attribute: &str, value: &str, problem: &str
     .help("write `https://api.example.com`, `https://*.example.com` or `http://localhost:8080`")
 }
 
-/// An `@app_connect` or `@app_resources` on a tool without `@app`.
-pub(crate) fn app_domains_without_app(span: Span, attribute: &str, tool: &str) -> Diagnostic {
+/// An attribute of a tool's app (`@app_connect`, `@app_border`, …) on a
+/// tool without `@app`.
+pub(crate) fn app_attribute_without_app(span: Span, attribute: &str, tool: &str) -> Diagnostic {
     Diagnostic::error(
         Code::AttributeTarget,
         span,
@@ -70,7 +72,7 @@ pub(crate) fn app_domains_without_app(span: Span, attribute: &str, tool: &str) -
     )
     .label("no `@app` to apply to")
     .note(format!(
-        "`@{attribute}` lists origins the tool's app may reach: it applies to tools with `@app`"
+        "`@{attribute}` says what the tool's app's resource asks of its host: it applies to tools with `@app`"
     ))
     .help("add `@app` (a generated app) or `@app(\"apps/<file>.html\")`, or drop the attribute")
 }

@@ -304,6 +304,24 @@ pub(crate) fn unknown_attribute_value(
     .help_opt(did_you_mean(suggestion))
 }
 
+/// The same value twice in one attribute that takes names:
+/// `@app_visibility(app, app)`.
+pub(crate) fn duplicate_attribute_value(
+    span: Span,
+    attribute: &str,
+    value: &str,
+    first: Span,
+) -> Diagnostic {
+    Diagnostic::error(
+        Code::Duplicate,
+        span,
+        format!("`{value}` is listed twice in `@{attribute}`"),
+    )
+    .label("listed again here")
+    .with_secondary(first, "first listed here")
+    .help("list each value once")
+}
+
 /// The same role twice in one `@audience`.
 pub(crate) fn duplicate_role(span: Span, role: &str, first: Span) -> Diagnostic {
     Diagnostic::error(

@@ -137,7 +137,7 @@ codes! {
     InvalidContents = "TW508": "resource `contents` or `mime` that names no kind of contents or MIME type",
     CompleteTarget = "TW509": "`@complete` where no completion applies",
     AppFile = "TW510": "an `@app` file that is missing, unreadable, not UTF-8 or too large",
-    AppOrigin = "TW511": "an `@app_connect` or `@app_resources` domain that is not an origin",
+    AppOrigin = "TW511": "an `@app_connect`, `@app_resources`, `@app_frames` or `@app_base_uri` domain that is not an origin",
     AppUriTaken = "TW512": "a tool's app whose `ui://` URI a declared resource also matches",
     ExampleValue = "TW601": "an example value that does not fit its declared type or constraints",
     ExampleOutcome = "TW602": "an example response or error the tool cannot answer",

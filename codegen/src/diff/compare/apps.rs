@@ -1,9 +1,10 @@
 //! A tool's MCP App (`@app`) compared: whether it has one, the origins its
-//! page may reach (its CSP), and where the page comes from.
+//! page may reach (its CSP), the permissions and border it asks its host
+//! for, and where the page comes from.
 
 use super::super::rules::{Category, Rule};
 use super::{At, Walk};
-use crate::model::{App, AppSource};
+use crate::model::{App, AppPermission, AppSource};
 
 use Category::{Semantic, Wire};
 
@@ -35,6 +36,8 @@ impl Walk<'_> {
             ),
             (Some(o), Some(n)) => {
                 self.csp(name, &item, o, n, at);
+                self.permissions(name, &item, &o.permissions, &n.permissions, at);
+                self.border(name, &item, o.prefers_border, n.prefers_border, at);
                 self.page(name, &item, &o.source, &n.source, at);
             }
             (None, None) => {}
@@ -44,24 +47,18 @@ impl Walk<'_> {
     /// The origins the page may reach: one it may no longer reach breaks
     /// what the page does there; one more is harmless to clients.
     fn csp(&mut self, name: &str, item: &str, o: &App, n: &App, at: At) {
-        let lost = Reach {
-            connect: uncovered(&o.connect_domains, &n.connect_domains),
-            load: uncovered(&o.resource_domains, &n.resource_domains),
-        };
+        let lost = Reach::uncovered(o, n);
         if !lost.is_empty() {
             self.push_at(
                 Rule::AppCspNarrowed,
                 item,
                 format!("the app of tool `{name}` may no longer {}", lost.said()),
-                "hosts block what its page still asks of those origins: its requests fail, its scripts, styles or images do not load",
+                "hosts block what its page still asks of those origins: its requests fail, its scripts, styles, images or frames do not load",
                 &[Semantic],
                 at,
             );
         }
-        let gained = Reach {
-            connect: uncovered(&n.connect_domains, &o.connect_domains),
-            load: uncovered(&n.resource_domains, &o.resource_domains),
-        };
+        let gained = Reach::uncovered(n, o);
         if !gained.is_empty() {
             self.push_at(
                 Rule::AppCspWidened,
@@ -72,6 +69,78 @@ impl Walk<'_> {
                 at,
             );
         }
+    }
+
+    /// The browser features the page asks for. One no longer asked for is
+    /// one hosts stop granting, so what the page does with it fails, as
+    /// with an origin lost; one more is a request a host may refuse or ask
+    /// its user about, which the page must bear anyway (the extension says
+    /// apps should not assume a permission granted).
+    fn permissions(
+        &mut self,
+        name: &str,
+        item: &str,
+        o: &[AppPermission],
+        n: &[AppPermission],
+        at: At,
+    ) {
+        let missing = |these: &[AppPermission], from: &[AppPermission]| -> Vec<&'static str> {
+            these
+                .iter()
+                .filter(|p| !from.contains(p))
+                .map(|p| p.as_str())
+                .collect()
+        };
+        let lost = missing(o, n);
+        if !lost.is_empty() {
+            self.push_at(
+                Rule::AppPermissionRemoved,
+                item,
+                format!(
+                    "the app of tool `{name}` no longer asks for {}",
+                    listed(&lost)
+                ),
+                "hosts no longer grant it, so what its page does with it fails",
+                &[Semantic],
+                at,
+            );
+        }
+        let gained = missing(n, o);
+        if !gained.is_empty() {
+            self.push_at(
+                Rule::AppPermissionAdded,
+                item,
+                format!("the app of tool `{name}` now asks for {}", listed(&gained)),
+                "",
+                &[],
+                at,
+            );
+        }
+    }
+
+    /// Whether the page would have a border: how hosts frame it, nothing
+    /// a client relies on.
+    fn border(&mut self, name: &str, item: &str, o: Option<bool>, n: Option<bool>, at: At) {
+        if o == n {
+            return;
+        }
+        let said = |border: Option<bool>| match border {
+            None => "left to the host",
+            Some(true) => "asked for",
+            Some(false) => "asked to be left out",
+        };
+        self.push_at(
+            Rule::AppBorderChanged,
+            item,
+            format!(
+                "the border of tool `{name}`'s app was {} and is now {}",
+                said(o),
+                said(n)
+            ),
+            "",
+            &[],
+            at,
+        );
     }
 
     /// Where the page comes from. A generated page follows its tool, whose
@@ -97,27 +166,46 @@ impl Walk<'_> {
     }
 }
 
-/// Origins an app may reach: by requests (`@app_connect`) and by loading
-/// (`@app_resources`).
+/// Origins an app may reach: by requests (`@app_connect`), by loading
+/// (`@app_resources`), in frames (`@app_frames`) and as its base URI
+/// (`@app_base_uri`).
 struct Reach<'a> {
     connect: Vec<&'a str>,
     load: Vec<&'a str>,
+    frame: Vec<&'a str>,
+    base: Vec<&'a str>,
 }
 
-impl Reach<'_> {
+impl<'a> Reach<'a> {
+    /// What `these` may reach that `by` may not.
+    fn uncovered(these: &'a App, by: &App) -> Reach<'a> {
+        Reach {
+            connect: uncovered(&these.connect_domains, &by.connect_domains),
+            load: uncovered(&these.resource_domains, &by.resource_domains),
+            frame: uncovered(&these.frame_domains, &by.frame_domains),
+            base: uncovered(&these.base_uri_domains, &by.base_uri_domains),
+        }
+    }
+
     fn is_empty(&self) -> bool {
-        self.connect.is_empty() && self.load.is_empty()
+        self.connect.is_empty()
+            && self.load.is_empty()
+            && self.frame.is_empty()
+            && self.base.is_empty()
     }
 
     /// "connect to `a` or load from `b` and `c`".
     fn said(&self) -> String {
-        let mut parts = Vec::new();
-        if !self.connect.is_empty() {
-            parts.push(format!("connect to {}", listed(&self.connect)));
-        }
-        if !self.load.is_empty() {
-            parts.push(format!("load from {}", listed(&self.load)));
-        }
+        let parts: Vec<String> = [
+            ("connect to", &self.connect),
+            ("load from", &self.load),
+            ("embed", &self.frame),
+            ("take its base URI from", &self.base),
+        ]
+        .into_iter()
+        .filter(|(_, origins)| !origins.is_empty())
+        .map(|(verb, origins)| format!("{verb} {}", listed(origins)))
+        .collect();
         parts.join(" or ")
     }
 }

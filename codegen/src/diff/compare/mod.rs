@@ -18,6 +18,7 @@ mod fields;
 mod resources;
 mod scopes;
 mod types;
+mod visibility;
 
 use Category::{Semantic, Source, Wire};
 
@@ -285,6 +286,7 @@ impl Walk<'_> {
             (None, None) => {}
         }
         self.app(name, o.app.as_ref(), n.app.as_ref(), at);
+        self.visibility(name, &o.visibility, &n.visibility, at);
     }
 
     /// A stream present in one version only: its types go with it.

@@ -5,6 +5,7 @@
 
 use serde_json::{Map, Value as Json, json};
 
+use super::tools::SCOPES_META;
 use super::types::describe;
 use crate::lang::app;
 use crate::model::{APP_MIME, App, AppSource, Model, Tool};
@@ -13,9 +14,18 @@ use crate::model::{APP_MIME, App, AppSource, Model, Tool};
 /// resource.
 pub(super) const UI_META: &str = "ui";
 
-/// A tool's `_meta.ui`: the URI of its app.
-pub(super) fn tool_meta(app: &App) -> Json {
-    json!({ "resourceUri": app.uri })
+/// A tool's `_meta.ui`: the URI of its app, and who hosts let see and
+/// call it when `@app_visibility` says; `None` when it says neither.
+pub(super) fn tool_meta(tool: &Tool) -> Option<Json> {
+    let mut ui = Map::new();
+    if let Some(app) = &tool.app {
+        ui.insert("resourceUri".into(), json!(app.uri));
+    }
+    if !tool.visibility.is_empty() {
+        let visibility: Vec<&str> = tool.visibility.iter().map(|v| v.as_str()).collect();
+        ui.insert("visibility".into(), json!(visibility));
+    }
+    (!ui.is_empty()).then_some(Json::Object(ui))
 }
 
 /// The app resources as `resources/list` gives them, and the `apps` map
@@ -37,8 +47,8 @@ pub(super) fn apps(model: &Model, listed: &[Json]) -> (Vec<Json>, Map<String, Js
     (resources, html)
 }
 
-/// The app's resource: named after its tool, with the tool's title, and
-/// its CSP in `_meta.ui` when it declares origins.
+/// The app's resource: named after its tool, with the tool's title, what
+/// it asks of its host in `_meta.ui`, and the tool's scopes.
 fn resource(tool: &Tool, app: &App) -> Json {
     let mut object = Map::new();
     object.insert("uri".into(), json!(app.uri));
@@ -55,22 +65,56 @@ fn resource(tool: &Tool, app: &App) -> Json {
         object.insert("description".into(), json!(description));
     }
     object.insert("mimeType".into(), json!(APP_MIME));
-    if let Some(meta) = resource_meta(app) {
-        object.insert("_meta".into(), json!({ UI_META: meta }));
+    let mut meta = Map::new();
+    if let Some(ui) = resource_meta(app) {
+        meta.insert(UI_META.into(), ui);
+    }
+    // The page is the tool's: it shows the tool's calls and makes them, so
+    // a read of it needs what a call does. An action tool's scopes are the
+    // tool's own (or its category's), which every action needs, since
+    // actions take none of their own: the page serves all its actions.
+    if !tool.scopes.is_empty() {
+        meta.insert(
+            SCOPES_META.into(),
+            json!(tool.scope_names().collect::<Vec<_>>()),
+        );
+    }
+    if !meta.is_empty() {
+        object.insert("_meta".into(), Json::Object(meta));
     }
     Json::Object(object)
 }
 
-/// The resource's `_meta.ui`: `{"csp": {"connectDomains", "resourceDomains"}}`
-/// with the lists it declares; `None` without any (the host's restrictive
-/// default).
+/// The resource's `_meta.ui`: its CSP's origins (`connectDomains`,
+/// `resourceDomains`, `frameDomains`, `baseUriDomains`), its
+/// `permissions` (`{"camera": {}, …}`) and `prefersBorder`, each when
+/// declared; `None` without any (the host's restrictive defaults).
 fn resource_meta(app: &App) -> Option<Json> {
     let mut csp = Map::new();
-    if !app.connect_domains.is_empty() {
-        csp.insert("connectDomains".into(), json!(app.connect_domains));
+    for (key, origins) in [
+        ("connectDomains", &app.connect_domains),
+        ("resourceDomains", &app.resource_domains),
+        ("frameDomains", &app.frame_domains),
+        ("baseUriDomains", &app.base_uri_domains),
+    ] {
+        if !origins.is_empty() {
+            csp.insert(key.into(), json!(origins));
+        }
     }
-    if !app.resource_domains.is_empty() {
-        csp.insert("resourceDomains".into(), json!(app.resource_domains));
+    let mut ui = Map::new();
+    if !csp.is_empty() {
+        ui.insert("csp".into(), Json::Object(csp));
     }
-    (!csp.is_empty()).then(|| json!({ "csp": csp }))
+    if !app.permissions.is_empty() {
+        let permissions: Map<String, Json> = app
+            .permissions
+            .iter()
+            .map(|p| (p.key().to_owned(), json!({})))
+            .collect();
+        ui.insert("permissions".into(), Json::Object(permissions));
+    }
+    if let Some(border) = app.prefers_border {
+        ui.insert("prefersBorder".into(), json!(border));
+    }
+    (!ui.is_empty()).then_some(Json::Object(ui))
 }

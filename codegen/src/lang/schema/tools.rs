@@ -69,8 +69,8 @@ pub(super) fn tool(cx: &Cx<'_>, tool: &Tool) -> (Json, Option<Json>) {
             json!(tool.scope_names().collect::<Vec<_>>()),
         );
     }
-    if let Some(app) = &tool.app {
-        meta.insert(apps::UI_META.into(), apps::tool_meta(app));
+    if let Some(ui) = apps::tool_meta(tool) {
+        meta.insert(apps::UI_META.into(), ui);
     }
     let examples = input_examples(tool);
     if !examples.is_empty() {

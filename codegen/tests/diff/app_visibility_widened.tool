@@ -1,0 +1,16 @@
+/// Add two integers.
+@app
+@app_visibility(app)
+tool add {
+    timing sync
+    request { a: i64, b: i64 }
+    response { sum: i64 }
+}
+// new
+/// Add two integers.
+@app
+tool add {
+    timing sync
+    request { a: i64, b: i64 }
+    response { sum: i64 }
+}
