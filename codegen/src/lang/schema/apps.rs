@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value as Json, json};
 
-use super::tools::SCOPES_META;
+use super::SCOPES_META;
 use super::types::describe;
 use crate::lang::app;
 use crate::model::{APP_MIME, App, AppSource, Model, Tool};

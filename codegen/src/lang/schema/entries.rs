@@ -7,10 +7,10 @@
 
 use serde_json::{Map, Value as Json, json};
 
+use super::SCOPES_META;
 use super::defs::rooted;
 use super::dialect::DIALECT;
 use super::input::request;
-use super::tools::SCOPES_META;
 use super::types::{Cx, describe};
 use crate::model::{Completion, Contents, Prompt, Resource, Scope, TypeId, TypeKind};
 

@@ -36,6 +36,11 @@ use dialect::DIALECT;
 use types::Cx;
 use validate::{Origin, Validator};
 
+/// The `_meta` key that lists the OAuth scopes an entry needs, all of
+/// them: `["cas:write"]`; on a tool, a resource, a prompt and a tool's
+/// app. Left out when it needs none.
+const SCOPES_META: &str = "toolwright/scopes";
+
 /// What the runtime's MCP server needs: `{"tools": [..], "actions": {..},
 /// "errors": {..}}`. `tools` is the `tools/list` array; `actions` maps each
 /// action tool to `{"<action>": {"description", "inputSchema",

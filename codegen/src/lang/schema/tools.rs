@@ -7,16 +7,12 @@ use super::defs::{rooted, with_defs};
 use super::dialect::DIALECT;
 use super::input::request;
 use super::types::{Cx, describe};
-use super::{actions, apps, output, reach};
+use super::{SCOPES_META, actions, apps, output, reach};
 use crate::model::{Endpoint, Tool, ToolKind, TypeId};
 
 /// The `_meta` key that names a tool's typed errors:
 /// `{"type": "<IDL error type>", "codes": ["NOT_FOUND", …]}`.
 const ERRORS_META: &str = "toolwright/errors";
-
-/// The `_meta` key that lists the OAuth scopes a call of the tool needs,
-/// all of them: `["cas:write"]`. Left out when it needs none.
-pub(super) const SCOPES_META: &str = "toolwright/scopes";
 
 /// The `_meta` key that lists the requests of a tool's declared examples
 /// (an action's name included), as a model may be shown them: what
