@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use crate::diag::{Ctxt, messages};
+use crate::diag::{Ctxt, Diagnostic, messages};
 use crate::model::{
     Annotations, AppPermission, CacheScope, ContentKind, Deprecation, Number, Role, Visibility,
 };
@@ -564,7 +564,13 @@ fn apply(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
         keywords::APP_FRAMES => out.app_frames = Some((attr.span, strings(attr))),
         keywords::APP_BASE_URI => out.app_base_uri = Some((attr.span, strings(attr))),
         keywords::APP_PERMISSIONS => {
-            let permissions = words(cx, attr, &AppPermission::ALL, AppPermission::as_str);
+            let permissions = words(
+                cx,
+                attr,
+                &AppPermission::ALL,
+                AppPermission::as_str,
+                messages::duplicate_attribute_value,
+            );
             out.app_permissions = Some((attr.span, permissions));
         }
         keywords::APP_BORDER => {
@@ -572,7 +578,13 @@ fn apply(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
             out.app_border = Some((attr.span, border));
         }
         keywords::APP_VISIBILITY => {
-            out.app_visibility = words(cx, attr, &Visibility::ALL, Visibility::as_str);
+            out.app_visibility = words(
+                cx,
+                attr,
+                &Visibility::ALL,
+                Visibility::as_str,
+                messages::duplicate_attribute_value,
+            );
         }
         keywords::SCOPES => out.scopes = Some(super::scopes::written(cx, attr)),
         "content" => {
@@ -641,36 +653,23 @@ fn apply(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
 /// Collects the roles of an `@audience`, each once.
 /// `@audience(admin)` → TW303; `@audience(user, user)` → TW102.
 fn audience(out: &mut Attrs, cx: &mut Ctxt, attr: &Attr) {
-    let mut seen: HashMap<Role, Span> = HashMap::new();
-    for arg in &attr.args {
-        let LitKind::Ident(name) = &arg.kind else {
-            continue;
-        };
-        let Some(role) = Role::ALL.into_iter().find(|r| r.as_str() == name) else {
-            let names = Role::ALL.map(Role::as_str);
-            let suggestion = suggest::closest(name, names.iter().copied());
-            cx.push(messages::unknown_attribute_value(
-                arg.span, "audience", name, &names, suggestion,
-            ));
-            continue;
-        };
-        if let Some(&first) = seen.get(&role) {
-            cx.push(messages::duplicate_role(arg.span, name, first));
-            continue;
-        }
-        seen.insert(role, arg.span);
-        out.audience.push(role);
-    }
+    // A repeated role has its own help, which shows how to name both.
+    let repeated = |span, _: &str, role: &str, first| messages::duplicate_role(span, role, first);
+    let roles = words(cx, attr, &Role::ALL, Role::as_str, repeated);
+    out.audience.extend(roles);
 }
 
 /// The values of an attribute that takes names from `all`, each once, in
-/// the order written. `@app_permissions(webcam)` → TW303;
-/// `@app_visibility(app, app)` → TW102.
+/// the order written; a repeated one is reported by `repeated` (the
+/// span, the attribute, the value, where it was first listed).
+/// `@app_permissions(webcam)` → TW303; `@app_visibility(app, app)` →
+/// TW102.
 fn words<T: Copy + PartialEq>(
     cx: &mut Ctxt,
     attr: &Attr,
     all: &[T],
     name_of: fn(T) -> &'static str,
+    repeated: impl Fn(Span, &str, &str, Span) -> Diagnostic,
 ) -> Vec<T> {
     let attribute = attr.name.name.as_str();
     let mut out: Vec<(T, Span)> = Vec::new();
@@ -687,9 +686,7 @@ fn words<T: Copy + PartialEq>(
             continue;
         };
         if let Some(&(_, first)) = out.iter().find(|(v, _)| *v == value) {
-            cx.push(messages::duplicate_attribute_value(
-                arg.span, attribute, name, first,
-            ));
+            cx.push(repeated(arg.span, attribute, name, first));
             continue;
         }
         out.push((value, arg.span));

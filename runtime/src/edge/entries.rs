@@ -298,8 +298,7 @@ impl App {
     /// # Errors
     /// `FORBIDDEN`, naming the scopes it lacks.
     pub(crate) fn permits(&self, uri: &str, principal: &crate::Principal) -> Result<(), ToolError> {
-        let needed: Vec<&str> = self.scopes.iter().map(String::as_str).collect();
-        principal.may_use(uri, &needed)
+        holds(principal, uri, &self.scopes)
     }
 }
 
@@ -322,8 +321,7 @@ impl Entry {
     /// # Errors
     /// `FORBIDDEN`, naming the scopes it lacks.
     pub(crate) fn permits(&self, principal: &crate::Principal) -> Result<(), ToolError> {
-        let needed: Vec<&str> = self.scopes.iter().map(String::as_str).collect();
-        principal.may_use(&self.name, &needed)
+        holds(principal, &self.name, &self.scopes)
     }
 
     /// Where the completions of `argument` come from.
@@ -336,6 +334,13 @@ impl Entry {
             _ => Completions::None,
         }
     }
+}
+
+/// `Ok` when `principal` holds every scope of `scopes`, which `name`
+/// needs; else `FORBIDDEN`, naming those it lacks.
+fn holds(principal: &crate::Principal, name: &str, scopes: &[String]) -> Result<(), ToolError> {
+    let needed: Vec<&str> = scopes.iter().map(String::as_str).collect();
+    principal.may_use(name, &needed)
 }
 
 /// Each `(name, value)` as the JSON its property's schema wants: a number

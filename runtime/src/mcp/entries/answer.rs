@@ -49,13 +49,15 @@ pub(crate) fn contents(
 }
 
 /// `resources/read`'s result for a tool's app: its page, from the
-/// catalogue, with the `_meta` it is listed with (its CSP).
-pub(crate) fn app(uri: &str, app: &App) -> Result<ReadResourceResult, ErrorData> {
-    let mut item = json!({ "uri": uri, "mimeType": app.mime, "text": app.html });
-    if let Some(meta) = &app.meta {
-        item["_meta"] = Json::Object(meta.clone());
-    }
-    result(json!({ "contents": [item] }))
+/// catalogue, with the `_meta` it is listed with (its CSP). Built as
+/// rmcp's types, as any read's is: the page is copied once.
+pub(crate) fn app(uri: &str, app: &App) -> ReadResourceResult {
+    ReadResourceResult::new(vec![ResourceContents::TextResourceContents {
+        uri: uri.to_owned(),
+        mime_type: Some(app.mime.clone()),
+        text: app.html.clone(),
+        meta: app.meta.clone().map(Into::into),
+    }])
 }
 
 /// A resource's body as MCP's contents: text, or bytes in base64.

@@ -195,7 +195,7 @@ impl<P: CallPort> McpServer<P> {
                 app.permits(uri, &principal)
                     .map_err(|e| answer::error(e, "uri", uri))?;
             }
-            return answer::app(uri, app);
+            return Ok(answer::app(uri, app));
         }
         let found = match self.entries().resource(uri) {
             Ok(found) => found,

@@ -106,7 +106,6 @@ impl<P: CallPort> McpServer<P> {
         context: &RequestContext<RoleServer>,
     ) -> Result<ToolsPage, ErrorData> {
         no_cursor(cursor, "tool")?;
-        let extensions = &context.extensions;
         let mut tools = self.listed();
         #[cfg(feature = "mount")]
         tools.extend(self.mounted_tools());
@@ -115,7 +114,7 @@ impl<P: CallPort> McpServer<P> {
         }
         // With `list_callable_only`, the tools the caller's principal may
         // not call are left out.
-        let principal = principal_of(extensions).filter(|_| self.shared.callable_only);
+        let principal = principal_of(&context.extensions).filter(|_| self.shared.callable_only);
         if let Some(principal) = &principal {
             tools.retain(|tool| match P::Catalogue::tool(&tool.name) {
                 Some(info) => principal.may_call(info).is_ok(),
